@@ -1,0 +1,97 @@
+import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_PORT } from '../host/config.js';
+import { appVersion, projectRoot } from '../host/version.js';
+import { Vault } from '../host/vault.js';
+import {
+  APP_ENTRY,
+  APP_SCHEME,
+  DESKTOP_CSP,
+  hardenedWebPreferences,
+  isAllowedNavigation,
+  isPermissionAllowed,
+  resolveAppAsset,
+  windowOpenDecision,
+} from './hardening.js';
+import { registerIpc } from './ipc.js';
+
+/**
+ * The desktop host: Electron glue only. The engine and local API live in the Vault (plain Node); this
+ * file wires the hardening rules to Electron's hooks, serves the bundle over app://, and quits cleanly.
+ */
+export function runDesktop(): void {
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  process.umask(0o077);
+  const root = projectRoot();
+  const uiDir = path.join(root, 'dist', 'renderer');
+  const vault = new Vault({
+    dataDir: process.env.KEYSTEAD_DATA_DIR ?? app.getPath('userData'),
+    port: Number(process.env.KEYSTEAD_PORT ?? DEFAULT_PORT),
+    network: process.env.KEYSTEAD_NETWORK ?? 'local',
+    version: appVersion(),
+    sessionTtlSeconds: Number(process.env.KEYSTEAD_SESSION_TTL ?? 12 * 3600),
+    uiDir,
+  });
+
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isAllowedNavigation(url)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isAllowedNavigation(url)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      const decision = windowOpenDecision(url);
+      if (decision.openExternally) void shell.openExternal(url);
+      return { action: decision.action };
+    });
+  });
+
+  app.whenReady().then(() => {
+    session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
+    session.defaultSession.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));
+    protocol.handle(APP_SCHEME, async (request) => {
+      const file = resolveAppAsset(uiDir, request.url);
+      if (!file) return new Response('Not found', { status: 404 });
+      const response = await net.fetch(pathToFileURL(file).toString());
+      const headers = new Headers(response.headers);
+      headers.set('Content-Security-Policy', DESKTOP_CSP);
+      headers.set('X-Content-Type-Options', 'nosniff');
+      return new Response(response.body, { status: response.status, headers });
+    });
+    registerIpc(ipcMain, vault);
+    createWindow(root);
+  });
+
+  app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
+  app.on('window-all-closed', () => app.quit());
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    event.preventDefault();
+    quitting = true;
+    vault.close().finally(() => app.quit());
+  });
+}
+
+function createWindow(root: string): void {
+  const win = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 900,
+    minHeight: 600,
+    title: 'Keystead',
+    show: false,
+    icon: path.join(root, 'assets', 'icon.png'),
+    webPreferences: hardenedWebPreferences(path.join(root, 'dist', 'preload', 'index.cjs')),
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(APP_ENTRY);
+}

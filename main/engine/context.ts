@@ -1,0 +1,54 @@
+import type { Role } from '../../shared/roles.js';
+import type { Db } from '../store/database.js';
+import type { Repos } from '../store/repos/index.js';
+import type { LoginThrottle } from './auth/throttle.js';
+
+/** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
+export interface Credentials {
+  authToken?: string;
+  uid?: string;
+  apiKey?: string;
+  serviceId?: string;
+}
+
+/** Facts about the caller's connection that are not credentials. */
+export interface CallMeta {
+  /** Identifies the client for throttling: the remote address, or `ipc:<window>`. */
+  clientId: string;
+}
+
+export interface Caller {
+  uid: string;
+  email: string;
+  role: Role;
+  /** Hash of the session token the call used, when it used one (logout revokes it). */
+  sessionHash?: string;
+}
+
+export interface EngineConfig {
+  version: string;
+  network: string;
+  /** How long an authToken stays valid. */
+  sessionTtlMs: number;
+}
+
+/** Everything a handler may use; built once per engine. */
+export interface Services {
+  db: Db;
+  repos: Repos;
+  config: EngineConfig;
+  throttle: LoginThrottle;
+  now: () => number;
+}
+
+export interface OpContext {
+  services: Services;
+  caller: Caller | null;
+  meta: CallMeta;
+}
+
+/** The caller of an authenticated operation; the operations table guarantees it is set. */
+export function callerOf(ctx: OpContext): Caller {
+  if (!ctx.caller) throw new Error('authenticated operation ran without a caller');
+  return ctx.caller;
+}

@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import { canCall, OPERATIONS, type OperationName, type OperationOutput } from '../../shared/operations.js';
+import type { Store } from '../store/database.js';
+import { createRepos } from '../store/repos/index.js';
+import { authenticate, checkServiceId } from './auth/authenticate.js';
+import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from './auth/throttle.js';
+import type { CallMeta, Credentials, EngineConfig, OpContext, Services } from './context.js';
+import { AppError } from './errors.js';
+import { HANDLERS } from './handlers.js';
+
+export interface EngineOptions {
+  store: Store;
+  config: EngineConfig;
+  throttle?: ThrottleOptions;
+  now?: () => number;
+}
+
+export interface OperationResult<N extends OperationName> {
+  msg: string;
+  output: OperationOutput<N>;
+}
+
+export interface Engine {
+  readonly config: EngineConfig;
+  execute<N extends OperationName>(name: N, input: unknown, credentials: Credentials, meta: CallMeta): Promise<OperationResult<N>>;
+  close(): void;
+}
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(OPERATIONS, name);
+}
+
+/**
+ * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
+ * authorizes against the operations table, validates the input and only then runs the handler.
+ */
+export function createEngine({ store, config, throttle, now = Date.now }: EngineOptions): Engine {
+  const services: Services = {
+    db: store.db,
+    repos: createRepos(store.db),
+    config,
+    throttle: new LoginThrottle(throttle ?? DEFAULT_THROTTLE, now),
+    now,
+  };
+  services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
+
+  return {
+    config,
+    async execute(name, input, credentials, meta) {
+      const def = OPERATIONS[name];
+      const ctx: OpContext = { services, caller: null, meta };
+      if (def.access !== 'public') {
+        ctx.caller = authenticate(services, credentials);
+        if (!canCall(ctx.caller.role, name)) {
+          throw new AppError('ROLE_FORBIDDEN', `The ${ctx.caller.role} role may not call ${name}.`);
+        }
+        if ('enterprise' in def && def.enterprise) checkServiceId(services, credentials);
+      }
+      const parsed = (def.input as z.ZodType).safeParse(input ?? {});
+      if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error));
+      const handler = HANDLERS[name];
+      const output = await handler.run(ctx, parsed.data as never);
+      return { msg: handler.msg, output };
+    },
+    close() {
+      store.close();
+    },
+  };
+}
+
+/** "email: is not a valid e-mail address; password: is required" */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join('.') : 'input';
+      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+      return `${where}: ${message}`;
+    })
+    .join('; ');
+}

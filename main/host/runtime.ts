@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { createEngine, type Engine } from '../engine/engine.js';
+import { buildServer } from '../server/app.js';
+import { openStore } from '../store/database.js';
+
+export interface RuntimeOptions {
+  dataDir: string;
+  password: string;
+  port: number;
+  network: string;
+  version: string;
+  sessionTtlSeconds: number;
+  bodyLimit?: number;
+  uiDir?: string;
+  logError?: (message: string) => void;
+}
+
+export interface Runtime {
+  engine: Engine;
+  server: FastifyInstance;
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Engine + HTTP server over one unlocked store: what both the headless and the desktop host run. */
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const store = openStore({ dataDir: opts.dataDir, password: opts.password });
+  const engine = createEngine({
+    store,
+    config: { version: opts.version, network: opts.network, sessionTtlMs: opts.sessionTtlSeconds * 1000 },
+  });
+  let server: FastifyInstance;
+  try {
+    server = await buildServer({ engine, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit, logError: opts.logError });
+    await server.listen({ host: '127.0.0.1', port: opts.port });
+  } catch (err) {
+    engine.close();
+    throw err;
+  }
+  const port = (server.server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    engine,
+    server,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      closing ??= server.close().then(() => engine.close());
+      return closing;
+    },
+  };
+}

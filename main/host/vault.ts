@@ -1,0 +1,107 @@
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { BridgeResult, UnlockInput, VaultStatus } from '../../shared/bridge.js';
+import { OPERATIONS, type OperationName, type OperationOutput, type SessionOutput } from '../../shared/operations.js';
+import { describeIssues } from '../engine/engine.js';
+import { AppError } from '../engine/errors.js';
+import { DATABASE_FILE, WrongPasswordError } from '../store/database.js';
+import { toBridgeResult } from './bridge-result.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+
+export type VaultOptions = Omit<RuntimeOptions, 'password'>;
+
+/**
+ * The desktop host's lifecycle: the app starts locked; the first-run screen creates the database with
+ * the admin's password, the unlock screen opens it with the owner's. Only then do the engine and the
+ * local API run. Plain Node, so it is tested without Electron.
+ */
+export class Vault {
+  private runtime: Runtime | null = null;
+  private opening: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly opts: VaultOptions,
+    private readonly logError: (m: string) => void = console.error,
+  ) {}
+
+  private get dbFile(): string {
+    return path.join(this.opts.dataDir, DATABASE_FILE);
+  }
+
+  status(): VaultStatus {
+    return { exists: existsSync(this.dbFile), unlocked: this.runtime !== null, apiUrl: this.runtime?.url ?? null, dataDir: this.opts.dataDir };
+  }
+
+  setup(rawInput: unknown): Promise<BridgeResult<SessionOutput>> {
+    return this.once(() =>
+      toBridgeResult(async () => {
+        if (this.runtime || existsSync(this.dbFile)) throw new AppError('ALREADY_SET_UP', 'Keystead is already set up on this computer. Unlock it instead.');
+        const parsed = OPERATIONS.setup.input.safeParse(rawInput ?? {});
+        if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error));
+        const runtime = await this.start(parsed.data.password);
+        try {
+          const result = await runtime.engine.execute('setup', parsed.data, {}, { clientId: 'ipc' });
+          this.runtime = runtime;
+          return result;
+        } catch (err) {
+          // Nothing but the empty schema was written: remove it so the first run can be retried cleanly.
+          await runtime.close();
+          for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbFile + suffix, { force: true });
+          throw err;
+        }
+      }, this.logError),
+    );
+  }
+
+  unlock(input: UnlockInput): Promise<BridgeResult<SessionOutput>> {
+    return this.once(() =>
+      toBridgeResult(async () => {
+        const email = typeof input?.email === 'string' ? input.email : '';
+        const password = typeof input?.password === 'string' ? input.password : '';
+        if (!password) throw new AppError('VALIDATION_FAILED', 'password: is required');
+        if (!this.runtime) {
+          if (!existsSync(this.dbFile)) throw new AppError('NOT_FOUND', 'There is no Keystead database here yet. Set it up first.');
+          try {
+            this.runtime = await this.start(password);
+          } catch (err) {
+            if (err instanceof WrongPasswordError) throw new AppError('INVALID_CREDENTIALS', 'That password does not unlock this Keystead.');
+            throw err;
+          }
+        }
+        return this.runtime.engine.execute('login', { email, password }, {}, { clientId: 'ipc' });
+      }, this.logError),
+    );
+  }
+
+  execute<N extends OperationName>(name: N, input: unknown, authToken: string | undefined, clientId: string): Promise<BridgeResult<OperationOutput<N>>> {
+    return toBridgeResult(async () => {
+      if (!this.runtime) throw new AppError('NOT_READY', 'Keystead is locked. Unlock it first.');
+      return this.runtime.engine.execute(name, input, { authToken }, { clientId });
+    }, this.logError);
+  }
+
+  async close(): Promise<void> {
+    const runtime = this.runtime;
+    this.runtime = null;
+    await runtime?.close();
+  }
+
+  /** Serialises setup/unlock so two clicks cannot open the database twice. */
+  private once<T>(work: () => Promise<T>): Promise<T> {
+    const next = (this.opening ?? Promise.resolve()).then(work, work);
+    this.opening = next.catch(() => undefined);
+    return next;
+  }
+
+  private async start(password: string): Promise<Runtime> {
+    try {
+      return await startRuntime({ ...this.opts, password });
+    } catch (err) {
+      // The preferred port may be taken by another app; the local API then takes any free one.
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && this.opts.port !== 0) {
+        return startRuntime({ ...this.opts, port: 0, password });
+      }
+      throw err;
+    }
+  }
+}

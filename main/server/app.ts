@@ -1,0 +1,113 @@
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { errorEnvelope, successEnvelope } from '../../shared/envelope.js';
+import type { OperationName } from '../../shared/operations.js';
+import type { Engine } from '../engine/engine.js';
+import { isOperationName } from '../engine/engine.js';
+import { AppError } from '../engine/errors.js';
+import { mapError } from './errors.js';
+import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, UI_CSP } from './guards.js';
+import { REST_ROUTES } from './routes.js';
+
+export interface ServerOptions {
+  engine: Engine;
+  /** The built renderer (dist/renderer); when absent, `/` explains how to build it. */
+  uiDir?: string;
+  /** Largest accepted request body in bytes. */
+  bodyLimit?: number;
+  /** Where unexpected errors are reported; never given request bodies or headers. */
+  logError?: (message: string) => void;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
+const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health'];
+
+export async function buildServer({ engine, uiDir, bodyLimit = DEFAULT_BODY_LIMIT, logError = console.error }: ServerOptions): Promise<FastifyInstance> {
+  const startedAt = Date.now();
+  const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true });
+
+  const port = () => (app.server.address() as AddressInfo | null)?.port ?? 0;
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isAllowedHost(req.headers.host, port())) {
+      return sendError(reply, new AppError('HOST_FORBIDDEN', 'This server only answers requests addressed to 127.0.0.1 or localhost.'));
+    }
+    const origin = req.headers.origin;
+    const fetchSite = req.headers['sec-fetch-site'];
+    if (!isAllowedOrigin(origin, port()) || !isAllowedFetchSite(Array.isArray(fetchSite) ? fetchSite[0] : fetchSite)) {
+      return sendError(reply, new AppError('ORIGIN_FORBIDDEN', 'Cross-origin requests are refused.'));
+    }
+  });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('text/html')) reply.header('content-security-policy', UI_CSP);
+    return payload;
+  });
+
+  app.setErrorHandler((err, _req, reply) => sendError(reply, err));
+
+  function sendError(reply: FastifyReply, err: unknown) {
+    const mapped = mapError(err);
+    if (mapped.unexpected) logError(`keystead: unexpected error: ${(err as Error)?.stack ?? String(err)}`);
+    return reply.code(mapped.envelope.statusCode).headers(mapped.headers).send(mapped.envelope);
+  }
+
+  async function run(op: OperationName, input: unknown, req: FastifyRequest, reply: FastifyReply) {
+    const result = await engine.execute(op, input, credentialsFromHeaders(req.headers), { clientId: req.ip });
+    return reply.code(200).send(successEnvelope(result.output as object, result.msg));
+  }
+
+  app.get('/health', async (_req, reply) =>
+    reply.send(
+      successEnvelope(
+        { version: engine.config.version, network: engine.config.network, uptime: Math.round((Date.now() - startedAt) / 1000) },
+        'Keystead is running.',
+      ),
+    ),
+  );
+
+  for (const route of REST_ROUTES) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      bodyLimit: route.bodyLimit,
+      handler: (req, reply) => run(route.op, route.input ? route.input(req) : req.body, req, reply),
+    });
+  }
+
+  // The UI's RPC: one POST per operation, the body is the input. Same table, same checks as REST.
+  app.post<{ Params: { op: string } }>('/rpc/:op', async (req, reply) => {
+    if (!isOperationName(req.params.op)) throw new AppError('NOT_FOUND', `There is no operation named ${req.params.op}.`);
+    return run(req.params.op, req.body ?? {}, req, reply);
+  });
+
+  const hasUi = uiDir !== undefined && existsSync(path.join(uiDir, 'index.html'));
+  if (hasUi) {
+    await app.register(fastifyStatic, { root: uiDir, prefix: '/', wildcard: false, index: ['index.html'], cacheControl: false });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    const isApi = API_PREFIXES.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
+    if (req.method === 'GET' && !isApi) {
+      if (hasUi) return reply.type('text/html').sendFile('index.html');
+      return reply
+        .code(404)
+        .type('text/plain')
+        .send('The Keystead UI is not built. Run `npm run build`, or start with `npm run serve`, which builds it.');
+    }
+    return reply.code(404).send(errorEnvelope(404, 'NOT_FOUND', `No route ${req.method} ${url}.`));
+  });
+
+  return app;
+}

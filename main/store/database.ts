@@ -1,0 +1,98 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { migrate, type Migration } from './migrations.js';
+import { MIGRATIONS } from './schema.js';
+
+export type Db = Database.Database;
+
+export const DATABASE_FILE = 'keystead.db';
+
+/** The password does not open the database in the data directory. Nothing was created or written. */
+export class WrongPasswordError extends Error {
+  constructor(file: string) {
+    super(`The password does not unlock ${file}. Nothing was changed; check the password (or password file) and try again.`);
+    this.name = 'WrongPasswordError';
+  }
+}
+
+export interface OpenOptions {
+  dataDir: string;
+  /** The owner's password or the headless key; SQLCipher derives the page key from it (PBKDF2-SHA512). */
+  password: string;
+  migrations?: readonly Migration[];
+}
+
+export interface Store {
+  db: Db;
+  file: string;
+  /** True when this open created the database (first run). */
+  created: boolean;
+  close(): void;
+}
+
+/**
+ * Opens (or, on first run, creates) the data directory's SQLCipher database. An existing file is opened
+ * with `fileMustExist`, and the key is checked with a read before any pragma that writes, so a wrong
+ * password leaves the file exactly as it was.
+ */
+export function openStore({ dataDir, password, migrations = MIGRATIONS }: OpenOptions): Store {
+  if (!password) throw new Error('A database password is required.');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, DATABASE_FILE);
+  const existed = existsSync(file);
+  const db = new Database(file, { fileMustExist: existed });
+  try {
+    applyKey(db, password);
+    try {
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+    } catch (err) {
+      if (isNotADatabase(err)) throw new WrongPasswordError(file);
+      throw err;
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations);
+    restrictPermissions(file);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return {
+    db,
+    file,
+    created: !existed,
+    close() {
+      if (db.open) {
+        // Fold the WAL back so the data dir is one file at rest; harmless if another handle still reads.
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } catch {
+          /* closing anyway */
+        }
+        db.close();
+      }
+    },
+  };
+}
+
+/** The files are encrypted, but still nobody else's business: owner-only, like the key file. */
+function restrictPermissions(file: string): void {
+  if (process.platform === 'win32') return;
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(f)) chmodSync(f, 0o600);
+  }
+}
+
+function applyKey(db: Db, password: string): void {
+  db.pragma(`cipher = 'sqlcipher'`);
+  db.pragma('legacy = 4');
+  db.key(Buffer.from(password, 'utf8'));
+}
+
+function isNotADatabase(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'SQLITE_NOTADB' || /not a database/i.test(String((err as Error).message));
+}

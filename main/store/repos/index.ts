@@ -1,0 +1,14 @@
+import type { Db } from '../database.js';
+import { createOrganisationRepo } from './organisation.js';
+import { createSessionRepo } from './sessions.js';
+import { createUserRepo } from './users.js';
+
+/** All repositories over one connection; statements are prepared once here, not per call. */
+export function createRepos(db: Db) {
+  return {
+    organisation: createOrganisationRepo(db),
+    users: createUserRepo(db),
+    sessions: createSessionRepo(db),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;

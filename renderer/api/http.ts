@@ -1,0 +1,30 @@
+import type { Envelope, ErrorData } from '../../shared/envelope.js';
+import type { OperationName } from '../../shared/operations.js';
+import { ApiError, type KeysteadClient } from './client.js';
+
+/** The UI's RPC over HTTP: POST /rpc/<operation>, same origin as the page. */
+export function createHttpClient(baseUrl = ''): KeysteadClient {
+  return {
+    host: 'browser',
+    async call(name: OperationName, input: unknown, authToken?: string) {
+      let response: Response;
+      try {
+        response = await fetch(`${baseUrl}/rpc/${name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(authToken ? { authorization: `Bearer ${authToken}` } : {}) },
+          body: JSON.stringify(input ?? {}),
+        });
+      } catch {
+        throw new ApiError('NOT_READY', 'Cannot reach the Keystead server. Is it still running?', 0);
+      }
+      const body = (await response.json().catch(() => null)) as Envelope<Record<string, unknown>> | null;
+      if (!body || typeof body.data !== 'object') throw new ApiError('INTERNAL', `Unexpected answer from the server (HTTP ${response.status}).`, response.status);
+      if (body.data.status === 'error') {
+        const err = body.data as unknown as ErrorData;
+        throw new ApiError(err.code, err.msg, body.statusCode, err.retryAfter);
+      }
+      const { status: _s, msg, ...output } = body.data;
+      return { msg, output } as never;
+    },
+  };
+}

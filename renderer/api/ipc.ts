@@ -1,0 +1,25 @@
+import type { BridgeResult, KeysteadBridge } from '../../shared/bridge.js';
+import type { OperationName } from '../../shared/operations.js';
+import { ApiError, type CallResult, type KeysteadClient } from './client.js';
+
+function unwrap<T>(result: BridgeResult<T>): CallResult<T> {
+  if (result.ok) return { msg: result.msg, output: result.output };
+  const { code, msg, statusCode, retryAfter } = result.error;
+  throw new ApiError(code, msg, statusCode, retryAfter);
+}
+
+/** The desktop client: the preload's named functions, results unwrapped exactly like HTTP envelopes. */
+export function createIpcClient(bridge: KeysteadBridge): KeysteadClient {
+  return {
+    host: 'desktop',
+    async call(name: OperationName, input: unknown, authToken?: string) {
+      const fn = bridge.ops[name] as (input: unknown, authToken?: string) => Promise<BridgeResult<unknown>>;
+      return unwrap(await fn(input, authToken)) as never;
+    },
+    vault: {
+      status: () => bridge.vault.status(),
+      setup: async (input) => unwrap(await bridge.vault.setup(input)),
+      unlock: async (input) => unwrap(await bridge.vault.unlock(input)),
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import { ApiError } from '../api/client.js';
+
+/** The sentence to show for a failed call: the API's own message, which is written for people. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  return 'Something went wrong. Try again.';
+}

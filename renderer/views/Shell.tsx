@@ -1,0 +1,64 @@
+import { AppShell, Badge, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { ROLE_LABELS } from '../../shared/roles.js';
+import { useSession } from '../state/store.js';
+import { viewsFor } from './registry.js';
+
+function currentHash(): string {
+  return window.location.hash.replace(/^#\/?/, '');
+}
+
+/** The signed-in frame: header, navigation filtered by role, and the selected view (kept in the URL hash). */
+export function Shell() {
+  const me = useSession((s) => s.me)!;
+  const network = useSession((s) => s.network);
+  const logout = useSession((s) => s.logout);
+  const views = viewsFor(me.role);
+  const [hash, setHash] = useState(currentHash);
+
+  useEffect(() => {
+    const onHash = () => setHash(currentHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  const active = views.find((v) => v.id === hash) ?? views[0];
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'xs' }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap="sm">
+            <Text fw={800}>Keystead</Text>
+            <Text c="dimmed">·</Text>
+            <Text fw={500} data-testid="org-name">
+              {me.organisation}
+            </Text>
+            <Badge variant="light" color={network === 'mainnet' ? 'red' : 'teal'}>
+              {network}
+            </Badge>
+          </Group>
+          <Group gap="sm">
+            <Stack gap={0} align="flex-end">
+              <Text size="sm" data-testid="signed-in-as">
+                {me.email}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {ROLE_LABELS[me.role]}
+              </Text>
+            </Stack>
+            <Button variant="default" size="xs" onClick={() => void logout()}>
+              Log out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        {views.map((v) => (
+          <NavLink key={v.id} href={`#/${v.id}`} label={v.label} active={v.id === active?.id} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>{active ? <active.Component /> : <Text>No views are available to your role.</Text>}</AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,52 @@
+import type { ErrorCode } from './errors.js';
+import { OPERATION_NAMES, type OperationName } from './operation-names.js';
+import type { OperationInput, OperationOutput, SessionOutput } from './operations.js';
+
+/**
+ * The desktop bridge: what the preload exposes to the renderer as `window.keystead`. Named functions
+ * only, one IPC channel each (no generic invoke), so the surface is reviewable and typed end to end.
+ */
+export const IPC = {
+  vaultStatus: 'keystead:vault:status',
+  vaultSetup: 'keystead:vault:setup',
+  vaultUnlock: 'keystead:vault:unlock',
+  op: (name: OperationName) => `keystead:op:${name}` as const,
+} as const;
+
+export const OP_CHANNELS: readonly string[] = OPERATION_NAMES.map((n) => IPC.op(n));
+
+/** Results cross IPC as tagged unions: Electron flattens thrown errors to a bare message. */
+export type BridgeResult<T> =
+  | { ok: true; msg: string; output: T }
+  | { ok: false; error: { code: ErrorCode; msg: string; statusCode: number; retryAfter?: number } };
+
+export interface VaultStatus {
+  /** A database exists in the data directory. */
+  exists: boolean;
+  /** It is open in the main process (the engine and the local API are running). */
+  unlocked: boolean;
+  /** The embedded API for local scripts, once unlocked. */
+  apiUrl: string | null;
+  dataDir: string;
+}
+
+export interface UnlockInput {
+  email: string;
+  password: string;
+}
+
+export type OpsBridge = {
+  [N in OperationName]: (input: OperationInput<N>, authToken?: string) => Promise<BridgeResult<OperationOutput<N>>>;
+};
+
+export interface KeysteadBridge {
+  readonly host: 'desktop';
+  vault: {
+    status(): Promise<VaultStatus>;
+    /** First run: creates the encrypted database with the admin's password, then the organisation. */
+    setup(input: OperationInput<'setup'>): Promise<BridgeResult<SessionOutput>>;
+    /** Opens the database with the owner's password and signs them in. */
+    unlock(input: UnlockInput): Promise<BridgeResult<SessionOutput>>;
+  };
+  ops: OpsBridge;
+}

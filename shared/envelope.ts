@@ -1,0 +1,23 @@
+import type { ErrorCode } from './errors.js';
+
+/** Every HTTP response, success or error, has this shape; the HTTP status equals statusCode. */
+export interface Envelope<T extends object = Record<string, unknown>> {
+  statusCode: number;
+  data: { status: 'success' | 'error' | 'partial success'; msg: string } & T;
+}
+
+export interface ErrorData {
+  status: 'error';
+  msg: string;
+  code: ErrorCode;
+  /** Seconds to wait, on 429. */
+  retryAfter?: number;
+}
+
+export function successEnvelope<T extends object>(output: T, msg: string, statusCode = 200): Envelope<T> {
+  return { statusCode, data: { status: 'success', msg, ...output } };
+}
+
+export function errorEnvelope(statusCode: number, code: ErrorCode, msg: string, extra: object = {}): Envelope<ErrorData> {
+  return { statusCode, data: { status: 'error', msg, code, ...extra } };
+}

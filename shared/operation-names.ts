@@ -1,0 +1,6 @@
+/**
+ * The names of all operations, with no schema attached: what the preload needs to build its named
+ * functions without bundling zod. shared/operations.ts must define exactly these (checked by its type).
+ */
+export const OPERATION_NAMES = ['appStatus', 'setup', 'login', 'logout', 'me'] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
