@@ -36,6 +36,8 @@ export function runDesktop(): void {
     version: appVersion(),
     sessionTtlSeconds: Number(process.env.KEYSTEAD_SESSION_TTL ?? 12 * 3600),
     uiDir,
+    // Set by scripts/start-desktop.mjs: the SQLCipher module built for Electron's ABI, kept apart from Node's.
+    nativeBinding: process.env.KEYSTEAD_SQLITE_BINDING || undefined,
   });
 
   app.on('web-contents-created', (_e, contents) => {

@@ -57,7 +57,7 @@ export function createEngine({ store, config, throttle, now = Date.now }: Engine
         if ('enterprise' in def && def.enterprise) checkServiceId(services, credentials);
       }
       const parsed = (def.input as z.ZodType).safeParse(input ?? {});
-      if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error));
+      if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error, input));
       const handler = HANDLERS[name];
       const output = await handler.run(ctx, parsed.data as never);
       return { msg: handler.msg, output };
@@ -69,12 +69,21 @@ export function createEngine({ store, config, throttle, now = Date.now }: Engine
 }
 
 /** "email: is not a valid e-mail address; password: is required" */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError, input: unknown): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.length ? issue.path.join('.') : 'input';
-      const message = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-      return `${where}: ${message}`;
+      const missing = issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+      return `${where}: ${missing ? 'is required' : issue.message}`;
     })
     .join('; ');
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }

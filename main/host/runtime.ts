@@ -13,6 +13,8 @@ export interface RuntimeOptions {
   sessionTtlSeconds: number;
   bodyLimit?: number;
   uiDir?: string;
+  /** See OpenOptions.nativeBinding. */
+  nativeBinding?: string;
   logError?: (message: string) => void;
 }
 
@@ -27,7 +29,7 @@ export interface Runtime {
 
 /** Engine + HTTP server over one unlocked store: what both the headless and the desktop host run. */
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  const store = openStore({ dataDir: opts.dataDir, password: opts.password });
+  const store = openStore({ dataDir: opts.dataDir, password: opts.password, nativeBinding: opts.nativeBinding });
   const engine = createEngine({
     store,
     config: { version: opts.version, network: opts.network, sessionTtlMs: opts.sessionTtlSeconds * 1000 },

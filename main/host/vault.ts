@@ -37,7 +37,7 @@ export class Vault {
       toBridgeResult(async () => {
         if (this.runtime || existsSync(this.dbFile)) throw new AppError('ALREADY_SET_UP', 'Keystead is already set up on this computer. Unlock it instead.');
         const parsed = OPERATIONS.setup.input.safeParse(rawInput ?? {});
-        if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error));
+        if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error, rawInput));
         const runtime = await this.start(parsed.data.password);
         try {
           const result = await runtime.engine.execute('setup', parsed.data, {}, { clientId: 'ipc' });

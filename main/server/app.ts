@@ -44,7 +44,19 @@ export async function buildServer({ engine, uiDir, bodyLimit = DEFAULT_BODY_LIMI
     }
   });
 
+  // On shutdown, requests already in flight finish; their keep-alive connections must then close too,
+  // or close() would wait for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.server.closeIdleConnections();
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) app.server.closeIdleConnections();
+  });
+
   app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');

@@ -21,6 +21,8 @@ export interface OpenOptions {
   /** The owner's password or the headless key; SQLCipher derives the page key from it (PBKDF2-SHA512). */
   password: string;
   migrations?: readonly Migration[];
+  /** A SQLCipher binding built for another ABI (the desktop host's Electron build); Node's by default. */
+  nativeBinding?: string;
 }
 
 export interface Store {
@@ -36,12 +38,12 @@ export interface Store {
  * with `fileMustExist`, and the key is checked with a read before any pragma that writes, so a wrong
  * password leaves the file exactly as it was.
  */
-export function openStore({ dataDir, password, migrations = MIGRATIONS }: OpenOptions): Store {
+export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBinding }: OpenOptions): Store {
   if (!password) throw new Error('A database password is required.');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, DATABASE_FILE);
   const existed = existsSync(file);
-  const db = new Database(file, { fileMustExist: existed });
+  const db = new Database(file, { fileMustExist: existed, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     applyKey(db, password);
     try {

@@ -26,7 +26,11 @@ export interface SessionState {
 const TOKEN_KEY = 'keystead.authToken';
 
 /** The session is the engine's, mirrored here; the token lives in memory (and the tab's sessionStorage in the browser). */
-export function createSessionStore(client: KeysteadClient, storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null) {
+export function createSessionStore(
+  client: KeysteadClient,
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null,
+  pageOrigin: () => string = () => window.location.origin,
+) {
   return create<SessionState>((set, get) => {
     const remember = (token: string | null) => {
       if (!storage || client.host === 'desktop') return;
@@ -37,7 +41,7 @@ export function createSessionStore(client: KeysteadClient, storage: Pick<Storage
     const enter = async (session: SessionOutput) => {
       remember(session.authToken);
       const { output: me } = await client.call('me', {}, session.authToken);
-      const apiUrl = client.vault ? (await client.vault.status()).apiUrl : window.location.origin;
+      const apiUrl = client.vault ? (await client.vault.status()).apiUrl : pageOrigin();
       set({ authToken: session.authToken, me, phase: 'ready', apiUrl });
     };
 
@@ -65,7 +69,7 @@ export function createSessionStore(client: KeysteadClient, storage: Pick<Storage
           if (saved) {
             try {
               const { output: me } = await client.call('me', {}, saved);
-              return set({ authToken: saved, me, phase: 'ready', apiUrl: window.location.origin });
+              return set({ authToken: saved, me, phase: 'ready', apiUrl: pageOrigin() });
             } catch {
               remember(null);
             }

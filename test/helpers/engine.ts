@@ -1,0 +1,26 @@
+import { createEngine, type Engine } from '../../main/engine/engine.js';
+import type { ThrottleOptions } from '../../main/engine/auth/throttle.js';
+import { openStore } from '../../main/store/database.js';
+import { tempDir } from './tmp.js';
+
+export interface TestEngine {
+  engine: Engine;
+  dataDir: string;
+  clock: { now: number };
+}
+
+/** An in-process engine over a real SQLCipher file in a temp dir, with a clock the test can move. */
+export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: number } = {}): TestEngine {
+  const dataDir = tempDir();
+  const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+  const store = openStore({ dataDir, password: 'test-password' });
+  const engine = createEngine({
+    store,
+    config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000 },
+    throttle: opts.throttle,
+    now: () => clock.now,
+  });
+  return { engine, dataDir, clock };
+}
+
+export const meta = { clientId: '127.0.0.1' };

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runHeadlessExpectingExit, startHeadless, type Headless } from '../helpers/headless.js';
+import { ADMIN, request } from '../helpers/http.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const PASSWORD = 'db-password-1';
+
+describe('headless host: contract, first run, restart', () => {
+  const dataDir = tempDir();
+  let host: Headless;
+  let token = '';
+  let serviceId = '';
+
+  before(async () => {
+    host = await startHeadless({ dataDir, password: PASSWORD });
+  });
+  after(() => host.stop('SIGKILL'));
+
+  it('prints exactly one ready line on stdout', () => {
+    assert.equal(host.stdout(), `Keystead listening on ${host.url}\n`);
+  });
+
+  it('answers /health without credentials', async () => {
+    const r = await request(host.url, 'GET', '/health');
+    assert.equal(r.status, 200);
+    assert.equal(r.body.statusCode, 200);
+    assert.equal(r.body.data.status, 'success');
+    assert.equal(r.body.data.network, 'local');
+    assert.match(r.body.data.version, /^\d+\.\d+\.\d+/);
+    assert.equal(typeof r.body.data.uptime, 'number');
+  });
+
+  it('sets up the organisation once, then refuses (409)', async () => {
+    const r = await request(host.url, 'POST', '/api/v1/setup', { body: ADMIN });
+    assert.equal(r.status, 200);
+    assert.deepEqual(Object.keys(r.body.data).sort(), ['authToken', 'expiresAt', 'msg', 'role', 'serviceId', 'status', 'uid'].sort());
+    assert.equal(r.body.data.role, 'admin');
+    token = r.body.data.authToken;
+    serviceId = r.body.data.serviceId;
+    const again = await request(host.url, 'POST', '/api/v1/setup', { body: { ...ADMIN, email: 'eve@acme.io' } });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.data.code, 'ALREADY_SET_UP');
+    assert.equal(again.body.data.status, 'error');
+  });
+
+  it('logs in and accepts the token as authToken header and as Bearer', async () => {
+    const r = await request(host.url, 'POST', '/api/v1/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(Object.keys(r.body.data).sort(), ['authToken', 'expiresAt', 'msg', 'role', 'serviceId', 'status', 'uid'].sort());
+    assert.equal(r.body.data.serviceId, serviceId);
+    const forms: Record<string, string>[] = [{ authToken: r.body.data.authToken }, { authorization: `Bearer ${r.body.data.authToken}` }];
+    for (const headers of forms) {
+      const me = await request(host.url, 'GET', '/api/v1/me', { headers });
+      assert.equal(me.status, 200);
+      assert.equal(me.body.data.email, ADMIN.email);
+    }
+    const rpc = await request(host.url, 'POST', '/rpc/me', { body: {}, headers: { authorization: `Bearer ${token}` } });
+    assert.equal(rpc.body.data.serviceId, serviceId, 'the UI RPC is the same operation');
+  });
+
+  it('answers bad input with a 4xx envelope', async () => {
+    const cases: [string, string, Parameters<typeof request>[3], number, string][] = [
+      ['POST', '/api/v1/login', { raw: '{"email": ', headers: { 'content-type': 'application/json' } }, 400, 'INVALID_JSON'],
+      ['POST', '/api/v1/login', { body: { email: 42, password: [] } }, 400, 'VALIDATION_FAILED'],
+      ['POST', '/api/v1/login', { body: {} }, 400, 'VALIDATION_FAILED'],
+      ['POST', '/api/v1/login', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['POST', '/api/v1/login', { body: { email: 'a@b.co', password: 'x'.repeat(2 * 1024 * 1024) } }, 413, 'PAYLOAD_TOO_LARGE'],
+      ['GET', '/api/v1/nothing-here', {}, 404, 'NOT_FOUND'],
+      ['POST', '/rpc/noSuchOp', { body: {} }, 404, 'NOT_FOUND'],
+      ['GET', '/api/v1/me', { headers: { authToken: 'kst_forged' } }, 401, 'INVALID_CREDENTIALS'],
+      ['GET', '/api/v1/me', {}, 401, 'UNAUTHORIZED'],
+      ['GET', '/health', { headers: { origin: 'https://evil.example' } }, 403, 'ORIGIN_FORBIDDEN'],
+      ['GET', '/health', { headers: { 'sec-fetch-site': 'cross-site' } }, 403, 'ORIGIN_FORBIDDEN'],
+    ];
+    for (const [method, url, opts, status, code] of cases) {
+      const r = await request(host.url, method, url, opts);
+      assert.equal(r.status, status, `${method} ${url} → ${JSON.stringify(r.body).slice(0, 200)}`);
+      assert.equal(r.body.statusCode, status);
+      assert.equal(r.body.data.status, 'error');
+      assert.equal(r.body.data.code, code, `${method} ${url}`);
+      assert.equal(typeof r.body.data.msg, 'string');
+    }
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const { request: raw } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = raw({ host: '127.0.0.1', port: host.port, path: '/health', headers: { host: `rebind.evil.example:${host.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(status, 403);
+  });
+
+  it('serves the built UI at / with a strict CSP, and client routes fall back to it', async () => {
+    for (const url of ['/', '/some/client/route']) {
+      const r = await fetch(host.url + url);
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type')!, /text\/html/);
+      assert.match(r.headers.get('content-security-policy')!, /script-src 'self'/);
+      assert.match(await r.text(), /<div id="root">/);
+    }
+  });
+
+  it('keeps no plaintext secret or e-mail on disk, and sqlite3 cannot read the file', async () => {
+    const secrets = [ADMIN.email, ADMIN.password, PASSWORD, 'Acme Ltd', token];
+    for (const f of readdirSync(dataDir)) {
+      const bytes = readFileSync(path.join(dataDir, f));
+      for (const s of secrets) assert.equal(bytes.includes(Buffer.from(s)), false, `${f} contains ${s}`);
+      assert.equal(statSync(path.join(dataDir, f)).mode & 0o077, 0, `${f} is private`);
+    }
+    const cli = spawnSync('sqlite3', [path.join(dataDir, 'keystead.db'), 'SELECT * FROM users;'], { encoding: 'utf8' });
+    if (cli.error) return; // sqlite3 CLI not installed here; the header check above still holds
+    assert.notEqual(cli.status, 0);
+    assert.match(cli.stderr, /not a database|encrypted/i);
+  });
+
+  it('shuts down cleanly on SIGTERM, letting an in-flight request finish', async () => {
+    const inflight = request(host.url, 'POST', '/api/v1/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+    await new Promise((r) => setTimeout(r, 30)); // the login is hashing (scrypt, ~100 ms)
+    const code = await host.stop('SIGTERM');
+    const r = await inflight;
+    assert.equal(r.status, 200, 'the in-flight login completed');
+    assert.equal(code, 0);
+    assert.match(host.stderr(), /SIGTERM received/);
+  });
+
+  it('restarts with the same password and keeps the organisation', async () => {
+    const again = await startHeadless({ dataDir, password: PASSWORD });
+    try {
+      const r = await request(again.url, 'POST', '/api/v1/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+      assert.equal(r.status, 200);
+      assert.equal(r.body.data.serviceId, serviceId);
+      const old = await request(again.url, 'GET', '/api/v1/me', { headers: { authToken: token } });
+      assert.equal(old.status, 200, 'sessions survive a restart until they expire');
+    } finally {
+      assert.equal(await again.stop('SIGINT'), 0);
+    }
+  });
+
+  it('refuses a wrong password: non-zero exit, clear message, database untouched', async () => {
+    const dbFile = path.join(dataDir, 'keystead.db');
+    const before = readFileSync(dbFile);
+    const r = await runHeadlessExpectingExit({ dataDir, password: 'not-the-password' });
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /password does not unlock/);
+    assert.deepEqual(readFileSync(dbFile), before);
+    assert.deepEqual(readdirSync(dataDir).sort(), ['keystead.db'], 'no key file or side files were created');
+  });
+});
+
+describe('headless host: login throttling', () => {
+  it('throttles repeated failed logins with 429 and retry-after', async () => {
+    const h = await startHeadless({ dataDir: tempDir(), password: 'pw' });
+    try {
+      let last = await request(h.url, 'POST', '/api/v1/login', { body: { email: 'victim@acme.io', password: 'wrong-pass-0' } });
+      for (let i = 1; i < 8 && last.status !== 429; i++) {
+        last = await request(h.url, 'POST', '/api/v1/login', { body: { email: 'victim@acme.io', password: `wrong-pass-${i}` } });
+      }
+      assert.equal(last.status, 429);
+      assert.equal(last.body.data.code, 'RATE_LIMITED');
+      assert.ok(Number(last.headers.get('retry-after')) >= 1);
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+describe('headless host: password sources', () => {
+  it('reads --password-file', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'pw');
+    writeFileSync(file, 'file-password\n');
+    const a = await startHeadless({ dataDir: path.join(dir, 'data'), passwordFile: file });
+    await a.stop();
+    const wrong = await runHeadlessExpectingExit({ dataDir: path.join(dir, 'data'), password: 'file-password\n' });
+    assert.notEqual(wrong.code, 0, 'the trailing newline is not part of the password');
+    const right = await startHeadless({ dataDir: path.join(dir, 'data'), password: 'file-password' });
+    assert.equal(await right.stop(), 0);
+  });
+
+  it('without any password creates a 0600 key file and warns', async () => {
+    const dir = tempDir();
+    const a = await startHeadless({ dataDir: dir });
+    assert.match(a.stderr(), /warning: no password given; created a random key file/);
+    assert.equal(statSync(path.join(dir, 'keystead.key')).mode & 0o777, 0o600);
+    await a.stop();
+    const b = await startHeadless({ dataDir: dir });
+    assert.doesNotMatch(b.stderr(), /warning/);
+    await b.stop();
+  });
+
+  it('exits with usage for bad flags', async () => {
+    const r = await runHeadlessExpectingExit({ dataDir: tempDir(), args: ['--port', 'nope'] });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--port must be a whole number/);
+  });
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { DEFAULT_PORT, parseHostArgs, UsageError } from '../../main/host/config.js';
+import { KEY_FILE, resolvePassword } from '../../main/host/password.js';
+import { tempDir } from '../helpers/tmp.js';
+
+describe('headless arguments', () => {
+  it('parses flags, with env as fallback and flags winning', () => {
+    const c = parseHostArgs(['--data-dir', '/tmp/x', '--port', '0', '--password-file=/p'], { KEYSTEAD_PORT: '9000' })!;
+    assert.equal(c.dataDir, path.resolve('/tmp/x'));
+    assert.equal(c.port, 0);
+    assert.equal(c.passwordFile, '/p');
+    assert.equal(c.network, 'local');
+    assert.equal(parseHostArgs([], { KEYSTEAD_PORT: '9000', KEYSTEAD_DATA_DIR: '/d' })!.port, 9000);
+    assert.equal(parseHostArgs([], {})!.port, DEFAULT_PORT);
+    assert.equal(parseHostArgs([], { KEYSTEAD_SESSION_TTL: '60' })!.sessionTtlSeconds, 60);
+    assert.equal(parseHostArgs(['--help'], {}), null);
+  });
+
+  it('rejects bad input with a usage error', () => {
+    for (const argv of [['--port', 'abc'], ['--port', '70000'], ['--port'], ['--bogus'], ['--network', 'moon'], ['--session-ttl', '0']]) {
+      assert.throws(() => parseHostArgs(argv, {}), UsageError, argv.join(' '));
+    }
+  });
+});
+
+describe('password resolution', () => {
+  it('prefers the password file, then the environment', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'pw.txt');
+    writeFileSync(file, 'from-file\n');
+    assert.deepEqual(resolvePassword(dir, file, { KEYSTEAD_PASSWORD: 'from-env' }), { password: 'from-file', source: 'file' });
+    assert.deepEqual(resolvePassword(dir, undefined, { KEYSTEAD_PASSWORD: 'from-env' }), { password: 'from-env', source: 'env' });
+    writeFileSync(file, '');
+    assert.throws(() => resolvePassword(dir, file, {}), /empty/);
+    assert.throws(() => resolvePassword(dir, path.join(dir, 'missing'), {}), /Cannot read/);
+  });
+
+  it('creates a 0600 random key file on first run only, and reuses it', () => {
+    const dir = tempDir();
+    const first = resolvePassword(dir, undefined, {});
+    assert.equal(first.source, 'new-keyfile');
+    assert.match(first.password, /^[0-9a-f]{64}$/);
+    const keyFile = path.join(dir, KEY_FILE);
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    assert.deepEqual(resolvePassword(dir, undefined, {}), { password: first.password, source: 'keyfile' });
+    chmodSync(keyFile, 0o644);
+    assert.throws(() => resolvePassword(dir, undefined, {}), /readable by other users/);
+  });
+
+  it('never invents a key for an existing database', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'keystead.db'), 'x');
+    assert.throws(() => resolvePassword(dir, undefined, {}), /exists but no password/);
+    assert.equal(existsSync(path.join(dir, KEY_FILE)), false);
+    assert.equal(readFileSync(path.join(dir, 'keystead.db'), 'utf8'), 'x');
+  });
+});
