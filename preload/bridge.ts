@@ -1,4 +1,4 @@
-import { IPC, type KeysteadBridge, type OpsBridge } from '../shared/bridge.js';
+import { IPC, type CallAuth, type KeysteadBridge, type OpsBridge } from '../shared/bridge.js';
 import { OPERATION_NAMES } from '../shared/operation-names.js';
 
 /** The slice of ipcRenderer the bridge needs; a fake in tests, Electron's in the preload. */
@@ -11,10 +11,10 @@ export interface InvokeOnly {
  * is ever taken from the renderer, and no Electron object is handed out.
  */
 export function createBridge(ipc: InvokeOnly): KeysteadBridge {
-  const ops = {} as Record<string, (input: unknown, authToken?: string) => Promise<unknown>>;
+  const ops = {} as Record<string, (input: unknown, auth?: CallAuth) => Promise<unknown>>;
   for (const name of OPERATION_NAMES) {
     const channel = IPC.op(name);
-    ops[name] = (input, authToken) => ipc.invoke(channel, input ?? {}, typeof authToken === 'string' ? authToken : undefined);
+    ops[name] = (input, auth) => ipc.invoke(channel, input ?? {}, { authToken: auth?.authToken, serviceId: auth?.serviceId });
   }
   const vault: KeysteadBridge['vault'] = {
     status: () => ipc.invoke(IPC.vaultStatus) as ReturnType<KeysteadBridge['vault']['status']>,

@@ -35,8 +35,14 @@ export interface UnlockInput {
   password: string;
 }
 
+/** Who is calling: the session token, and the organisation for enterprise operations. */
+export interface CallAuth {
+  authToken?: string;
+  serviceId?: string;
+}
+
 export type OpsBridge = {
-  [N in OperationName]: (input: OperationInput<N>, authToken?: string) => Promise<BridgeResult<OperationOutput<N>>>;
+  [N in OperationName]: (input: OperationInput<N>, auth?: CallAuth) => Promise<BridgeResult<OperationOutput<N>>>;
 };
 
 export interface KeysteadBridge {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES, type Role } from './roles.js';
 import type { OperationName } from './operation-names.js';
-import { email, givenPassword, newPassword, organisationName, personName } from './schemas.js';
+import { email, givenPassword, id, label, newPassword, organisationName, paging, personName, role } from './schemas.js';
 
 export { OPERATION_NAMES, type OperationName } from './operation-names.js';
 
@@ -20,9 +20,12 @@ interface OperationDef<I extends z.ZodType> {
   summary: string;
   /** Whether the call must also carry the organisation's serviceid (the spec's enterprise API). */
   enterprise?: boolean;
+  /** Whether each call (success or failure) is written to the audit log. */
+  audit?: boolean;
 }
 
 const ALL_ROLES = ROLES;
+const ADMIN: readonly Role[] = ['admin'];
 
 function op<I extends z.ZodType>(def: OperationDef<I>): OperationDef<I> {
   return def;
@@ -44,21 +47,93 @@ export const OPERATIONS = {
     }),
     access: 'public',
     summary: 'First run only: creates the organisation and its first admin, and signs that admin in.',
+    audit: true,
   }),
   login: op({
     input: z.object({ email, password: givenPassword }),
     access: 'public',
     summary: 'Signs a user in and returns an authToken.',
+    audit: true,
   }),
   logout: op({
     input: z.object({}),
     access: ALL_ROLES,
     summary: 'Revokes the authToken the call was made with.',
+    audit: true,
   }),
   me: op({
     input: z.object({}),
     access: ALL_ROLES,
     summary: 'The signed-in user, their organisation and serviceId.',
+  }),
+  changePassword: op({
+    input: z.object({ currentPassword: givenPassword, newPassword }),
+    access: ALL_ROLES,
+    summary: 'Changes your own password; your other sessions are signed out.',
+    audit: true,
+  }),
+  createApiKey: op({
+    input: z.object({ label: label.optional() }),
+    access: ALL_ROLES,
+    summary: 'Creates an API key for yourself (for uid + apikey credentials). The key is shown once.',
+    audit: true,
+  }),
+  listApiKeys: op({
+    input: z.object({}),
+    access: ALL_ROLES,
+    summary: 'Your active API keys (never the keys themselves).',
+  }),
+  rotateApiKey: op({
+    input: z.object({ keyId: id }),
+    access: ALL_ROLES,
+    summary: 'Replaces one of your API keys with a new one; the old one stops working at once.',
+    audit: true,
+  }),
+  revokeApiKey: op({
+    input: z.object({ keyId: id }),
+    access: ALL_ROLES,
+    summary: 'Revokes one of your API keys.',
+    audit: true,
+  }),
+  createUser: op({
+    input: z.object({
+      email,
+      password: newPassword,
+      role,
+      firstName: personName.default(''),
+      lastName: personName.default(''),
+      title: personName.default(''),
+    }),
+    access: ADMIN,
+    enterprise: true,
+    summary: 'Creates a user of the organisation with a role.',
+    audit: true,
+  }),
+  updateUser: op({
+    input: z.object({ userId: id, role: role.optional(), firstName: personName.optional(), lastName: personName.optional(), title: personName.optional() }),
+    access: ADMIN,
+    enterprise: true,
+    summary: "Changes a user's role and details. The last admin cannot be demoted.",
+    audit: true,
+  }),
+  deleteUser: op({
+    input: z.object({ userId: id }),
+    access: ADMIN,
+    enterprise: true,
+    summary: "Removes a user's access at once (sessions and API keys); their wallets stay with the organisation.",
+    audit: true,
+  }),
+  listUsers: op({
+    input: z.object({}),
+    access: ADMIN,
+    enterprise: true,
+    summary: 'The users of the organisation.',
+  }),
+  auditLog: op({
+    input: paging,
+    access: ADMIN,
+    enterprise: true,
+    summary: 'The audit log, newest first, paged.',
   }),
 } as const satisfies { [N in OperationName]: OperationDef<z.ZodType> };
 export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['input']>;
@@ -87,6 +162,39 @@ export interface MeOutput {
   organisation: string;
 }
 
+export interface UserOutput {
+  uid: string;
+  email: string;
+  role: Role;
+  firstName: string;
+  lastName: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface ApiKeyInfo {
+  keyId: string;
+  label: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+export interface NewApiKey extends ApiKeyInfo {
+  uid: string;
+  /** Shown once; only its hash is kept. */
+  apiKey: string;
+}
+export interface AuditEntryOutput {
+  id: number;
+  at: string;
+  actorUid: string | null;
+  actorEmail: string | null;
+  action: string;
+  target: string | null;
+  outcome: 'success' | 'error';
+  code: string | null;
+  client: string | null;
+}
+
 /** What each operation returns inside the envelope's `data`, next to status and msg. */
 export interface OperationOutputs {
   appStatus: AppStatusOutput;
@@ -94,6 +202,16 @@ export interface OperationOutputs {
   login: SessionOutput;
   logout: { revoked: boolean };
   me: MeOutput;
+  changePassword: { signedOutSessions: number };
+  createApiKey: NewApiKey;
+  listApiKeys: { apiKeys: ApiKeyInfo[] };
+  rotateApiKey: NewApiKey & { replacedKeyId: string };
+  revokeApiKey: { keyId: string };
+  createUser: { uid: string; email: string; role: Role };
+  updateUser: UserOutput;
+  deleteUser: { userId: string };
+  listUsers: { users: UserOutput[] };
+  auditLog: { entries: AuditEntryOutput[]; meta: { nextPageToken: number | null } };
 }
 export type OperationOutput<N extends OperationName> = OperationOutputs[N];
 

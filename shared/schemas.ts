@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeRole, ROLES, type Role } from './roles.js';
 
 /** Field schemas reused by several operations. Inputs are trimmed; e-mails are compared lower-case. */
 export const email = z
@@ -26,3 +27,23 @@ export const organisationName = z
   .trim()
   .min(1, { error: 'is required' })
   .max(200, { error: 'is too long' });
+
+/** A role in any accepted spelling ("Api User", "MANAGER"), delivered as the wire role. */
+export const role = z.string({ error: 'must be a string' }).transform((value, ctx): Role => {
+  const r = normalizeRole(value);
+  if (!r) {
+    ctx.addIssue({ code: 'custom', message: `must be one of: ${ROLES.join(', ')}` });
+    return z.NEVER;
+  }
+  return r;
+});
+
+export const id = z.string({ error: 'must be a string' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' });
+
+export const label = z.string({ error: 'must be a string' }).trim().max(100, { error: 'is too long' });
+
+/** Paging for lists that grow (audit log): newest first, `nextPageToken` from the previous page. */
+export const paging = z.object({
+  limit: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(200, { error: 'must be 200 at most' }).default(50),
+  nextPageToken: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).positive({ error: 'must be positive' }).nullish(),
+});

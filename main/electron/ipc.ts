@@ -1,8 +1,15 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { IPC } from '../../shared/bridge.js';
+import { IPC, type CallAuth } from '../../shared/bridge.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import type { Vault } from '../host/vault.js';
 import { isTrustedSender } from './hardening.js';
+
+/** Takes only the two known string fields from whatever the renderer sent. */
+export function authFrom(value: unknown): CallAuth {
+  if (value === null || typeof value !== 'object') return {};
+  const { authToken, serviceId } = value as Record<string, unknown>;
+  return { authToken: typeof authToken === 'string' ? authToken : undefined, serviceId: typeof serviceId === 'string' ? serviceId : undefined };
+}
 
 /** One handler per bridge function; each checks that the sender is our own bundle before anything else. */
 export function registerIpc(ipcMain: IpcMain, vault: Vault): void {
@@ -19,9 +26,7 @@ export function registerIpc(ipcMain: IpcMain, vault: Vault): void {
   for (const name of OPERATION_NAMES) {
     ipcMain.handle(
       IPC.op(name),
-      guarded((event, input: unknown, authToken: unknown) =>
-        vault.execute(name, input, typeof authToken === 'string' ? authToken : undefined, `ipc:${event.sender.id}`),
-      ),
+      guarded((event, input: unknown, auth: unknown) => vault.execute(name, input, authFrom(auth), `ipc:${event.sender.id}`)),
     );
   }
 }

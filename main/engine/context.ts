@@ -23,6 +23,8 @@ export interface Caller {
   role: Role;
   /** Hash of the session token the call used, when it used one (logout revokes it). */
   sessionHash?: string;
+  /** The API key the call used, when it used one. */
+  apiKeyId?: string;
 }
 
 export interface EngineConfig {

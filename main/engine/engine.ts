@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { canCall, OPERATIONS, type OperationName, type OperationOutput } from '../../shared/operations.js';
+import { ROLE_LABELS, type Role } from '../../shared/roles.js';
+import { recordAudit } from './audit/audit-log.js';
 import type { Store } from '../store/database.js';
 import { createRepos } from '../store/repos/index.js';
 import { authenticate, checkServiceId } from './auth/authenticate.js';
@@ -26,6 +28,18 @@ export interface Engine {
   close(): void;
 }
 
+interface OperationDef {
+  input: z.ZodType;
+  access: 'public' | readonly Role[];
+  enterprise?: boolean;
+  audit?: boolean;
+}
+interface AnyHandler {
+  msg: string;
+  run(ctx: OpContext, input: unknown): unknown;
+  target?: (input: unknown, output?: unknown) => string | null;
+}
+
 export function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(OPERATIONS, name);
 }
@@ -47,20 +61,32 @@ export function createEngine({ store, config, throttle, now = Date.now }: Engine
   return {
     config,
     async execute(name, input, credentials, meta) {
-      const def = OPERATIONS[name];
+      const def: OperationDef = OPERATIONS[name];
+      const handler = HANDLERS[name] as AnyHandler;
       const ctx: OpContext = { services, caller: null, meta };
-      if (def.access !== 'public') {
-        ctx.caller = authenticate(services, credentials);
-        if (!canCall(ctx.caller.role, name)) {
-          throw new AppError('ROLE_FORBIDDEN', `The ${ctx.caller.role} role may not call ${name}.`);
+      let parsedInput: unknown;
+      try {
+        if (def.access !== 'public') {
+          ctx.caller = authenticate(services, credentials);
+          if (!canCall(ctx.caller.role, name)) {
+            throw new AppError('ROLE_FORBIDDEN', `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}.`);
+          }
+          if (def.enterprise) checkServiceId(services, credentials);
         }
-        if ('enterprise' in def && def.enterprise) checkServiceId(services, credentials);
+        const parsed = def.input.safeParse(input ?? {});
+        if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error, input));
+        parsedInput = parsed.data;
+        const output = await handler.run(ctx, parsedInput);
+        if (def.audit) recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
+        return { msg: handler.msg, output } as OperationResult<typeof name>;
+      } catch (err) {
+        // Failed attempts are audited once someone is identified, and always for sign-in operations.
+        if (def.audit && (ctx.caller || def.access === 'public')) {
+          const target = parsedInput === undefined ? null : (handler.target?.(parsedInput) ?? null);
+          recordAudit(ctx, { action: name, target, outcome: 'error', code: err instanceof AppError ? err.code : 'INTERNAL' });
+        }
+        throw err;
       }
-      const parsed = (def.input as z.ZodType).safeParse(input ?? {});
-      if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error, input));
-      const handler = HANDLERS[name];
-      const output = await handler.run(ctx, parsed.data as never);
-      return { msg: handler.msg, output };
     },
     close() {
       store.close();

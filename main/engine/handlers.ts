@@ -1,19 +1,34 @@
 import type { OperationName, OperationOutput, ParsedInput } from '../../shared/operations.js';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from './auth/api-key-ops.js';
+import { auditLog } from './audit/audit-log.js';
 import type { OpContext } from './context.js';
 import { appStatus } from './org/status.js';
-import { login, logout, me, setup } from './users/session-ops.js';
+import { createUser, deleteUser, listUsers, updateUser } from './users/manage.js';
+import { changePassword, login, logout, me, setup } from './users/session-ops.js';
 
 interface Handler<N extends OperationName> {
   /** The success message in `data.msg`. */
   msg: string;
   run(ctx: OpContext, input: ParsedInput<N>): OperationOutput<N> | Promise<OperationOutput<N>>;
+  /** What an audited call acted on, for the audit log (never a secret). */
+  target?: (input: ParsedInput<N>, output?: OperationOutput<N>) => string | null;
 }
 
 /** One handler per entry of the operations table in shared/; the type makes a missing one a compile error. */
 export const HANDLERS: { [N in OperationName]: Handler<N> } = {
   appStatus: { msg: 'Status fetched successfully.', run: appStatus },
-  setup: { msg: 'Organisation set up successfully.', run: setup },
-  login: { msg: 'Logged in successfully.', run: login },
+  setup: { msg: 'Organisation set up successfully.', run: setup, target: (i) => i.email },
+  login: { msg: 'Logged in successfully.', run: login, target: (i) => i.email },
   logout: { msg: 'Logged out successfully.', run: logout },
   me: { msg: 'User fetched successfully.', run: me },
+  changePassword: { msg: 'Password changed successfully.', run: changePassword },
+  createApiKey: { msg: 'API key created. Copy it now: it is not shown again.', run: createApiKey, target: (_i, o) => o?.keyId ?? null },
+  listApiKeys: { msg: 'API keys fetched successfully.', run: listApiKeys },
+  rotateApiKey: { msg: 'API key rotated. Copy the new key now: it is not shown again.', run: rotateApiKey, target: (i) => i.keyId },
+  revokeApiKey: { msg: 'API key revoked.', run: revokeApiKey, target: (i) => i.keyId },
+  createUser: { msg: 'User created successfully.', run: createUser, target: (i, o) => o?.uid ?? i.email },
+  updateUser: { msg: 'User updated successfully.', run: updateUser, target: (i) => i.userId },
+  deleteUser: { msg: 'User deleted successfully.', run: deleteUser, target: (i) => i.userId },
+  listUsers: { msg: 'Users fetched successfully.', run: listUsers },
+  auditLog: { msg: 'Audit log fetched successfully.', run: auditLog },
 };

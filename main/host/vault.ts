@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { BridgeResult, UnlockInput, VaultStatus } from '../../shared/bridge.js';
+import type { BridgeResult, CallAuth, UnlockInput, VaultStatus } from '../../shared/bridge.js';
 import { OPERATIONS, type OperationName, type OperationOutput, type SessionOutput } from '../../shared/operations.js';
 import { describeIssues } from '../engine/engine.js';
 import { AppError } from '../engine/errors.js';
@@ -73,10 +73,10 @@ export class Vault {
     );
   }
 
-  execute<N extends OperationName>(name: N, input: unknown, authToken: string | undefined, clientId: string): Promise<BridgeResult<OperationOutput<N>>> {
+  execute<N extends OperationName>(name: N, input: unknown, auth: CallAuth, clientId: string): Promise<BridgeResult<OperationOutput<N>>> {
     return toBridgeResult(async () => {
       if (!this.runtime) throw new AppError('NOT_READY', 'Keystead is locked. Unlock it first.');
-      return this.runtime.engine.execute(name, input, { authToken }, { clientId });
+      return this.runtime.engine.execute(name, input, { authToken: auth.authToken, serviceId: auth.serviceId }, { clientId });
     }, this.logError);
   }
 

@@ -35,4 +35,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_by_uid ON sessions(uid);
     `,
   },
+  {
+    version: 2,
+    name: 'api keys, audit log',
+    sql: `
+      CREATE TABLE api_keys (
+        key_id        TEXT PRIMARY KEY,
+        uid           TEXT NOT NULL REFERENCES users(uid),
+        key_hash      TEXT NOT NULL UNIQUE,
+        label         TEXT NOT NULL DEFAULT '',
+        created_at    INTEGER NOT NULL,
+        last_used_at  INTEGER,
+        revoked_at    INTEGER
+      );
+      CREATE INDEX api_keys_by_uid ON api_keys(uid);
+      CREATE TABLE audit_log (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        at          INTEGER NOT NULL,
+        actor_uid   TEXT,
+        actor_email TEXT,
+        action      TEXT NOT NULL,
+        target      TEXT,
+        outcome     TEXT NOT NULL CHECK (outcome IN ('success','error')),
+        code        TEXT,
+        client      TEXT
+      );
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import type { UnlockInput, VaultStatus } from '../../shared/bridge.js';
+import type { CallAuth, UnlockInput, VaultStatus } from '../../shared/bridge.js';
 import type { ErrorCode } from '../../shared/errors.js';
 import type { OperationInput, OperationName, OperationOutput, SessionOutput } from '../../shared/operations.js';
 
@@ -26,7 +26,7 @@ export interface CallResult<T> {
  */
 export interface KeysteadClient {
   readonly host: 'desktop' | 'browser';
-  call<N extends OperationName>(name: N, input: OperationInput<N>, authToken?: string): Promise<CallResult<OperationOutput<N>>>;
+  call<N extends OperationName>(name: N, input: OperationInput<N>, auth?: CallAuth): Promise<CallResult<OperationOutput<N>>>;
   /** Desktop only: the encrypted database is opened from the UI. */
   readonly vault?: {
     status(): Promise<VaultStatus>;

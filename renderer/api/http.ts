@@ -1,3 +1,4 @@
+import type { CallAuth } from '../../shared/bridge.js';
 import type { Envelope, ErrorData } from '../../shared/envelope.js';
 import type { OperationName } from '../../shared/operations.js';
 import { ApiError, type KeysteadClient } from './client.js';
@@ -6,12 +7,16 @@ import { ApiError, type KeysteadClient } from './client.js';
 export function createHttpClient(baseUrl = ''): KeysteadClient {
   return {
     host: 'browser',
-    async call(name: OperationName, input: unknown, authToken?: string) {
+    async call(name: OperationName, input: unknown, auth?: CallAuth) {
       let response: Response;
       try {
         response = await fetch(`${baseUrl}/rpc/${name}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...(authToken ? { authorization: `Bearer ${authToken}` } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            ...(auth?.authToken ? { authorization: `Bearer ${auth.authToken}` } : {}),
+            ...(auth?.serviceId ? { serviceid: auth.serviceId } : {}),
+          },
           body: JSON.stringify(input ?? {}),
         });
       } catch {

@@ -1,4 +1,4 @@
-import type { BridgeResult, KeysteadBridge } from '../../shared/bridge.js';
+import type { BridgeResult, CallAuth, KeysteadBridge } from '../../shared/bridge.js';
 import type { OperationName } from '../../shared/operations.js';
 import { ApiError, type CallResult, type KeysteadClient } from './client.js';
 
@@ -12,9 +12,9 @@ function unwrap<T>(result: BridgeResult<T>): CallResult<T> {
 export function createIpcClient(bridge: KeysteadBridge): KeysteadClient {
   return {
     host: 'desktop',
-    async call(name: OperationName, input: unknown, authToken?: string) {
-      const fn = bridge.ops[name] as (input: unknown, authToken?: string) => Promise<BridgeResult<unknown>>;
-      return unwrap(await fn(input, authToken)) as never;
+    async call(name: OperationName, input: unknown, auth?: CallAuth) {
+      const fn = bridge.ops[name] as (input: unknown, auth?: CallAuth) => Promise<BridgeResult<unknown>>;
+      return unwrap(await fn(input, auth)) as never;
     },
     vault: {
       status: () => bridge.vault.status(),

@@ -40,7 +40,7 @@ export function createSessionStore(
 
     const enter = async (session: SessionOutput) => {
       remember(session.authToken);
-      const { output: me } = await client.call('me', {}, session.authToken);
+      const { output: me } = await client.call('me', {}, { authToken: session.authToken });
       const apiUrl = client.vault ? (await client.vault.status()).apiUrl : pageOrigin();
       set({ authToken: session.authToken, me, phase: 'ready', apiUrl });
     };
@@ -68,7 +68,7 @@ export function createSessionStore(
           const saved = storage && client.host === 'browser' ? storage.getItem(TOKEN_KEY) : null;
           if (saved) {
             try {
-              const { output: me } = await client.call('me', {}, saved);
+              const { output: me } = await client.call('me', {}, { authToken: saved });
               return set({ authToken: saved, me, phase: 'ready', apiUrl: pageOrigin() });
             } catch {
               remember(null);
@@ -102,12 +102,12 @@ export function createSessionStore(
         const token = get().authToken;
         remember(null);
         set({ authToken: null, me: null, phase: 'login' });
-        if (token) await client.call('logout', {}, token).catch(() => undefined);
+        if (token) await client.call('logout', {}, { authToken: token }).catch(() => undefined);
       },
 
       async call(name, input) {
         try {
-          return (await client.call(name, input, get().authToken ?? undefined)).output;
+          return (await client.call(name, input, { authToken: get().authToken ?? undefined, serviceId: get().me?.serviceId })).output;
         } catch (err) {
           if (err instanceof ApiError && err.statusCode === 401) {
             remember(null);

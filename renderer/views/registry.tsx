@@ -1,7 +1,10 @@
 import type { ComponentType } from 'react';
 import { canCall, type OperationName } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
+import { AuditView } from './AuditView.js';
 import { OverviewView } from './OverviewView.js';
+import { ProfileView } from './ProfileView.js';
+import { UsersView } from './UsersView.js';
 
 /**
  * The app's views. Each names the operation it needs, so navigation shows only what the signed-in role
@@ -14,7 +17,12 @@ export interface ViewDef {
   Component: ComponentType;
 }
 
-export const VIEWS: readonly ViewDef[] = [{ id: 'overview', label: 'Overview', requires: 'me', Component: OverviewView }];
+export const VIEWS: readonly ViewDef[] = [
+  { id: 'overview', label: 'Overview', requires: 'me', Component: OverviewView },
+  { id: 'users', label: 'Users', requires: 'listUsers', Component: UsersView },
+  { id: 'audit', label: 'Audit log', requires: 'auditLog', Component: AuditView },
+  { id: 'profile', label: 'Profile', requires: 'me', Component: ProfileView },
+];
 
 export function viewsFor(role: Role | null): ViewDef[] {
   return VIEWS.filter((v) => canCall(role, v.requires));

@@ -50,7 +50,7 @@ describe('renderer session store over the HTTP client, against a real server', a
     const store = createSessionStore(client, null, () => runtime.url);
     await store.getState().start();
     await store.getState().login(ADMIN.email, ADMIN.password);
-    await client.call('logout', {}, store.getState().authToken!);
+    await client.call('logout', {}, { authToken: store.getState().authToken! });
     await assert.rejects(store.getState().call('me', {}), (e: ApiError) => e.statusCode === 401);
     assert.equal(store.getState().phase, 'login');
   });

@@ -15,12 +15,12 @@ describe('preload bridge', () => {
     assert.deepEqual(Object.keys(bridge.ops).sort(), [...OPERATION_NAMES].sort());
     assert.deepEqual(Object.keys(bridge.vault).sort(), ['setup', 'status', 'unlock']);
     assert.ok(Object.isFrozen(bridge) && Object.isFrozen(bridge.ops) && Object.isFrozen(bridge.vault));
-    await bridge.ops.me({}, 'tok');
+    await bridge.ops.me({}, { authToken: 'tok', serviceId: 'svc' });
     await bridge.ops.login({ email: 'a@b.co', password: 'x' });
     await bridge.vault.status();
     assert.deepEqual(calls, [
-      [IPC.op('me'), {}, 'tok'],
-      [IPC.op('login'), { email: 'a@b.co', password: 'x' }, undefined],
+      [IPC.op('me'), {}, { authToken: 'tok', serviceId: 'svc' }],
+      [IPC.op('login'), { email: 'a@b.co', password: 'x' }, { authToken: undefined, serviceId: undefined }],
       [IPC.vaultStatus],
     ]);
     // No generic passthrough: nothing accepts a channel name.
@@ -50,15 +50,17 @@ describe('IPC registration', () => {
 
     const trusted = event('app://keystead/index.html');
     assert.deepEqual(await handlers.get(IPC.vaultStatus)!(trusted), { exists: true });
-    await handlers.get(IPC.op('me'))!(trusted, {}, 'tok');
-    await handlers.get(IPC.op('me'))!(trusted, {}, { not: 'a string' });
+    await handlers.get(IPC.op('me'))!(trusted, {}, { authToken: 'tok', serviceId: 'svc', extra: 'dropped' });
+    await handlers.get(IPC.op('me'))!(trusted, {}, 'not an object');
+    await handlers.get(IPC.op('me'))!(trusted, {}, { authToken: 42 });
     assert.deepEqual(seen, [
-      ['execute', 'me', {}, 'tok', 'ipc:7'],
-      ['execute', 'me', {}, undefined, 'ipc:7'],
+      ['execute', 'me', {}, { authToken: 'tok', serviceId: 'svc' }, 'ipc:7'],
+      ['execute', 'me', {}, {}, 'ipc:7'],
+      ['execute', 'me', {}, { authToken: undefined, serviceId: undefined }, 'ipc:7'],
     ]);
     for (const url of ['https://evil.com/', 'app://other/', undefined, 'file:///index.html']) {
       for (const ch of handlers.keys()) assert.throws(() => handlers.get(ch)!(event(url), {}), /untrusted sender/, `${ch} from ${url}`);
     }
-    assert.equal(seen.length, 2, 'nothing reached the vault from untrusted senders');
+    assert.equal(seen.length, 3, 'nothing reached the vault from untrusted senders');
   });
 });

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../main/engine/errors.js';
+import { rejectsWith } from '../helpers/assert-app-error.js';
 import { ADMIN } from '../helpers/http.js';
 import { meta, testEngine } from '../helpers/engine.js';
-
-async function rejectsWith(p: Promise<unknown>, code: string, msg?: RegExp) {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof AppError, `expected AppError, got ${err}`);
-    assert.equal(err.code, code);
-    if (msg) assert.match(err.message, msg);
-    return true;
-  });
-}
 
 describe('engine: first run, login, logout', () => {
   it('sets up once, signs the admin in, and refuses a second setup', async () => {

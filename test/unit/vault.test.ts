@@ -15,7 +15,7 @@ describe('desktop vault (locked/unlocked lifecycle)', () => {
     const dir = tempDir();
     const vault = vaultIn(dir);
     assert.deepEqual(vault.status(), { exists: false, unlocked: false, apiUrl: null, dataDir: dir });
-    const locked = await vault.execute('me', {}, undefined, 'ipc:1');
+    const locked = await vault.execute('me', {}, {}, 'ipc:1');
     assert.equal(locked.ok, false);
     assert.equal(!locked.ok && locked.error.code, 'NOT_READY');
 
@@ -26,7 +26,7 @@ describe('desktop vault (locked/unlocked lifecycle)', () => {
     assert.match(status.apiUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
     const health = await fetch(`${status.apiUrl}/health`);
     assert.equal(health.status, 200, 'the local API runs once unlocked');
-    const me = await vault.execute('me', {}, r.output.authToken, 'ipc:1');
+    const me = await vault.execute('me', {}, { authToken: r.output.authToken }, 'ipc:1');
     assert.ok(me.ok && me.output.email === ADMIN.email);
     const again = await vault.setup(ADMIN);
     assert.equal(!again.ok && again.error.code, 'ALREADY_SET_UP');

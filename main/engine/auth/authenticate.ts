@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Caller, Credentials, Services } from '../context.js';
 import { hashSecret } from './tokens.js';
@@ -19,16 +20,30 @@ export function authenticate(services: Services, credentials: Credentials): Call
     return { uid: user.uid, email: user.email, role: user.role, sessionHash: tokenHash };
   }
   if (credentials.uid || credentials.apiKey) {
-    throw new AppError('INVALID_CREDENTIALS', 'The uid and apikey pair is not valid.');
+    const invalid = () => new AppError('INVALID_CREDENTIALS', 'The uid and apikey pair is not valid.');
+    if (!credentials.uid || !credentials.apiKey) throw invalid();
+    // Looked up by the key's hash; the uid must then match (compared in constant time).
+    const key = repos.apiKeys.byHash(hashSecret(credentials.apiKey));
+    if (!key || key.revokedAt !== null || !sameString(key.uid, credentials.uid)) throw invalid();
+    const user = repos.users.byUid(key.uid);
+    if (!user || user.deletedAt !== null) throw new AppError('INVALID_CREDENTIALS', 'This user no longer has access.');
+    repos.apiKeys.touch(key.keyId, now());
+    return { uid: user.uid, email: user.email, role: user.role, apiKeyId: key.keyId };
   }
   throw new AppError('UNAUTHORIZED', 'Credentials are required: an authToken header, Authorization: Bearer <token>, or uid + apikey headers.');
+}
+
+function sameString(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** Enterprise routes also name the organisation; a mismatch is refused even with a valid token. */
 export function checkServiceId(services: Services, credentials: Credentials): void {
   const org = services.repos.organisation.get();
   if (!credentials.serviceId) throw new AppError('SERVICE_MISMATCH', 'The serviceid header is required on enterprise routes.');
-  if (!org || credentials.serviceId !== org.serviceId) {
+  if (!org || !sameString(credentials.serviceId, org.serviceId)) {
     throw new AppError('SERVICE_MISMATCH', 'The serviceid header does not match this organisation.');
   }
 }

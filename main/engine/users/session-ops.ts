@@ -32,6 +32,7 @@ export async function setup(ctx: OpContext, input: ParsedInput<'setup'>): Promis
     });
     return issueSession(services, uid);
   })();
+  ctx.caller = { uid, email: input.email, role: 'admin' }; // the audit entry names the new admin
   return { ...session, uid, role: 'admin', serviceId };
 }
 
@@ -53,6 +54,7 @@ export async function login(ctx: OpContext, input: ParsedInput<'login'>): Promis
   services.throttle.succeed([`email:${input.email}`]);
   const org = services.repos.organisation.get();
   const session = issueSession(services, user.uid);
+  ctx.caller = { uid: user.uid, email: user.email, role: user.role }; // the audit entry names who signed in
   return { ...session, uid: user.uid, role: user.role, serviceId: org?.serviceId ?? '' };
 }
 
@@ -76,4 +78,23 @@ export function me(ctx: OpContext): MeOutput {
     serviceId: org?.serviceId ?? '',
     organisation: org?.name ?? '',
   };
+}
+
+/** Changes the caller's own password and signs out their other sessions (this one stays). */
+export async function changePassword(ctx: OpContext, input: ParsedInput<'changePassword'>): Promise<{ signedOutSessions: number }> {
+  const caller = callerOf(ctx);
+  const { repos, db } = ctx.services;
+  const user = repos.users.byUid(caller.uid)!;
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AppError('INVALID_CREDENTIALS', 'The current password is not correct.');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = ctx.services.now();
+  return db.transaction(() => {
+    repos.users.setPassword(caller.uid, passwordHash, now);
+    const signedOutSessions = caller.sessionHash
+      ? repos.sessions.revokeOthersForUser(caller.uid, caller.sessionHash, now)
+      : repos.sessions.revokeAllForUser(caller.uid, now);
+    return { signedOutSessions };
+  })();
 }

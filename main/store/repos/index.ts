@@ -1,4 +1,6 @@
 import type { Db } from '../database.js';
+import { createApiKeyRepo } from './api-keys.js';
+import { createAuditRepo } from './audit.js';
 import { createOrganisationRepo } from './organisation.js';
 import { createSessionRepo } from './sessions.js';
 import { createUserRepo } from './users.js';
@@ -9,6 +11,8 @@ export function createRepos(db: Db) {
     organisation: createOrganisationRepo(db),
     users: createUserRepo(db),
     sessions: createSessionRepo(db),
+    apiKeys: createApiKeyRepo(db),
+    audit: createAuditRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

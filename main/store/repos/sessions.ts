@@ -15,6 +15,8 @@ export function createSessionRepo(db: Db) {
     'SELECT token_hash, uid, created_at, expires_at, revoked_at FROM sessions WHERE token_hash = ?',
   );
   const revoke = db.prepare('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL');
+  const revokeAll = db.prepare('UPDATE sessions SET revoked_at = ? WHERE uid = ? AND revoked_at IS NULL');
+  const revokeOthers = db.prepare('UPDATE sessions SET revoked_at = ? WHERE uid = ? AND token_hash <> ? AND revoked_at IS NULL');
   const purge = db.prepare('DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?');
   return {
     insert(s: Omit<SessionRow, 'revokedAt'>): void {
@@ -26,6 +28,12 @@ export function createSessionRepo(db: Db) {
     },
     revoke(tokenHash: string, at: number): boolean {
       return revoke.run(at, tokenHash).changes > 0;
+    },
+    revokeAllForUser(uid: string, at: number): number {
+      return revokeAll.run(at, uid).changes;
+    },
+    revokeOthersForUser(uid: string, keepTokenHash: string, at: number): number {
+      return revokeOthers.run(at, uid, keepTokenHash).changes;
     },
     /** Drops sessions that ended more than a day ago; called at start so the table does not grow forever. */
     purgeEndedBefore(at: number): number {

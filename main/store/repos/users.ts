@@ -48,6 +48,13 @@ export function createUserRepo(db: Db) {
   const byUid = db.prepare<[string], RawUser>(`SELECT ${COLUMNS} FROM users WHERE uid = ?`);
   const activeByEmail = db.prepare<[string], RawUser>(`SELECT ${COLUMNS} FROM users WHERE email = ? AND deleted_at IS NULL`);
   const countActive = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users WHERE deleted_at IS NULL');
+  const countActiveAdmins = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM users WHERE deleted_at IS NULL AND role = 'admin'");
+  const listActive = db.prepare<[], RawUser>(`SELECT ${COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY created_at, rowid`);
+  const update = db.prepare(
+    'UPDATE users SET role = @role, first_name = @firstName, last_name = @lastName, title = @title, updated_at = @updatedAt WHERE uid = @uid AND deleted_at IS NULL',
+  );
+  const setPassword = db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE uid = ? AND deleted_at IS NULL');
+  const softDelete = db.prepare('UPDATE users SET deleted_at = ?, updated_at = ? WHERE uid = ? AND deleted_at IS NULL');
   const insert = db.prepare(
     `INSERT INTO users (${COLUMNS}) VALUES (@uid, @email, @passwordHash, @role, @firstName, @lastName, @title, @createdAt, @updatedAt, NULL)`,
   );
@@ -63,8 +70,24 @@ export function createUserRepo(db: Db) {
     countActive(): number {
       return countActive.get()!.n;
     },
+    countActiveAdmins(): number {
+      return countActiveAdmins.get()!.n;
+    },
+    listActive(): UserRow[] {
+      return listActive.all().map(toUser);
+    },
     insert(user: Omit<UserRow, 'deletedAt'>): void {
       insert.run(user);
+    },
+    update(u: Pick<UserRow, 'uid' | 'role' | 'firstName' | 'lastName' | 'title' | 'updatedAt'>): boolean {
+      return update.run(u).changes > 0;
+    },
+    setPassword(uid: string, passwordHash: string, at: number): boolean {
+      return setPassword.run(passwordHash, at, uid).changes > 0;
+    },
+    /** Users are never removed: their wallets and history stay with the organisation. */
+    softDelete(uid: string, at: number): boolean {
+      return softDelete.run(at, at, uid).changes > 0;
     },
   };
 }

@@ -1,0 +1,34 @@
+import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import type { OpContext } from '../context.js';
+
+const iso = (t: number) => new Date(t).toISOString();
+
+export function auditLog(ctx: OpContext, input: ParsedInput<'auditLog'>): OperationOutput<'auditLog'> {
+  const before = input.nextPageToken ?? Number.MAX_SAFE_INTEGER;
+  // One extra row tells whether another page exists.
+  const rows = ctx.services.repos.audit.page(before, input.limit + 1);
+  const entries = rows.slice(0, input.limit).map((e) => ({ ...e, at: iso(e.at) }));
+  const nextPageToken = rows.length > input.limit ? entries[entries.length - 1].id : null;
+  return { entries, meta: { nextPageToken } };
+}
+
+export interface AuditRecord {
+  action: string;
+  target: string | null;
+  outcome: 'success' | 'error';
+  code: string | null;
+}
+
+/** Writes one audit entry for an operation call. Never receives inputs, so no secret can reach the log. */
+export function recordAudit(ctx: OpContext, record: AuditRecord): void {
+  ctx.services.repos.audit.append({
+    at: ctx.services.now(),
+    actorUid: ctx.caller?.uid ?? null,
+    actorEmail: ctx.caller?.email ?? null,
+    action: record.action,
+    target: record.target,
+    outcome: record.outcome,
+    code: record.code,
+    client: ctx.meta.clientId,
+  });
+}

@@ -1,0 +1,186 @@
+import { Alert, Button, Group, Modal, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import type { ApiKeyInfo, NewApiKey } from '../../shared/operations.js';
+import { ROLE_LABELS } from '../../shared/roles.js';
+import { PASSWORD_RULE } from '../../shared/schemas.js';
+import { ConfirmModal } from '../components/ConfirmModal.js';
+import { messageOf } from '../components/errors.js';
+import { notifyError, notifySuccess } from '../components/notify.js';
+import { SecretReveal } from '../components/SecretReveal.js';
+import { useLoad } from '../components/useLoad.js';
+import { useSession } from '../state/store.js';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/** The signed-in user's own profile: details, password, and API keys for scripts (uid + apikey). */
+export function ProfileView() {
+  const me = useSession((s) => s.me)!;
+  return (
+    <Stack>
+      <Title order={2}>Profile</Title>
+      <Paper withBorder p="md">
+        <Stack gap={4}>
+          <Text fw={600}>{[me.firstName, me.lastName].filter(Boolean).join(' ') || me.email}</Text>
+          <Text size="sm" c="dimmed">
+            {me.email} · {ROLE_LABELS[me.role]}
+            {me.title ? ` · ${me.title}` : ''}
+          </Text>
+        </Stack>
+      </Paper>
+      <ApiKeys />
+      <ChangePassword />
+    </Stack>
+  );
+}
+
+function ApiKeys() {
+  const call = useSession((s) => s.call);
+  const uid = useSession((s) => s.me!.uid);
+  const keys = useLoad(() => call('listApiKeys', {}).then((o) => o.apiKeys));
+  const [label, setLabel] = useState('');
+  const [revealed, setRevealed] = useState<NewApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      setRevealed(await call('createApiKey', { label }));
+      setLabel('');
+      await keys.reload();
+    } catch (err) {
+      notifyError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <div>
+          <Title order={4}>API keys</Title>
+          <Text size="sm" c="dimmed">
+            Scripts sign in with the headers <code>uid: {uid}</code> and <code>apikey: &lt;key&gt;</code>. Each key acts with your role.
+          </Text>
+        </div>
+        {keys.error && <Alert color="red">{keys.error}</Alert>}
+        {keys.data && keys.data.length > 0 && (
+          <Table aria-label="API keys">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Label</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.map((k) => (
+                <Table.Tr key={k.keyId}>
+                  <Table.Td>{k.label || '—'}</Table.Td>
+                  <Table.Td>{when(k.createdAt)}</Table.Td>
+                  <Table.Td>{when(k.lastUsedAt)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={async () => {
+                          try {
+                            setRevealed(await call('rotateApiKey', { keyId: k.keyId }));
+                            await keys.reload();
+                          } catch (err) {
+                            notifyError(err);
+                          }
+                        }}
+                      >
+                        Rotate
+                      </Button>
+                      <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(k)}>
+                        Revoke
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        {keys.data?.length === 0 && <Text size="sm">You have no API keys.</Text>}
+        <form onSubmit={create}>
+          <Group align="flex-end">
+            <TextInput label="New key label" placeholder="e.g. nightly report" value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
+            <Button type="submit" loading={busy}>
+              Create API key
+            </Button>
+          </Group>
+        </form>
+      </Stack>
+      <Modal opened={revealed !== null} onClose={() => setRevealed(null)} title="Your new API key" centered size="lg">
+        {revealed && <SecretReveal label="API key" secret={revealed.apiKey} extra={[{ label: 'uid', value: revealed.uid }]} />}
+      </Modal>
+      <ConfirmModal
+        opened={revoking !== null}
+        title="Revoke API key"
+        confirmLabel="Revoke"
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          await call('revokeApiKey', { keyId: revoking!.keyId });
+          notifySuccess('API key revoked.');
+          await keys.reload();
+        }}
+      >
+        Scripts using “{revoking?.label || 'this key'}” stop working at once.
+      </ConfirmModal>
+    </Paper>
+  );
+}
+
+function ChangePassword() {
+  const call = useSession((s) => s.call);
+  const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const field = (k: keyof typeof form) => ({ value: form[k], onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value }) });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (form.newPassword !== form.confirm) return setError('The two new passwords differ.');
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await call('changePassword', { currentPassword: form.currentPassword, newPassword: form.newPassword });
+      notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.`);
+      setForm({ currentPassword: '', newPassword: '', confirm: '' });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Paper withBorder p="md">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm" maw={420}>
+          <Title order={4}>Change password</Title>
+          <PasswordInput label="Current password" autoComplete="current-password" required {...field('currentPassword')} />
+          <PasswordInput label="New password" description={`${PASSWORD_RULE}.`} autoComplete="new-password" required {...field('newPassword')} />
+          <PasswordInput label="Confirm new password" autoComplete="new-password" required {...field('confirm')} />
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" loading={busy}>
+              Change password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,170 @@
+import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import type { UserOutput } from '../../shared/operations.js';
+import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
+import { PASSWORD_RULE } from '../../shared/schemas.js';
+import { ConfirmModal } from '../components/ConfirmModal.js';
+import { messageOf } from '../components/errors.js';
+import { notifySuccess } from '../components/notify.js';
+import { useLoad } from '../components/useLoad.js';
+import { useSession } from '../state/store.js';
+
+const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
+const ROLE_COLORS: Record<Role, string> = { admin: 'red', manager: 'blue', operator: 'grape', viewer: 'gray', api_user: 'teal' };
+
+type Draft = { email: string; password: string; role: Role; firstName: string; lastName: string; title: string };
+const EMPTY: Draft = { email: '', password: '', role: 'viewer', firstName: '', lastName: '', title: '' };
+
+/** Admins manage the organisation's users: list, create, change role and details, delete. */
+export function UsersView() {
+  const call = useSession((s) => s.call);
+  const myUid = useSession((s) => s.me?.uid);
+  const users = useLoad(() => call('listUsers', {}).then((o) => o.users));
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<UserOutput | null>(null);
+  const [deleting, setDeleting] = useState<UserOutput | null>(null);
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Users</Title>
+        <Button onClick={() => setCreating(true)}>New user</Button>
+      </Group>
+      {users.error && <Alert color="red">{users.error}</Alert>}
+      <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>E-mail</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Title</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.data?.map((u) => (
+            <Table.Tr key={u.uid} data-testid={`user-row-${u.email}`}>
+              <Table.Td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</Table.Td>
+              <Table.Td>{u.email}</Table.Td>
+              <Table.Td>
+                <Badge color={ROLE_COLORS[u.role]} variant="light">
+                  {ROLE_LABELS[u.role]}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{u.title || '—'}</Table.Td>
+              <Table.Td>
+                <Group gap="xs" justify="flex-end">
+                  <Button size="xs" variant="default" onClick={() => setEditing(u)}>
+                    Edit
+                  </Button>
+                  <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(u)} disabled={u.uid === myUid} title={u.uid === myUid ? 'You cannot delete yourself here' : undefined}>
+                    Delete
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+
+      <UserForm
+        opened={creating}
+        title="New user"
+        initial={EMPTY}
+        withCredentials
+        onClose={() => setCreating(false)}
+        onSubmit={async (d) => {
+          await call('createUser', d);
+          notifySuccess(`${d.email} can now sign in as ${ROLE_LABELS[d.role]}.`);
+          await users.reload();
+        }}
+      />
+      {editing && (
+        <UserForm
+          opened
+          title={`Edit ${editing.email}`}
+          initial={{ ...EMPTY, ...editing }}
+          onClose={() => setEditing(null)}
+          onSubmit={async (d) => {
+            await call('updateUser', { userId: editing.uid, role: d.role, firstName: d.firstName, lastName: d.lastName, title: d.title });
+            notifySuccess(`${editing.email} updated.`);
+            await users.reload();
+          }}
+        />
+      )}
+      <ConfirmModal
+        opened={deleting !== null}
+        title="Delete user"
+        confirmLabel="Delete user"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await call('deleteUser', { userId: deleting!.uid });
+          notifySuccess(`${deleting!.email} no longer has access.`);
+          await users.reload();
+        }}
+      >
+        {deleting?.email} loses access at once: their sessions and API keys stop working. Their wallets and history stay with the
+        organisation.
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+function UserForm(props: { opened: boolean; title: string; initial: Draft; withCredentials?: boolean; onClose: () => void; onSubmit: (d: Draft) => Promise<void> }) {
+  const [d, setD] = useState<Draft>(props.initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const text = (k: keyof Draft) => ({ value: d[k], onChange: (e: { currentTarget: { value: string } }) => setD({ ...d, [k]: e.currentTarget.value }) });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await props.onSubmit(d);
+      setD(props.initial);
+      props.onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {props.withCredentials && <TextInput label="E-mail" type="email" required {...text('email')} />}
+          <Group grow>
+            <TextInput label="First name" {...text('firstName')} />
+            <TextInput label="Last name" {...text('lastName')} />
+          </Group>
+          <TextInput label="Job title" {...text('title')} />
+          <Select label="Role" data={ROLE_OPTIONS} value={d.role} onChange={(v) => v && setD({ ...d, role: v as Role })} allowDeselect={false} required />
+          {props.withCredentials && (
+            <>
+              <PasswordInput label="Initial password" description={`${PASSWORD_RULE}. They can change it in their profile.`} required {...text('password')} />
+            </>
+          )}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Text size="xs" c="dimmed">
+            Roles: Admin manages users; Manager issues tokens and runs the fee manager; Operator, Viewer and Api User have narrower access.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={props.onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

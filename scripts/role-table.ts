@@ -1,0 +1,3 @@
+import { roleTableMarkdown } from '../shared/role-table.js';
+
+console.log(roleTableMarkdown());
