@@ -45,8 +45,14 @@ function argsFor(opts: StartOptions): string[] {
   return args;
 }
 
-/** Starts the real headless host (built) on a free loopback port and waits for its ready line. */
-export async function startHeadless(opts: StartOptions): Promise<Headless> {
+interface Spawned {
+  proc: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function spawnHeadless(opts: StartOptions): Spawned {
   ensureBuilt();
   const proc = spawn(process.execPath, argsFor(opts), { cwd: ROOT, env: envFor(opts), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -54,10 +60,16 @@ export async function startHeadless(opts: StartOptions): Promise<Headless> {
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return { proc, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Starts the real headless host (built) on a free loopback port and waits for its ready line. */
+export async function startHeadless(opts: StartOptions): Promise<Headless> {
+  const { proc, stdout, stderr, exited } = spawnHeadless(opts);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`headless did not start in 20 s\nstdout: ${out}\nstderr: ${err}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`headless did not start in 20 s\nstdout: ${stdout()}\nstderr: ${stderr()}`)), 20_000);
     proc.stdout!.on('data', () => {
-      const m = /Keystead listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /Keystead listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout());
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);
@@ -65,15 +77,15 @@ export async function startHeadless(opts: StartOptions): Promise<Headless> {
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`headless exited with ${code} before it was ready\nstderr: ${err}`));
+      reject(new Error(`headless exited with ${code} before it was ready\nstderr: ${stderr()}`));
     });
   });
   return {
     url,
     port: Number(new URL(url).port),
     proc,
-    stdout: () => out,
-    stderr: () => err,
+    stdout,
+    stderr,
     async stop(signal = 'SIGTERM') {
       if (proc.exitCode !== null) return proc.exitCode;
       proc.kill(signal);
@@ -82,16 +94,11 @@ export async function startHeadless(opts: StartOptions): Promise<Headless> {
   };
 }
 
-/** Runs the headless host expecting it to fail at start; resolves with its exit code and stderr. */
+/** Runs the headless host expecting it to fail at start; resolves with its exit code and output. */
 export async function runHeadlessExpectingExit(opts: StartOptions): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  ensureBuilt();
-  const proc = spawn(process.execPath, argsFor(opts), { cwd: ROOT, env: envFor(opts), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (err += d));
+  const { proc, stdout, stderr, exited } = spawnHeadless(opts);
   const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-  const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+  const code = await exited;
   clearTimeout(timer);
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: stdout(), stderr: stderr() };
 }
