@@ -18,5 +18,15 @@ export const OPERATION_NAMES = [
   'deleteUser',
   'listUsers',
   'auditLog',
+  'createWallet',
+  'listWallets',
+  'deleteWallet',
+  'deleteAllWallets',
+  'walletAddresses',
+  'walletAddress',
+  'addresses',
+  'address',
+  'exportMnemonic',
+  'setWalletMembers',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES, type Role } from './roles.js';
 import type { OperationName } from './operation-names.js';
 import { email, givenPassword, id, label, newPassword, organisationName, paging, personName, role } from './schemas.js';
+import { boolish, logoUrl, memberList, optionalText, walletId, walletPassword, walletType, type WalletTypeName } from './wallet-schemas.js';
 
 export { OPERATION_NAMES, type OperationName } from './operation-names.js';
 
@@ -26,6 +27,12 @@ interface OperationDef<I extends z.ZodType> {
 
 const ALL_ROLES = ROLES;
 const ADMIN: readonly Role[] = ['admin'];
+/** Roles that hold and move money; viewers only look. */
+const WALLET_USERS: readonly Role[] = ['admin', 'manager', 'operator', 'api_user'];
+/** Exporting a recovery phrase is for people, not scripts. */
+const SEED_EXPORTERS: readonly Role[] = ['admin', 'manager', 'operator'];
+
+const walletRef = z.object({ walletId });
 
 function op<I extends z.ZodType>(def: OperationDef<I>): OperationDef<I> {
   return def;
@@ -135,6 +142,72 @@ export const OPERATIONS = {
     enterprise: true,
     summary: 'The audit log, newest first, paged.',
   }),
+  createWallet: op({
+    input: z.object({
+      walletTitle: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }),
+      mnemonicPhrase: optionalText(1000),
+      derivationPath: optionalText(40),
+      paymail: optionalText(200),
+      paymailActivate: boolish,
+      type: walletType,
+      walletLogo: logoUrl,
+      serviceId: optionalText(100),
+      walletPassword,
+      members: memberList,
+    }),
+    access: WALLET_USERS,
+    summary: 'Creates an HD wallet (new or from a mnemonic) in your account; walletTitle "default" creates the default wallet.',
+    audit: true,
+  }),
+  listWallets: op({
+    input: z.object({}),
+    access: ALL_ROLES,
+    summary: 'Your wallets and the shared wallets you are a member of.',
+  }),
+  deleteWallet: op({
+    input: z.object({ walletId, force: boolish }),
+    access: WALLET_USERS,
+    summary: 'Deletes one of your wallets and its data; refused while it holds coins unless force is true.',
+    audit: true,
+  }),
+  deleteAllWallets: op({
+    input: z.object({ force: boolish }),
+    access: WALLET_USERS,
+    summary: 'Deletes all your wallets; refused while any holds coins unless force is true.',
+    audit: true,
+  }),
+  walletAddresses: op({
+    input: walletRef,
+    access: ALL_ROLES,
+    summary: 'Up to 20 unused receive addresses of a wallet (wallet API).',
+  }),
+  walletAddress: op({
+    input: walletRef,
+    access: ALL_ROLES,
+    summary: 'The next unused receive address of a wallet and its paymail (wallet API).',
+  }),
+  addresses: op({
+    input: walletRef,
+    access: ['manager'],
+    summary: 'Up to 20 unused receive addresses of a wallet (the spec\'s address API: manager only).',
+  }),
+  address: op({
+    input: walletRef,
+    access: ['manager'],
+    summary: 'The next unused receive address and paymail of a wallet (the spec\'s address API: manager only).',
+  }),
+  exportMnemonic: op({
+    input: z.object({ walletId, password: givenPassword, walletPassword }),
+    access: SEED_EXPORTERS,
+    summary: "Shows a wallet's recovery phrase; needs your account password again (and the wallet password for secure wallets).",
+    audit: true,
+  }),
+  setWalletMembers: op({
+    input: z.object({ walletId, members: memberList }),
+    access: WALLET_USERS,
+    summary: 'Sets who may use a shared wallet (owner only).',
+    audit: true,
+  }),
 } as const satisfies { [N in OperationName]: OperationDef<z.ZodType> };
 export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['input']>;
 export type ParsedInput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['input']>;
@@ -195,6 +268,27 @@ export interface AuditEntryOutput {
   client: string | null;
 }
 
+export interface WalletSummary {
+  walletID: string;
+  walletTitle: string;
+  walletLogo: string | null;
+  type: WalletTypeName;
+  paymail: string | null;
+  paymailActive: boolean;
+  derivationPath: string;
+  access: 'owner' | 'member';
+  owner: string;
+  members: string[];
+  createdAt: string;
+}
+export interface AddressesOutput {
+  walletID: string;
+  addresses: string[];
+  /** The public service's spelling, kept for its clients. */
+  addressess: string[];
+  paymail: string | null;
+}
+
 /** What each operation returns inside the envelope's `data`, next to status and msg. */
 export interface OperationOutputs {
   appStatus: AppStatusOutput;
@@ -212,6 +306,16 @@ export interface OperationOutputs {
   deleteUser: { userId: string };
   listUsers: { users: UserOutput[] };
   auditLog: { entries: AuditEntryOutput[]; meta: { nextPageToken: number | null } };
+  createWallet: { walletID: string; paymail: string | null; walletTitle: string; type: WalletTypeName; derivationPath: string };
+  listWallets: { wallets: WalletSummary[] };
+  deleteWallet: { walletId: string };
+  deleteAllWallets: { deleted: string[] };
+  walletAddresses: AddressesOutput;
+  walletAddress: { walletID: string; address: string; paymail: string | null };
+  addresses: AddressesOutput;
+  address: { walletID: string; address: string; paymail: string | null };
+  exportMnemonic: { walletID: string; mnemonic: string; derivationPath: string };
+  setWalletMembers: { walletID: string; members: string[] };
 }
 export type OperationOutput<N extends OperationName> = OperationOutputs[N];
 

@@ -35,6 +35,7 @@ export function runDesktop(): void {
     network: process.env.KEYSTEAD_NETWORK ?? 'local',
     version: appVersion(),
     sessionTtlSeconds: Number(process.env.KEYSTEAD_SESSION_TTL ?? 12 * 3600),
+    paymailDomain: process.env.KEYSTEAD_PAYMAIL_DOMAIN || undefined,
     uiDir,
     // Set by scripts/start-desktop.mjs: the SQLCipher module built for Electron's ABI, kept apart from Node's.
     nativeBinding: process.env.KEYSTEAD_SQLITE_BINDING || undefined,

@@ -2,6 +2,7 @@ import type { Role } from '../../shared/roles.js';
 import type { Db } from '../store/database.js';
 import type { Repos } from '../store/repos/index.js';
 import type { LoginThrottle } from './auth/throttle.js';
+import type { AddressBook } from './wallets/address-book.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
 export interface Credentials {
@@ -32,6 +33,8 @@ export interface EngineConfig {
   network: string;
   /** How long an authToken stays valid. */
   sessionTtlMs: number;
+  /** The domain of this Keystead's paymail aliases (alias@domain). */
+  paymailDomain: string;
 }
 
 /** Everything a handler may use; built once per engine. */
@@ -41,6 +44,9 @@ export interface Services {
   config: EngineConfig;
   throttle: LoginThrottle;
   now: () => number;
+  addressBook: AddressBook;
+  /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */
+  sealingKey(): Buffer;
 }
 
 export interface OpContext {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { canCall, OPERATIONS, type OperationName, type OperationOutput } from '../../shared/operations.js';
 import { ROLE_LABELS, type Role } from '../../shared/roles.js';
 import { recordAudit } from './audit/audit-log.js';
+import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/database.js';
 import { createRepos } from '../store/repos/index.js';
 import { authenticate, checkServiceId } from './auth/authenticate.js';
@@ -9,6 +10,7 @@ import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from './auth/th
 import type { CallMeta, Credentials, EngineConfig, OpContext, Services } from './context.js';
 import { AppError } from './errors.js';
 import { HANDLERS } from './handlers.js';
+import { AddressBook } from './wallets/address-book.js';
 
 export interface EngineOptions {
   store: Store;
@@ -49,12 +51,19 @@ export function isOperationName(name: string): name is OperationName {
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
 export function createEngine({ store, config, throttle, now = Date.now }: EngineOptions): Engine {
+  const repos = createRepos(store.db);
+  let sealingKey: Buffer | undefined;
   const services: Services = {
     db: store.db,
-    repos: createRepos(store.db),
+    repos,
     config,
     throttle: new LoginThrottle(throttle ?? DEFAULT_THROTTLE, now),
     now,
+    addressBook: new AddressBook({ repos, now }),
+    sealingKey() {
+      sealingKey ??= Buffer.from(repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')), 'hex');
+      return sealingKey;
+    },
   };
   services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
 

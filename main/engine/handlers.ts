@@ -5,6 +5,8 @@ import type { OpContext } from './context.js';
 import { appStatus } from './org/status.js';
 import { createUser, deleteUser, listUsers, updateUser } from './users/manage.js';
 import { changePassword, login, logout, me, setup } from './users/session-ops.js';
+import { createWallet } from './wallets/create.js';
+import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallets/wallet-ops.js';
 
 interface Handler<N extends OperationName> {
   /** The success message in `data.msg`. */
@@ -31,4 +33,14 @@ export const HANDLERS: { [N in OperationName]: Handler<N> } = {
   deleteUser: { msg: 'User deleted successfully.', run: deleteUser, target: (i) => i.userId },
   listUsers: { msg: 'Users fetched successfully.', run: listUsers },
   auditLog: { msg: 'Audit log fetched successfully.', run: auditLog },
+  createWallet: { msg: 'Wallet created successfully.', run: createWallet, target: (_i, o) => o?.walletID ?? null },
+  listWallets: { msg: 'Wallets fetched successfully.', run: listWallets },
+  deleteWallet: { msg: 'Wallet deleted successfully.', run: deleteWallet, target: (i) => i.walletId ?? null },
+  deleteAllWallets: { msg: 'All wallets deleted successfully.', run: deleteAllWallets },
+  walletAddresses: { msg: 'Wallet addresses fetched successfully.', run: walletAddresses },
+  walletAddress: { msg: 'Wallet address and paymail fetched successfully.', run: walletAddress },
+  addresses: { msg: 'Wallet addresses fetched successfully.', run: walletAddresses },
+  address: { msg: 'Wallet address and paymail fetched successfully.', run: walletAddress },
+  exportMnemonic: { msg: 'Recovery phrase fetched. Keep it offline and private.', run: exportMnemonic, target: (i) => i.walletId ?? null },
+  setWalletMembers: { msg: 'Wallet members updated.', run: setWalletMembers, target: (i) => i.walletId ?? null },
 };

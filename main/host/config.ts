@@ -9,6 +9,7 @@ export interface HostConfig {
   network: string;
   sessionTtlSeconds: number;
   bodyLimit: number;
+  paymailDomain: string;
 }
 
 export class UsageError extends Error {
@@ -19,6 +20,7 @@ export class UsageError extends Error {
 }
 
 export const DEFAULT_PORT = 7480;
+export const DEFAULT_PAYMAIL_DOMAIN = 'localhost';
 export const NETWORKS = ['local'] as const;
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -29,6 +31,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --network <name>        chain network: local (env KEYSTEAD_NETWORK; default local)
   --session-ttl <s>       authToken lifetime in seconds (env KEYSTEAD_SESSION_TTL; default 43200)
   --body-limit <bytes>    largest request body (env KEYSTEAD_BODY_LIMIT; default 1048576)
+  --paymail-domain <d>    domain of this Keystead's paymail aliases (env KEYSTEAD_PAYMAIL_DOMAIN; default localhost)
   --help                  show this text`;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -45,10 +48,14 @@ function integer(name: string, raw: string, min: number, max: number): number {
   return n;
 }
 
+export function isDomainName(value: string): boolean {
+  return value.length <= 253 && /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value);
+}
+
 /** Parses argv (without node and script). Returns null when --help was asked for. */
 export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostConfig | null {
   const flags = new Map<string, string>();
-  const known = ['--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit'];
+  const known = ['--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain'];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return null;
@@ -64,6 +71,8 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const port = pick('--port', 'KEYSTEAD_PORT');
   const ttl = pick('--session-ttl', 'KEYSTEAD_SESSION_TTL');
   const bodyLimit = pick('--body-limit', 'KEYSTEAD_BODY_LIMIT');
+  const paymailDomain = (pick('--paymail-domain', 'KEYSTEAD_PAYMAIL_DOMAIN') ?? DEFAULT_PAYMAIL_DOMAIN).toLowerCase();
+  if (!isDomainName(paymailDomain)) throw new UsageError(`--paymail-domain must be a domain name like example.com, got "${paymailDomain}".`);
   return {
     dataDir: path.resolve(pick('--data-dir', 'KEYSTEAD_DATA_DIR') ?? defaultDataDir(env)),
     port: port === undefined ? DEFAULT_PORT : integer('--port', port, 0, 65535),
@@ -71,5 +80,6 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     network,
     sessionTtlSeconds: ttl === undefined ? 12 * 3600 : integer('--session-ttl', ttl, 1, 365 * 24 * 3600),
     bodyLimit: bodyLimit === undefined ? 1024 * 1024 : integer('--body-limit', bodyLimit, 1024, 256 * 1024 * 1024),
+    paymailDomain,
   };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildServer } from '../server/app.js';
 import { openStore } from '../store/database.js';
+import { DEFAULT_PAYMAIL_DOMAIN } from './config.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -11,6 +12,8 @@ export interface RuntimeOptions {
   network: string;
   version: string;
   sessionTtlSeconds: number;
+  /** Domain of this Keystead's paymail aliases; `localhost` by default. */
+  paymailDomain?: string;
   bodyLimit?: number;
   uiDir?: string;
   /** See OpenOptions.nativeBinding. */
@@ -32,7 +35,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const store = openStore({ dataDir: opts.dataDir, password: opts.password, nativeBinding: opts.nativeBinding });
   const engine = createEngine({
     store,
-    config: { version: opts.version, network: opts.network, sessionTtlMs: opts.sessionTtlSeconds * 1000 },
+    config: { version: opts.version, network: opts.network, sessionTtlMs: opts.sessionTtlSeconds * 1000, paymailDomain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN },
   });
   let server: FastifyInstance;
   try {

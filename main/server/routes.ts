@@ -18,6 +18,30 @@ export interface RestRoute {
 const none = () => ({});
 const query = (req: FastifyRequest) => req.query;
 
+/**
+ * Reads named parameters from the headers (Relysia's GET createWallet puts them there), falling back to
+ * the query string. Header names arrive lower-case; the input keeps the documented spelling.
+ */
+const fromHeaders =
+  (...names: string[]) =>
+  (req: FastifyRequest): Record<string, unknown> => {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const name of names) {
+      const v = req.headers[name.toLowerCase()] ?? q[name];
+      if (v !== undefined) out[name] = Array.isArray(v) ? v.join(',') : v;
+    }
+    return out;
+  };
+
+/** Headers first, then the JSON body (if any) on top: for routes that take both. */
+const headersAndBody =
+  (...names: string[]) =>
+  (req: FastifyRequest) => ({ ...fromHeaders(...names)(req), ...((req.body as object | undefined) ?? {}) });
+
+const WALLET_HEADER = ['walletId'];
+const CREATE_WALLET_FIELDS = ['walletTitle', 'mnemonicPhrase', 'derivationPath', 'paymail', 'paymailActivate', 'type', 'walletLogo', 'serviceId', 'walletPassword', 'members'];
+
 export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', url: '/api/v1/status', op: 'appStatus', input: none },
   { method: 'POST', url: '/api/v1/setup', op: 'setup' },
@@ -35,4 +59,17 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', url: '/api/v1/deleteUser', op: 'deleteUser' },
   { method: 'GET', url: '/api/v1/users', op: 'listUsers', input: none },
   { method: 'GET', url: '/api/v1/audit', op: 'auditLog', input: query },
+  // Wallet API (the spec's /v1 paths). The wallet comes from the walletID header (any case), else the default wallet.
+  { method: 'GET', url: '/v1/createWallet', op: 'createWallet', input: fromHeaders(...CREATE_WALLET_FIELDS) },
+  { method: 'POST', url: '/v1/createWallet', op: 'createWallet', input: headersAndBody(...CREATE_WALLET_FIELDS) },
+  { method: 'GET', url: '/v1/wallets', op: 'listWallets', input: none },
+  { method: 'DELETE', url: '/v1/wallet', op: 'deleteWallet', input: headersAndBody('walletId', 'force') },
+  { method: 'DELETE', url: '/v1/wallets', op: 'deleteAllWallets', input: headersAndBody('force') },
+  { method: 'GET', url: '/v1/allAddresses', op: 'walletAddresses', input: fromHeaders(...WALLET_HEADER) },
+  { method: 'GET', url: '/v1/address', op: 'walletAddress', input: fromHeaders(...WALLET_HEADER) },
+  { method: 'GET', url: '/v1/mnemonic', op: 'exportMnemonic', input: fromHeaders('walletId', 'password', 'walletPassword') },
+  { method: 'POST', url: '/v1/walletMembers', op: 'setWalletMembers', input: headersAndBody('walletId') },
+  // Address API (the spec's enterprise paths; manager only).
+  { method: 'GET', url: '/api/v1/addresses', op: 'addresses', input: fromHeaders(...WALLET_HEADER) },
+  { method: 'GET', url: '/api/v1/address', op: 'address', input: fromHeaders(...WALLET_HEADER) },
 ];

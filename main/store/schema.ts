@@ -62,4 +62,60 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'wallets, members, addresses, utxos, settings',
+    sql: `
+      CREATE TABLE settings (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+      );
+      CREATE TABLE wallets (
+        id               INTEGER PRIMARY KEY,
+        wallet_id        TEXT NOT NULL,
+        owner_uid        TEXT NOT NULL REFERENCES users(uid),
+        title            TEXT NOT NULL,
+        logo             TEXT NOT NULL DEFAULT '',
+        type             TEXT NOT NULL CHECK (type IN ('standard','secure','escrow','shared')),
+        derivation_path  TEXT NOT NULL,
+        account_xpub     TEXT NOT NULL,
+        sealed_seed      TEXT NOT NULL,
+        paymail_alias    TEXT,
+        paymail_domain   TEXT,
+        paymail_active   INTEGER NOT NULL DEFAULT 0,
+        created_at       INTEGER NOT NULL,
+        UNIQUE (owner_uid, wallet_id)
+      );
+      CREATE UNIQUE INDEX wallets_paymail ON wallets(paymail_alias, paymail_domain) WHERE paymail_alias IS NOT NULL;
+      CREATE INDEX wallets_by_id ON wallets(wallet_id);
+      CREATE TABLE wallet_members (
+        wallet_row  INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        uid         TEXT NOT NULL REFERENCES users(uid),
+        PRIMARY KEY (wallet_row, uid)
+      );
+      CREATE INDEX wallet_members_by_uid ON wallet_members(uid);
+      CREATE TABLE addresses (
+        wallet_row  INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        chain       INTEGER NOT NULL CHECK (chain IN (0, 1)),
+        idx         INTEGER NOT NULL,
+        address     TEXT NOT NULL,
+        used        INTEGER NOT NULL DEFAULT 0,
+        created_at  INTEGER NOT NULL,
+        PRIMARY KEY (wallet_row, chain, idx)
+      );
+      CREATE INDEX addresses_by_address ON addresses(address);
+      CREATE TABLE utxos (
+        wallet_row  INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        txid        TEXT NOT NULL,
+        vout        INTEGER NOT NULL,
+        satoshis    INTEGER NOT NULL CHECK (satoshis >= 0),
+        script      TEXT NOT NULL,
+        chain       INTEGER,
+        idx         INTEGER,
+        status      TEXT NOT NULL DEFAULT 'available' CHECK (status IN ('available','reserved','spent')),
+        PRIMARY KEY (txid, vout)
+      );
+      CREATE INDEX utxos_by_wallet ON utxos(wallet_row, status);
+    `,
+  },
 ];

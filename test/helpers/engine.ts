@@ -16,7 +16,7 @@ export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: nu
   const store = openStore({ dataDir, password: 'test-password' });
   const engine = createEngine({
     store,
-    config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000 },
+    config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test' },
     throttle: opts.throttle,
     now: () => clock.now,
   });

@@ -1,9 +1,12 @@
 import type { Db } from '../database.js';
+import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
 import { createAuditRepo } from './audit.js';
 import { createOrganisationRepo } from './organisation.js';
 import { createSessionRepo } from './sessions.js';
+import { createSettingsRepo } from './settings.js';
 import { createUserRepo } from './users.js';
+import { createWalletRepo } from './wallets.js';
 
 /** All repositories over one connection; statements are prepared once here, not per call. */
 export function createRepos(db: Db) {
@@ -13,6 +16,9 @@ export function createRepos(db: Db) {
     sessions: createSessionRepo(db),
     apiKeys: createApiKeyRepo(db),
     audit: createAuditRepo(db),
+    settings: createSettingsRepo(db),
+    wallets: createWalletRepo(db),
+    addresses: createAddressRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
+import type { WalletRow } from '../../store/repos/wallets.js';
+import type { OpContext, Services } from '../context.js';
+import { callerOf } from '../context.js';
+import { AppError } from '../errors.js';
+import { accountNode, accountPathFrom, checkedMnemonic, newMnemonic } from './keys.js';
+import { freeNumericAlias, parseAlias, paymailOf } from './paymail-alias.js';
+import { seal } from './seal.js';
+
+type CreateInput = ParsedInput<'createWallet'>;
+
+/** The associated data that binds a sealed seed to its wallet. */
+export const sealAad = (ownerUid: string, walletId: string) => `keystead:wallet:${ownerUid}:${walletId}`;
+
+/** Turns member e-mails or uids into uids of active users other than the owner. */
+export function resolveMembers(services: Services, ownerUid: string, members: readonly string[]): string[] {
+  const uids = new Set<string>();
+  for (const m of members) {
+    const user = m.includes('@') ? services.repos.users.activeByEmail(m.toLowerCase()) : services.repos.users.byUid(m);
+    if (!user || user.deletedAt !== null) throw new AppError('VALIDATION_FAILED', `members: there is no user ${m}`);
+    if (user.uid !== ownerUid) uids.add(user.uid);
+  }
+  return [...uids];
+}
+
+/** Checks the combination of type, password and members before any key is made. */
+function checkKind(input: CreateInput): void {
+  if (input.type === 'secure' && !input.walletPassword) throw new AppError('VALIDATION_FAILED', 'walletPassword: is required for a secure wallet');
+  if (input.type !== 'secure' && input.walletPassword) {
+    throw new AppError('VALIDATION_FAILED', `walletPassword: only secure wallets take a password (this one is ${input.type}); set type to secure`);
+  }
+  if (input.type !== 'shared' && input.members?.length) throw new AppError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
+}
+
+export async function createWalletFor(ctx: OpContext, ownerUid: string, input: CreateInput): Promise<WalletRow> {
+  const { services } = ctx;
+  const { repos, db, config } = services;
+  checkKind(input);
+  if (input.serviceId && input.serviceId !== repos.organisation.get()?.serviceId) {
+    throw new AppError('SERVICE_MISMATCH', 'serviceId does not match this organisation.');
+  }
+  const isDefault = input.walletTitle.toLowerCase() === 'default';
+  const walletId = isDefault ? DEFAULT_WALLET_ID : randomUUID();
+  const members = resolveMembers(services, ownerUid, input.members ?? []);
+  const derivationPath = accountPathFrom(input.derivationPath);
+  const mnemonic = input.mnemonicPhrase ? checkedMnemonic(input.mnemonicPhrase) : newMnemonic();
+  const wantsPaymail = input.paymail !== undefined || input.paymailActivate === true;
+  let alias = input.paymail !== undefined ? parseAlias(input.paymail, config.paymailDomain) : null;
+
+  const accountXpub = accountNode(mnemonic, derivationPath).toPublic().toString();
+  const sealedSeed = await seal(JSON.stringify({ mnemonic }), sealAad(ownerUid, walletId), {
+    sealingKey: services.sealingKey(),
+    walletPassword: input.type === 'secure' ? input.walletPassword : undefined,
+  });
+
+  return db.transaction(() => {
+    if (repos.wallets.own(ownerUid, walletId)) {
+      throw new AppError('CONFLICT', isDefault ? 'Your account already has its default wallet.' : 'A wallet with this id exists.');
+    }
+    if (wantsPaymail && alias === null) alias = freeNumericAlias(repos.wallets, config.paymailDomain);
+    if (alias !== null && repos.wallets.byPaymail(alias, config.paymailDomain)) {
+      throw new AppError('CONFLICT', `The paymail ${alias}@${config.paymailDomain} is taken.`);
+    }
+    const row: Omit<WalletRow, 'id'> = {
+      walletId,
+      ownerUid,
+      title: isDefault ? 'default' : input.walletTitle,
+      logo: input.walletLogo ?? '',
+      type: input.type,
+      derivationPath,
+      accountXpub,
+      sealedSeed,
+      paymailAlias: alias,
+      paymailDomain: alias === null ? null : config.paymailDomain,
+      paymailActive: alias !== null && input.paymailActivate !== false,
+      createdAt: services.now(),
+    };
+    const id = repos.wallets.insert(row);
+    repos.wallets.setMembers(id, members);
+    const wallet = { ...row, id };
+    services.addressBook.ensureGap(wallet, 0);
+    return wallet;
+  })();
+}
+
+export async function createWallet(ctx: OpContext, input: CreateInput): Promise<OperationOutput<'createWallet'>> {
+  const w = await createWalletFor(ctx, callerOf(ctx).uid, input);
+  return { walletID: w.walletId, paymail: paymailOf(w), walletTitle: w.title, type: w.type, derivationPath: w.derivationPath };
+}

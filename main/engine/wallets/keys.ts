@@ -1,0 +1,51 @@
+import { HD, Mnemonic } from '@bsv/sdk';
+import { AppError } from '../errors.js';
+
+/**
+ * Derivation schemes: the account node a wallet's addresses hang under (`<account>/0/i` receive,
+ * `<account>/1/i` change). Chosen at creation so seeds from other wallets restore to the same addresses.
+ */
+export const DERIVATION_SCHEMES = {
+  /** SLIP-44 coin type 236 (Bitcoin SV): the default for new wallets. */
+  'bip44-bsv': "m/44'/236'/0'",
+  /** Coin type 0: the public service the spec describes, Centbee, and other early BSV wallets. */
+  'bip44-btc': "m/44'/0'/0'",
+} as const;
+
+export const DEFAULT_DERIVATION = DERIVATION_SCHEMES['bip44-bsv'];
+
+/** Accepts a scheme name or an account path `m/44'/<0|236>'/<n>'`, and returns the account path. */
+export function accountPathFrom(input: string | undefined): string {
+  if (!input) return DEFAULT_DERIVATION;
+  const named = DERIVATION_SCHEMES[input as keyof typeof DERIVATION_SCHEMES];
+  if (named) return named;
+  const m = /^m\/44'\/(0|236)'\/(\d{1,10})'$/.exec(input.replace(/h/g, "'"));
+  if (m && Number(m[2]) < 2 ** 31) return `m/44'/${m[1]}'/${Number(m[2])}'`;
+  throw new AppError('VALIDATION_FAILED', `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, or an account path like m/44'/236'/0'`);
+}
+
+/** Normalises spacing and case and checks the BIP39 word list and checksum. */
+export function checkedMnemonic(phrase: string): string {
+  const words = phrase.trim().toLowerCase().split(/\s+/);
+  if (![12, 15, 18, 21, 24].includes(words.length)) {
+    throw new AppError('VALIDATION_FAILED', `mnemonicPhrase: must have 12, 15, 18, 21 or 24 words, not ${words.length}`);
+  }
+  const normalised = words.join(' ');
+  let valid = false;
+  try {
+    valid = Mnemonic.fromString(normalised).check();
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new AppError('VALIDATION_FAILED', 'mnemonicPhrase: is not a valid BIP39 phrase (unknown word or wrong checksum)');
+  return normalised;
+}
+
+export function newMnemonic(): string {
+  return Mnemonic.fromRandom(128).toString();
+}
+
+/** The private account node (needs the seed; used to create wallets and, later, to sign). */
+export function accountNode(mnemonic: string, accountPath: string): HD {
+  return HD.fromSeed(Mnemonic.fromString(mnemonic).toSeed()).derive(accountPath);
+}

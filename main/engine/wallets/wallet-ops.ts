@@ -1,0 +1,100 @@
+import type { AddressesOutput, OperationOutput, ParsedInput, WalletSummary } from '../../../shared/operations.js';
+import type { WalletRow } from '../../store/repos/wallets.js';
+import { verifyPassword } from '../auth/password.js';
+import { callerOf, type OpContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { resolveMembers, sealAad } from './create.js';
+import { paymailOf } from './paymail-alias.js';
+import { resolveOwnWallet, resolveWallet } from './resolve.js';
+import { unseal } from './seal.js';
+
+function summary(ctx: OpContext, w: WalletRow & { access: 'owner' | 'member' }): WalletSummary {
+  const { users, wallets } = ctx.services.repos;
+  return {
+    walletID: w.walletId,
+    walletTitle: w.title,
+    walletLogo: w.logo || null,
+    type: w.type,
+    paymail: paymailOf(w),
+    paymailActive: w.paymailActive,
+    derivationPath: w.derivationPath,
+    access: w.access,
+    owner: users.byUid(w.ownerUid)?.email ?? w.ownerUid,
+    members: wallets.members(w.id).map((uid) => users.byUid(uid)?.email ?? uid),
+    createdAt: new Date(w.createdAt).toISOString(),
+  };
+}
+
+export function listWallets(ctx: OpContext): OperationOutput<'listWallets'> {
+  return { wallets: ctx.services.repos.wallets.visibleTo(callerOf(ctx).uid).map((w) => summary(ctx, w)) };
+}
+
+function refuseIfFunded(ctx: OpContext, w: WalletRow, force: boolean | undefined): void {
+  const balance = ctx.services.repos.wallets.knownBalance(w.id);
+  if (balance > 0 && !force) {
+    throw new AppError('CONFLICT', `Wallet "${w.title}" holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
+  }
+}
+
+function remove(ctx: OpContext, w: WalletRow): void {
+  ctx.services.repos.wallets.remove(w.id); // addresses, members and utxos go with it (ON DELETE CASCADE)
+  ctx.services.addressBook.forget(w.id);
+}
+
+export async function deleteWallet(ctx: OpContext, input: ParsedInput<'deleteWallet'>): Promise<OperationOutput<'deleteWallet'>> {
+  const w = await resolveOwnWallet(ctx, input.walletId, 'delete it');
+  ctx.services.db.transaction(() => {
+    refuseIfFunded(ctx, w, input.force);
+    remove(ctx, w);
+  })();
+  return { walletId: w.walletId };
+}
+
+export function deleteAllWallets(ctx: OpContext, input: ParsedInput<'deleteAllWallets'>): OperationOutput<'deleteAllWallets'> {
+  const { wallets } = ctx.services.repos;
+  return ctx.services.db.transaction(() => {
+    const owned = wallets.ownedBy(callerOf(ctx).uid);
+    for (const w of owned) refuseIfFunded(ctx, w, input.force); // all or nothing
+    for (const w of owned) remove(ctx, w);
+    return { deleted: owned.map((w) => w.walletId) };
+  })();
+}
+
+export async function walletAddresses(ctx: OpContext, input: { walletId?: string }): Promise<AddressesOutput> {
+  const w = await resolveWallet(ctx, input.walletId);
+  const list = ctx.services.addressBook.available(w).map((a) => a.address);
+  return { walletID: w.walletId, addresses: list, addressess: list, paymail: w.paymailActive ? paymailOf(w) : null };
+}
+
+export async function walletAddress(ctx: OpContext, input: { walletId?: string }): Promise<OperationOutput<'walletAddress'>> {
+  const w = await resolveWallet(ctx, input.walletId);
+  const [next] = ctx.services.addressBook.available(w, 1);
+  return { walletID: w.walletId, address: next.address, paymail: w.paymailActive ? paymailOf(w) : null };
+}
+
+/** Re-authenticates with the account password (throttled like logins) before showing the phrase. */
+export async function exportMnemonic(ctx: OpContext, input: ParsedInput<'exportMnemonic'>): Promise<OperationOutput<'exportMnemonic'>> {
+  const caller = callerOf(ctx);
+  const { services } = ctx;
+  const keys = [`reauth:${caller.uid}`];
+  const wait = services.throttle.waitMs(keys);
+  if (wait > 0) throw new AppError('RATE_LIMITED', `Too many wrong passwords. Try again in ${Math.ceil(wait / 1000)} s.`, { retryAfter: Math.ceil(wait / 1000) });
+  const user = services.repos.users.byUid(caller.uid)!;
+  if (!(await verifyPassword(input.password, user.passwordHash))) {
+    services.throttle.fail(keys);
+    throw new AppError('WRONG_PASSWORD', 'Your account password is not correct.');
+  }
+  services.throttle.succeed(keys);
+  const w = await resolveOwnWallet(ctx, input.walletId, 'export its recovery phrase');
+  const opened = await unseal(w.sealedSeed, sealAad(w.ownerUid, w.walletId), { sealingKey: services.sealingKey(), walletPassword: input.walletPassword });
+  return { walletID: w.walletId, mnemonic: (JSON.parse(opened) as { mnemonic: string }).mnemonic, derivationPath: w.derivationPath };
+}
+
+export async function setWalletMembers(ctx: OpContext, input: ParsedInput<'setWalletMembers'>): Promise<OperationOutput<'setWalletMembers'>> {
+  const w = await resolveOwnWallet(ctx, input.walletId, 'change its members');
+  if (w.type !== 'shared') throw new AppError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${w.type})`);
+  const { users, wallets } = ctx.services.repos;
+  const uids = resolveMembers(ctx.services, w.ownerUid, input.members ?? []);
+  ctx.services.db.transaction(() => wallets.setMembers(w.id, uids))();
+  return { walletID: w.walletId, members: uids.map((uid) => users.byUid(uid)!.email) };
+}

@@ -1,0 +1,40 @@
+import type { Db } from '../database.js';
+
+export interface AddressRow {
+  chain: 0 | 1;
+  idx: number;
+  address: string;
+  used: boolean;
+}
+
+/** Derived addresses of each wallet: chain 0 receives, chain 1 takes change. */
+export function createAddressRepo(db: Db) {
+  const insert = db.prepare('INSERT OR IGNORE INTO addresses (wallet_row, chain, idx, address, created_at) VALUES (?, ?, ?, ?, ?)');
+  const count = db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM addresses WHERE wallet_row = ? AND chain = ?');
+  const unused = db.prepare<[number, number, number], { chain: 0 | 1; idx: number; address: string; used: number }>(
+    'SELECT chain, idx, address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 0 ORDER BY idx LIMIT ?',
+  );
+  const highestUsed = db.prepare<[number, number], { idx: number | null }>('SELECT max(idx) AS idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1');
+  const markUsed = db.prepare('UPDATE addresses SET used = 1 WHERE wallet_row = ? AND address = ?');
+  return {
+    /** Number of derived addresses on a chain; they are always 0..n-1 with no gaps. */
+    count(walletRow: number, chain: 0 | 1): number {
+      return count.get(walletRow, chain)!.n;
+    },
+    insertMany(walletRow: number, rows: readonly { chain: 0 | 1; idx: number; address: string }[], at: number): void {
+      db.transaction(() => {
+        for (const r of rows) insert.run(walletRow, r.chain, r.idx, r.address, at);
+      })();
+    },
+    unused(walletRow: number, chain: 0 | 1, limit: number): AddressRow[] {
+      return unused.all(walletRow, chain, limit).map((r) => ({ chain: r.chain, idx: r.idx, address: r.address, used: r.used === 1 }));
+    },
+    highestUsed(walletRow: number, chain: 0 | 1): number {
+      return highestUsed.get(walletRow, chain)?.idx ?? -1;
+    },
+    markUsed(walletRow: number, address: string): boolean {
+      return markUsed.run(walletRow, address).changes > 0;
+    },
+  };
+}
+export type AddressRepo = ReturnType<typeof createAddressRepo>;

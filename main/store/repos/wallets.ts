@@ -1,0 +1,112 @@
+import type { Db } from '../database.js';
+
+export type WalletType = 'standard' | 'secure' | 'escrow' | 'shared';
+
+export interface WalletRow {
+  id: number;
+  walletId: string;
+  ownerUid: string;
+  title: string;
+  logo: string;
+  type: WalletType;
+  derivationPath: string;
+  accountXpub: string;
+  sealedSeed: string;
+  paymailAlias: string | null;
+  paymailDomain: string | null;
+  paymailActive: boolean;
+  createdAt: number;
+}
+
+interface Raw {
+  id: number;
+  wallet_id: string;
+  owner_uid: string;
+  title: string;
+  logo: string;
+  type: WalletType;
+  derivation_path: string;
+  account_xpub: string;
+  sealed_seed: string;
+  paymail_alias: string | null;
+  paymail_domain: string | null;
+  paymail_active: number;
+  created_at: number;
+}
+
+const toRow = (r: Raw): WalletRow => ({
+  id: r.id,
+  walletId: r.wallet_id,
+  ownerUid: r.owner_uid,
+  title: r.title,
+  logo: r.logo,
+  type: r.type,
+  derivationPath: r.derivation_path,
+  accountXpub: r.account_xpub,
+  sealedSeed: r.sealed_seed,
+  paymailAlias: r.paymail_alias,
+  paymailDomain: r.paymail_domain,
+  paymailActive: r.paymail_active === 1,
+  createdAt: r.created_at,
+});
+
+export function createWalletRepo(db: Db) {
+  const insert = db.prepare(`INSERT INTO wallets (wallet_id, owner_uid, title, logo, type, derivation_path, account_xpub, sealed_seed, paymail_alias, paymail_domain, paymail_active, created_at)
+    VALUES (@walletId, @ownerUid, @title, @logo, @type, @derivationPath, @accountXpub, @sealedSeed, @paymailAlias, @paymailDomain, @paymailActive, @createdAt)`);
+  const own = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE owner_uid = ? AND wallet_id = ?');
+  const sharedWith = db.prepare<[string, string], Raw>(
+    `SELECT w.* FROM wallets w JOIN wallet_members m ON m.wallet_row = w.id WHERE w.wallet_id = ? AND m.uid = ? AND w.type = 'shared'`,
+  );
+  const visible = db.prepare<[string, string], Raw & { role_in_wallet: string }>(
+    `SELECT w.*, 'owner' AS role_in_wallet FROM wallets w WHERE w.owner_uid = ?
+     UNION ALL
+     SELECT w.*, 'member' AS role_in_wallet FROM wallets w JOIN wallet_members m ON m.wallet_row = w.id WHERE m.uid = ? AND w.type = 'shared'
+     ORDER BY created_at, id`,
+  );
+  const ownedBy = db.prepare<[string], Raw>('SELECT * FROM wallets WHERE owner_uid = ? ORDER BY created_at, id');
+  const byPaymail = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE paymail_alias = ? AND paymail_domain = ?');
+  const remove = db.prepare('DELETE FROM wallets WHERE id = ?');
+  const members = db.prepare<[number], { uid: string }>('SELECT uid FROM wallet_members WHERE wallet_row = ? ORDER BY uid');
+  const clearMembers = db.prepare('DELETE FROM wallet_members WHERE wallet_row = ?');
+  const addMember = db.prepare('INSERT INTO wallet_members (wallet_row, uid) VALUES (?, ?)');
+  const balance = db.prepare<[number], { total: number | null }>("SELECT sum(satoshis) AS total FROM utxos WHERE wallet_row = ? AND status <> 'spent'");
+  return {
+    insert(w: Omit<WalletRow, 'id' | 'paymailActive'> & { paymailActive: boolean }): number {
+      return Number(insert.run({ ...w, paymailActive: w.paymailActive ? 1 : 0 }).lastInsertRowid);
+    },
+    own(uid: string, walletId: string): WalletRow | null {
+      const r = own.get(uid, walletId);
+      return r ? toRow(r) : null;
+    },
+    sharedWith(walletId: string, uid: string): WalletRow | null {
+      const r = sharedWith.get(walletId, uid);
+      return r ? toRow(r) : null;
+    },
+    /** The caller's own wallets and the shared wallets they are a member of. */
+    visibleTo(uid: string): (WalletRow & { access: 'owner' | 'member' })[] {
+      return visible.all(uid, uid).map((r) => ({ ...toRow(r), access: r.role_in_wallet as 'owner' | 'member' }));
+    },
+    ownedBy(uid: string): WalletRow[] {
+      return ownedBy.all(uid).map(toRow);
+    },
+    byPaymail(alias: string, domain: string): WalletRow | null {
+      const r = byPaymail.get(alias, domain);
+      return r ? toRow(r) : null;
+    },
+    remove(id: number): void {
+      remove.run(id);
+    },
+    members(id: number): string[] {
+      return members.all(id).map((r) => r.uid);
+    },
+    setMembers(id: number, uids: readonly string[]): void {
+      clearMembers.run(id);
+      for (const uid of uids) addMember.run(id, uid);
+    },
+    /** Satoshis the wallet is known to hold (unspent and reserved outputs). */
+    knownBalance(id: number): number {
+      return balance.get(id)?.total ?? 0;
+    },
+  };
+}
+export type WalletRepo = ReturnType<typeof createWalletRepo>;
