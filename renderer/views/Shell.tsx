@@ -4,8 +4,9 @@ import { ROLE_LABELS } from '../../shared/roles.js';
 import { useSession } from '../state/store.js';
 import { viewsFor } from './registry.js';
 
+/** The view id from `#/<id>?<params>`. */
 function currentHash(): string {
-  return window.location.hash.replace(/^#\/?/, '');
+  return window.location.hash.replace(/^#\/?/, '').split('?')[0];
 }
 
 /** The signed-in frame: header, navigation filtered by role, and the selected view (kept in the URL hash). */

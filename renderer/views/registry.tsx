@@ -4,7 +4,9 @@ import type { Role } from '../../shared/roles.js';
 import { AuditView } from './AuditView.js';
 import { OverviewView } from './OverviewView.js';
 import { ProfileView } from './ProfileView.js';
+import { ReceiveView } from './ReceiveView.js';
 import { UsersView } from './UsersView.js';
+import { WalletsView } from './WalletsView.js';
 
 /**
  * The app's views. Each names the operation it needs, so navigation shows only what the signed-in role
@@ -19,6 +21,8 @@ export interface ViewDef {
 
 export const VIEWS: readonly ViewDef[] = [
   { id: 'overview', label: 'Overview', requires: 'me', Component: OverviewView },
+  { id: 'wallets', label: 'Wallets', requires: 'listWallets', Component: WalletsView },
+  { id: 'receive', label: 'Receive', requires: 'walletAddresses', Component: ReceiveView },
   { id: 'users', label: 'Users', requires: 'listUsers', Component: UsersView },
   { id: 'audit', label: 'Audit log', requires: 'auditLog', Component: AuditView },
   { id: 'profile', label: 'Profile', requires: 'me', Component: ProfileView },

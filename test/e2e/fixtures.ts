@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,16 @@ export const test = base.extend<{ keystead: Headless }>({
   baseURL: async ({ keystead }, use) => use(keystead.url),
 });
 
-export { expect } from '@playwright/test';
+export { expect };
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(email);
+}
+
+export const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link');
 
 export const SCREENSHOTS = path.resolve(import.meta.dirname ?? __dirname, '..', 'output', 'screenshots');

@@ -1,22 +1,11 @@
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { ADMIN, request } from '../helpers/http.js';
-import { expect, SCREENSHOTS, test } from './fixtures.js';
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toHaveText(email);
-}
-
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link');
+import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 
 test('an admin creates a manager; the manager signs in and sees only what a manager may use', async ({ page, keystead }) => {
   await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(nav(page)).toHaveText(['Overview', 'Users', 'Audit log', 'Profile']);
+  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Receive', 'Users', 'Audit log', 'Profile']);
 
   await nav(page).filter({ hasText: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
@@ -43,7 +32,7 @@ test('an admin creates a manager; the manager signs in and sees only what a mana
 
   await page.getByRole('button', { name: 'Log out' }).click();
   await signIn(page, 'max@acme.io', 'manager-pass-1');
-  await expect(nav(page)).toHaveText(['Overview', 'Profile']);
+  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Receive', 'Profile']);
   await expect(page.getByText('Manager', { exact: true }).first()).toBeVisible();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'manager-navigation.png'), fullPage: true });
 

@@ -1,0 +1,88 @@
+import { Alert, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { CopyField } from '../components/CopyField.js';
+import { QrCode } from '../components/QrCode.js';
+import { useLoad } from '../components/useLoad.js';
+import { useSession } from '../state/store.js';
+
+function walletFromHash(): string | undefined {
+  const q = window.location.hash.split('?')[1];
+  return q ? (new URLSearchParams(q).get('wallet') ?? undefined) : undefined;
+}
+
+/** Where to send coins: the next unused address with its QR code, the paymail, and the other available addresses. */
+export function ReceiveView() {
+  const call = useSession((s) => s.call);
+  const [walletId, setWalletId] = useState<string | undefined>(walletFromHash);
+  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  // No wallet chosen: the default wallet, which the engine creates on first use.
+  const receive = useLoad(() => call('walletAddresses', { walletId }), [walletId]);
+
+  useEffect(() => {
+    if (receive.data && !walletId) void wallets.reload();
+  }, [receive.data, walletId, wallets.reload]);
+
+  const current = receive.data?.addresses[0];
+  const chosen = walletId ?? receive.data?.walletID;
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <Title order={2}>Receive</Title>
+        <Select
+          label="Wallet"
+          w={320}
+          data={(wallets.data ?? []).map((w) => ({ value: w.walletID, label: `${w.walletTitle}${w.paymail ? ` · ${w.paymail}` : ''}` }))}
+          value={chosen ?? null}
+          onChange={(v) => v && setWalletId(v)}
+          allowDeselect={false}
+        />
+      </Group>
+      {receive.error && <Alert color="red">{receive.error}</Alert>}
+      {current && (
+        <Paper withBorder p="lg">
+          <Group align="flex-start" gap="xl" wrap="nowrap">
+            <QrCode value={current} size={200} label={`QR code of ${current}`} />
+            <Stack gap="md" style={{ minWidth: 0 }}>
+              <div>
+                <Text size="sm" c="dimmed">
+                  Address (single use recommended)
+                </Text>
+                <CopyField label="Address" value={current} size="lg" />
+              </div>
+              <div>
+                <Text size="sm" c="dimmed">
+                  Paymail
+                </Text>
+                {receive.data?.paymail ? <CopyField label="Paymail" value={receive.data.paymail} size="lg" /> : <Text>This wallet has no active paymail.</Text>}
+              </div>
+            </Stack>
+          </Group>
+        </Paper>
+      )}
+      {receive.data && (
+        <Paper withBorder p="md">
+          <Title order={4} mb="xs">
+            Available addresses
+          </Title>
+          <Table aria-label="Available addresses">
+            <Table.Tbody>
+              {receive.data.addresses.map((a, i) => (
+                <Table.Tr key={a}>
+                  <Table.Td w={40}>
+                    <Text c="dimmed" size="sm">
+                      {i + 1}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <CopyField label={`Address ${i + 1}`} value={a} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,283 @@
+import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { canCall, type WalletSummary } from '../../shared/operations.js';
+import { WALLET_TYPES, type WalletTypeName } from '../../shared/wallet-schemas.js';
+import { ApiError } from '../api/client.js';
+import { messageOf } from '../components/errors.js';
+import { notifySuccess } from '../components/notify.js';
+import { SecretReveal } from '../components/SecretReveal.js';
+import { useLoad } from '../components/useLoad.js';
+import { useSession } from '../state/store.js';
+
+const TYPE_HELP: Record<WalletTypeName, string> = {
+  standard: 'Encrypted on this computer; no extra password.',
+  secure: 'Also sealed with a wallet password, needed to spend or to show the recovery phrase.',
+  escrow: 'No wallet password, for programmatic flows.',
+  shared: 'Usable by the members you name.',
+};
+const DERIVATIONS = [
+  { value: 'bip44-bsv', label: "BSV standard (m/44'/236'/0')" },
+  { value: 'bip44-btc', label: "Relysia, Centbee and early BSV wallets (m/44'/0'/0')" },
+];
+
+/** The account's wallets: list, create or import, back up the recovery phrase, delete. */
+export function WalletsView() {
+  const call = useSession((s) => s.call);
+  const role = useSession((s) => s.me!.role);
+  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const [creating, setCreating] = useState(false);
+  const [exporting, setExporting] = useState<WalletSummary | null>(null);
+  const [deleting, setDeleting] = useState<WalletSummary | null>(null);
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Wallets</Title>
+        {canCall(role, 'createWallet') && <Button onClick={() => setCreating(true)}>New wallet</Button>}
+      </Group>
+      {wallets.error && <Alert color="red">{wallets.error}</Alert>}
+      {wallets.data?.length === 0 && <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>}
+      {wallets.data && wallets.data.length > 0 && (
+        <Table striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Wallet</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Paymail</Table.Th>
+              <Table.Th>Owner</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {wallets.data.map((w) => (
+              <Table.Tr key={w.walletID} data-testid={`wallet-row-${w.walletTitle}`}>
+                <Table.Td>
+                  <Group gap="sm" wrap="nowrap">
+                    {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
+                    <div>
+                      <Text fw={500}>{w.walletTitle}</Text>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {w.walletID}
+                      </Text>
+                    </div>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light">{w.type}</Badge>
+                </Table.Td>
+                <Table.Td>{w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}</Table.Td>
+                <Table.Td>{w.access === 'owner' ? 'You' : w.owner}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
+                      Receive
+                    </Button>
+                    {w.access === 'owner' && canCall(role, 'exportMnemonic') && (
+                      <Button size="xs" variant="default" onClick={() => setExporting(w)}>
+                        Back up
+                      </Button>
+                    )}
+                    {w.access === 'owner' && canCall(role, 'deleteWallet') && (
+                      <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
+                        Delete
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <CreateWalletModal opened={creating} onClose={() => setCreating(false)} onCreated={() => void wallets.reload()} />
+      {exporting && <ExportModal wallet={exporting} onClose={() => setExporting(null)} />}
+      {deleting && <DeleteModal wallet={deleting} onClose={() => setDeleting(null)} onDeleted={() => void wallets.reload()} />}
+    </Stack>
+  );
+}
+
+function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
+  const call = useSession((s) => s.call);
+  const blank = { walletTitle: '', type: 'standard' as WalletTypeName, walletLogo: '', paymail: '', paymailActivate: true, walletPassword: '', members: '', mnemonicPhrase: '', derivationPath: 'bip44-bsv' };
+  const [f, setF] = useState(blank);
+  const [importing, setImporting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const text = (k: keyof typeof f) => ({ value: String(f[k]), onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await call('createWallet', {
+        walletTitle: f.walletTitle,
+        type: f.type,
+        walletLogo: f.walletLogo || undefined,
+        paymail: f.paymail || undefined,
+        paymailActivate: f.paymail ? f.paymailActivate : undefined,
+        walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
+        members: f.type === 'shared' ? f.members : undefined,
+        mnemonicPhrase: importing ? f.mnemonicPhrase : undefined,
+        derivationPath: importing ? f.derivationPath : undefined,
+      });
+      notifySuccess(`Wallet “${r.walletTitle}” created${r.paymail ? ` with paymail ${r.paymail}` : ''}.`);
+      setF(blank);
+      setImporting(false);
+      onCreated();
+      onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="New wallet" centered size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput label="Title" required description='"default" makes your default wallet.' {...text('walletTitle')} />
+          <Select
+            label="Type"
+            data={WALLET_TYPES.map((t) => ({ value: t, label: t[0].toUpperCase() + t.slice(1) }))}
+            value={f.type}
+            onChange={(v) => v && setF({ ...f, type: v as WalletTypeName })}
+            description={TYPE_HELP[f.type]}
+            allowDeselect={false}
+          />
+          {f.type === 'secure' && <PasswordInput label="Wallet password" required description="At least 8 characters. It cannot be recovered." {...text('walletPassword')} />}
+          {f.type === 'shared' && <TextInput label="Members" description="E-mails of the users who may use it, separated by commas." {...text('members')} />}
+          <Group grow align="flex-start">
+            <TextInput label="Paymail alias" placeholder="e.g. treasury" {...text('paymail')} />
+            <Switch mt={30} label="Active" checked={f.paymailActivate} onChange={(e) => setF({ ...f, paymailActivate: e.currentTarget.checked })} />
+          </Group>
+          <TextInput label="Logo URL" placeholder="https://…" {...text('walletLogo')} />
+          <Checkbox label="Import from a recovery phrase" checked={importing} onChange={(e) => setImporting(e.currentTarget.checked)} />
+          {importing && (
+            <>
+              <Textarea label="Recovery phrase" description="12 to 24 words, separated by spaces." autosize minRows={2} {...text('mnemonicPhrase')} />
+              <Select label="Derivation" data={DERIVATIONS} value={f.derivationPath} onChange={(v) => v && setF({ ...f, derivationPath: v })} allowDeselect={false} />
+            </>
+          )}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              Create wallet
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () => void }) {
+  const call = useSession((s) => s.call);
+  const [password, setPassword] = useState('');
+  const [walletPassword, setWalletPassword] = useState('');
+  const [phrase, setPhrase] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await call('exportMnemonic', { walletId: wallet.walletID, password, walletPassword: wallet.type === 'secure' ? walletPassword : undefined });
+      setPhrase(r.mnemonic);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened onClose={onClose} title={`Back up “${wallet.walletTitle}”`} centered size="lg">
+      {phrase ? (
+        <Stack>
+          <SecretReveal label="recovery phrase" secret={phrase} extra={[{ label: 'Derivation', value: wallet.derivationPath }]} />
+          <Text size="xs" c="dimmed">
+            Write it down and keep it offline. Anyone with these words controls the wallet.
+          </Text>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Text size="sm">Confirm it is you before the recovery phrase is shown.</Text>
+            <PasswordInput label="Your account password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            {wallet.type === 'secure' && <PasswordInput label="Wallet password" required value={walletPassword} onChange={(e) => setWalletPassword(e.currentTarget.value)} />}
+            {error && (
+              <Alert color="red" role="alert">
+                {error}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" loading={busy}>
+                Show recovery phrase
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+function DeleteModal({ wallet, onClose, onDeleted }: { wallet: WalletSummary; onClose: () => void; onDeleted: () => void }) {
+  const call = useSession((s) => s.call);
+  const [funded, setFunded] = useState<string | null>(null);
+  const [force, setForce] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function remove() {
+    setBusy(true);
+    setError(null);
+    try {
+      await call('deleteWallet', { walletId: wallet.walletID, force: force || undefined });
+      notifySuccess(`Wallet “${wallet.walletTitle}” deleted.`);
+      onDeleted();
+      onClose();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'CONFLICT') setFunded(err.message);
+      else setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened onClose={onClose} title="Delete wallet" centered>
+      <Stack>
+        <Text size="sm">
+          “{wallet.walletTitle}” and its addresses will be removed from Keystead. Without its recovery phrase its keys cannot be restored.
+        </Text>
+        {funded && (
+          <Alert color="orange" title="This wallet holds coins">
+            {funded}
+            <Checkbox mt="sm" label="Delete anyway: I have its recovery phrase or accept losing the coins" checked={force} onChange={(e) => setForce(e.currentTarget.checked)} />
+          </Alert>
+        )}
+        {error && <Alert color="red">{error}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" loading={busy} disabled={funded !== null && !force} onClick={() => void remove()}>
+            Delete wallet
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

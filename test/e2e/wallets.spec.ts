@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { Utils } from '@bsv/sdk';
+import { ADMIN, request } from '../helpers/http.js';
+import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
+
+test('create a wallet with a paymail, then see its receive address, QR code and paymail', async ({ page, keystead }) => {
+  await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Wallets' }).click();
+  await expect(page.getByText('No wallets yet.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'New wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New wallet' });
+  await dialog.getByLabel(/^Title/).fill('Treasury');
+  await dialog.getByLabel('Paymail alias').fill('Bad Alias!');
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('paymail: the alias');
+  await dialog.getByLabel('Paymail alias').fill('treasury');
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByTestId('wallet-row-Treasury');
+  await expect(row).toContainText('treasury@localhost');
+  await expect(row).toContainText('standard');
+
+  await row.getByRole('link', { name: 'Receive' }).click();
+  await expect(page.getByRole('heading', { name: 'Receive' })).toBeVisible();
+  await expect(page.getByTestId('qr-code')).toBeVisible();
+  const address = (await page.getByTestId('copy-field-address').textContent())!;
+  const { prefix, data } = Utils.fromBase58Check(address);
+  expect((prefix as number[])[0]).toBe(0);
+  expect((data as number[]).length).toBe(20);
+  await expect(page.getByTestId('copy-field-paymail')).toHaveText('treasury@localhost');
+  await expect(page.getByRole('table', { name: 'Available addresses' }).getByRole('row')).toHaveCount(20);
+
+  // The UI shows what the API says is next.
+  const token = await page.evaluate(() => sessionStorage.getItem('keystead.authToken'));
+  const wallets = await request(keystead.url, 'GET', '/v1/wallets', { headers: { authToken: token! } });
+  const walletID = wallets.body.data.wallets[0].walletID;
+  const api = await request(keystead.url, 'GET', '/v1/address', { headers: { authToken: token!, walletID } });
+  expect(api.body.data.address).toBe(address);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'receive.png'), fullPage: true });
+});
+
+test('import a wallet from a recovery phrase and back it up again', async ({ page, keystead }) => {
+  const phrase = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+  await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Wallets' }).click();
+  await page.getByRole('button', { name: 'New wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New wallet' });
+  await dialog.getByLabel(/^Title/).fill('Restored');
+  await dialog.getByLabel('Import from a recovery phrase').check();
+  await dialog.getByRole('textbox', { name: 'Recovery phrase' }).fill(phrase);
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(page.getByTestId('wallet-row-Restored')).toBeVisible();
+
+  await page.getByTestId('wallet-row-Restored').getByRole('button', { name: 'Back up' }).click();
+  const backup = page.getByRole('dialog', { name: /Back up/ });
+  await backup.getByLabel(/Your account password/).fill('wrong-pass-1');
+  await backup.getByRole('button', { name: 'Show recovery phrase' }).click();
+  await expect(backup.getByRole('alert')).toContainText('account password is not correct');
+  await backup.getByLabel(/Your account password/).fill(ADMIN.password);
+  await backup.getByRole('button', { name: 'Show recovery phrase' }).click();
+  await expect(page.getByTestId('revealed-secret')).toHaveText(phrase);
+  await expect(page.getByTestId('signed-in-as')).toHaveText(ADMIN.email); // a wrong password did not sign us out
+});
