@@ -1,8 +1,9 @@
 import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { AuthCard } from '../components/AuthCard.js';
-import { messageOf } from '../components/errors.js';
+import { LocalCheck } from '../components/errors.js';
+import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 
 /** First run: the organisation and its first admin. On the desktop the password also encrypts the database. */
@@ -10,32 +11,21 @@ export function FirstRunView() {
   const setup = useSession((s) => s.setup);
   const desktop = useSession((s) => s.client.host === 'desktop');
   const [form, setForm] = useState({ organisation: '', email: '', firstName: '', lastName: '', password: '', confirm: '' });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const field = (name: keyof typeof form) => ({
     value: form[name],
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
   });
   const mismatch = form.confirm !== '' && form.confirm !== form.password;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (form.password !== form.confirm) return setError('The two passwords differ.');
-    setBusy(true);
-    setError(null);
-    try {
-      const { confirm: _c, ...input } = form;
-      await setup({ ...input, firstName: input.firstName || undefined, lastName: input.lastName || undefined });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    if (form.password !== form.confirm) throw new LocalCheck('The two passwords differ.');
+    const { confirm: _c, ...input } = form;
+    await setup({ ...input, firstName: input.firstName || undefined, lastName: input.lastName || undefined });
+  });
 
   return (
     <AuthCard title="Set up your organisation" subtitle="Create the organisation and its first administrator.">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput label="Organisation" required autoFocus {...field('organisation')} />
           <Group grow>

@@ -1,7 +1,7 @@
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { AuthCard } from '../components/AuthCard.js';
-import { messageOf } from '../components/errors.js';
+import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 
 /** Login; on the desktop, while locked, the same form first unlocks the database with the owner's password. */
@@ -9,28 +9,14 @@ export function LoginView({ locked }: { locked: boolean }) {
   const login = useSession((s) => s.login);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await login(email, password);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, onSubmit } = useSubmit(() => login(email, password));
 
   return (
     <AuthCard
       title={locked ? 'Unlock Keystead' : 'Log in'}
       subtitle={locked ? 'Enter the owner’s e-mail and password to open the encrypted database.' : 'Sign in to your organisation’s wallet.'}
     >
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput label="E-mail" type="email" required autoFocus autoComplete="username" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
           <PasswordInput label="Password" required autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />

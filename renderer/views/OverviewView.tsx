@@ -1,7 +1,7 @@
-import { ActionIcon, Code, CopyButton, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ROLE_LABELS } from '../../shared/roles.js';
-import { CheckIcon, CopyIcon } from '../components/icons.js';
+import { CopyField } from '../components/CopyField.js';
 import { useSession } from '../state/store.js';
 
 function Fact({ label, value, copy }: { label: string; value: ReactNode; copy?: string }) {
@@ -10,22 +10,7 @@ function Fact({ label, value, copy }: { label: string; value: ReactNode; copy?: 
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Group gap={4} wrap="nowrap">
-        <Text size="sm" ff={copy ? 'monospace' : undefined} style={{ wordBreak: 'break-all' }}>
-          {value}
-        </Text>
-        {copy && (
-          <CopyButton value={copy}>
-            {({ copied, copy: doCopy }) => (
-              <Tooltip label={copied ? 'Copied' : `Copy ${label}`}>
-                <ActionIcon variant="subtle" size="sm" onClick={doCopy} aria-label={`Copy ${label}`}>
-                  {copied ? <CheckIcon /> : <CopyIcon />}
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </CopyButton>
-        )}
-      </Group>
+      {copy ? <CopyField label={label} value={copy} /> : <Text size="sm">{value}</Text>}
     </Group>
   );
 }

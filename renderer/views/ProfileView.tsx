@@ -4,10 +4,11 @@ import type { ApiKeyInfo, NewApiKey } from '../../shared/operations.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { ConfirmModal } from '../components/ConfirmModal.js';
-import { messageOf } from '../components/errors.js';
 import { notifyError, notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
 import { useLoad } from '../components/useLoad.js';
+import { LocalCheck } from '../components/errors.js';
+import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -141,29 +142,18 @@ function ApiKeys() {
 function ChangePassword() {
   const call = useSession((s) => s.call);
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const field = (k: keyof typeof form) => ({ value: form[k], onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value }) });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (form.newPassword !== form.confirm) return setError('The two new passwords differ.');
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await call('changePassword', { currentPassword: form.currentPassword, newPassword: form.newPassword });
-      notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.`);
-      setForm({ currentPassword: '', newPassword: '', confirm: '' });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    if (form.newPassword !== form.confirm) throw new LocalCheck('The two new passwords differ.');
+    const r = await call('changePassword', { currentPassword: form.currentPassword, newPassword: form.newPassword });
+    notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.`);
+    setForm({ currentPassword: '', newPassword: '', confirm: '' });
+  });
 
   return (
     <Paper withBorder p="md">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm" maw={420}>
           <Title order={4}>Change password</Title>
           <PasswordInput label="Current password" autoComplete="current-password" required {...field('currentPassword')} />

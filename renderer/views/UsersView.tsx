@@ -1,10 +1,10 @@
 import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { UserOutput } from '../../shared/operations.js';
 import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { ConfirmModal } from '../components/ConfirmModal.js';
-import { messageOf } from '../components/errors.js';
+import { useSubmit } from '../components/useSubmit.js';
 import { notifySuccess } from '../components/notify.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSession } from '../state/store.js';
@@ -112,28 +112,17 @@ export function UsersView() {
 
 function UserForm(props: { opened: boolean; title: string; initial: Draft; withCredentials?: boolean; onClose: () => void; onSubmit: (d: Draft) => Promise<void> }) {
   const [d, setD] = useState<Draft>(props.initial);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const text = (k: keyof Draft) => ({ value: d[k], onChange: (e: { currentTarget: { value: string } }) => setD({ ...d, [k]: e.currentTarget.value }) });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await props.onSubmit(d);
-      setD(props.initial);
-      props.onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    await props.onSubmit(d);
+    setD(props.initial);
+    props.onClose();
+  });
 
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           {props.withCredentials && <TextInput label="E-mail" type="email" required {...text('email')} />}
           <Group grow>

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { canCall, type WalletSummary } from '../../shared/operations.js';
 import { WALLET_TYPES, type WalletTypeName } from '../../shared/wallet-schemas.js';
 import { ApiError } from '../api/client.js';
@@ -7,6 +7,7 @@ import { messageOf } from '../components/errors.js';
 import { notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
 import { useLoad } from '../components/useLoad.js';
+import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 
 const TYPE_HELP: Record<WalletTypeName, string> = {
@@ -101,16 +102,10 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
   const blank = { walletTitle: '', type: 'standard' as WalletTypeName, walletLogo: '', paymail: '', paymailActivate: true, walletPassword: '', members: '', mnemonicPhrase: '', derivationPath: 'bip44-bsv' };
   const [f, setF] = useState(blank);
   const [importing, setImporting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const text = (k: keyof typeof f) => ({ value: String(f[k]), onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await call('createWallet', {
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    const r = await call('createWallet', {
         walletTitle: f.walletTitle,
         type: f.type,
         walletLogo: f.walletLogo || undefined,
@@ -121,21 +116,16 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
         mnemonicPhrase: importing ? f.mnemonicPhrase : undefined,
         derivationPath: importing ? f.derivationPath : undefined,
       });
-      notifySuccess(`Wallet “${r.walletTitle}” created${r.paymail ? ` with paymail ${r.paymail}` : ''}.`);
-      setF(blank);
-      setImporting(false);
-      onCreated();
-      onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    notifySuccess(`Wallet “${r.walletTitle}” created${r.paymail ? ` with paymail ${r.paymail}` : ''}.`);
+    setF(blank);
+    setImporting(false);
+    onCreated();
+    onClose();
+  });
 
   return (
     <Modal opened={opened} onClose={onClose} title="New wallet" centered size="lg">
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput label="Title" required description='"default" makes your default wallet.' {...text('walletTitle')} />
           <Select
@@ -184,22 +174,10 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
   const [password, setPassword] = useState('');
   const [walletPassword, setWalletPassword] = useState('');
   const [phrase, setPhrase] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await call('exportMnemonic', { walletId: wallet.walletID, password, walletPassword: wallet.type === 'secure' ? walletPassword : undefined });
-      setPhrase(r.mnemonic);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    const r = await call('exportMnemonic', { walletId: wallet.walletID, password, walletPassword: wallet.type === 'secure' ? walletPassword : undefined });
+    setPhrase(r.mnemonic);
+  });
 
   return (
     <Modal opened onClose={onClose} title={`Back up “${wallet.walletTitle}”`} centered size="lg">
@@ -211,7 +189,7 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
           </Text>
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <Stack gap="sm">
             <Text size="sm">Confirm it is you before the recovery phrase is shown.</Text>
             <PasswordInput label="Your account password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
