@@ -23,6 +23,8 @@ export interface OpenOptions {
   migrations?: readonly Migration[];
   /** A SQLCipher binding built for another ABI (the desktop host's Electron build); Node's by default. */
   nativeBinding?: string;
+  /** The file inside dataDir; the main database by default (the local chain keeps its own). */
+  fileName?: string;
 }
 
 export interface Store {
@@ -38,10 +40,10 @@ export interface Store {
  * with `fileMustExist`, and the key is checked with a read before any pragma that writes, so a wrong
  * password leaves the file exactly as it was.
  */
-export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBinding }: OpenOptions): Store {
+export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBinding, fileName = DATABASE_FILE }: OpenOptions): Store {
   if (!password) throw new Error('A database password is required.');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(dataDir, DATABASE_FILE);
+  const file = path.join(dataDir, fileName);
   const existed = existsSync(file);
   const db = new Database(file, { fileMustExist: existed, ...(nativeBinding ? { nativeBinding } : {}) });
   try {

@@ -1,0 +1,31 @@
+import { Hash, Utils } from '@bsv/sdk';
+
+export interface BlockHeader {
+  version: number;
+  prevHash: string;
+  merkleRoot: string;
+  time: number;
+  bits: number;
+  nonce: number;
+}
+
+/** The local chain does no proof of work; its bits say "regtest difficulty" and the nonce stays 0. */
+export const LOCAL_BITS = 0x207fffff;
+
+/** The 80-byte header, hashes written in internal (reversed) order as on the wire. */
+export function serializeHeader(h: BlockHeader): number[] {
+  const w = new Utils.Writer();
+  w.writeUInt32LE(h.version);
+  w.write(Utils.toArray(h.prevHash, 'hex').reverse());
+  w.write(Utils.toArray(h.merkleRoot, 'hex').reverse());
+  w.writeUInt32LE(h.time);
+  w.writeUInt32LE(h.bits);
+  w.writeUInt32LE(h.nonce);
+  return w.toArray();
+}
+
+export function blockHash(h: BlockHeader): string {
+  return Utils.toHex(Hash.hash256(serializeHeader(h)).reverse());
+}
+
+export const ZERO_HASH = '00'.repeat(32);

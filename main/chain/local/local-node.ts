@@ -1,0 +1,255 @@
+import { P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
+import { EventEmitter } from 'node:events';
+import { openStore, type Store } from '../../store/database.js';
+import { blockHash, LOCAL_BITS, serializeHeader, ZERO_HASH } from '../block.js';
+import { merklePathFor, merkleRoot } from '../merkle.js';
+import { DEFAULT_FEE_POLICY } from '../policy.js';
+import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
+import { LEDGER_FILE, LEDGER_MIGRATIONS } from './ledger-schema.js';
+import { validateTransaction } from './validate.js';
+
+/** 50 BSV per block, as Bitcoin's first era; the local chain's coins are for testing only. */
+export const BLOCK_REWARD = 5_000_000_000;
+/** The most one faucet request may ask for. */
+export const MAX_FAUCET = 1_000_000_000;
+
+export interface BlockInfo {
+  height: number;
+  hash: string;
+  prevHash: string;
+  merkleRoot: string;
+  time: number;
+  txCount: number;
+}
+
+export interface NodeEvents {
+  tx: [{ txid: string; tx: Transaction }];
+  block: [{ height: number; hash: string; txids: string[] }];
+}
+
+/** The P2PKH address a locking script pays, or null for any other script. */
+export function p2pkhAddressOf(scriptHex: string): string | null {
+  const m = /^76a914([0-9a-f]{40})88ac$/.exec(scriptHex);
+  return m ? Utils.toBase58Check(Utils.toArray(m[1], 'hex'), [0]) : null;
+}
+
+/** BIP34: the coinbase starts with the block height as a minimal script number push. */
+function heightPush(height: number): string {
+  if (height === 0) return '00';
+  const bytes: number[] = [];
+  for (let n = height; n > 0; n = Math.floor(n / 256)) bytes.push(n & 0xff);
+  if (bytes[bytes.length - 1] & 0x80) bytes.push(0);
+  return Utils.toHex([bytes.length, ...bytes]);
+}
+
+/**
+ * The embedded local ledger: a real little chain. Every input is checked by @bsv/sdk's Spend, double
+ * spends and low fees are refused with distinct reasons, blocks carry correct merkle roots, and mined
+ * transactions get BUMP merkle paths. State lives in its own SQLCipher file, so it survives restarts.
+ */
+export class LocalNode extends EventEmitter<NodeEvents> {
+  private timer: NodeJS.Timeout | null = null;
+  private readonly faucetKey: PrivateKey;
+  readonly faucetAddress: string;
+
+  private constructor(
+    private readonly store: Store,
+    readonly policy: FeePolicy,
+    private readonly now: () => number,
+  ) {
+    super();
+    const db = store.db;
+    const wif = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'faucet-key'").get()?.value;
+    this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
+    if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
+    this.faucetAddress = this.faucetKey.toAddress();
+    if (this.tip().height < 0) this.mine(); // genesis
+  }
+
+  static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string }): LocalNode {
+    const store = openStore({ dataDir: opts.dataDir, password: opts.password, fileName: LEDGER_FILE, migrations: LEDGER_MIGRATIONS, nativeBinding: opts.nativeBinding });
+    return new LocalNode(store, opts.policy ?? DEFAULT_FEE_POLICY, opts.now ?? Date.now);
+  }
+
+  private get db() {
+    return this.store.db;
+  }
+
+  /** Validates and, if valid, accepts a transaction (raw or Extended Format hex) into the mempool. */
+  submit(rawHex: string): BroadcastResult {
+    let tx: Transaction;
+    try {
+      const hex = rawHex.trim().toLowerCase();
+      tx = hex.slice(8, 20) === '0000000000ef' ? Transaction.fromHexEF(hex) : Transaction.fromHex(hex);
+    } catch (err) {
+      return { status: 'rejected', txid: null, reason: 'malformed', message: `The transaction cannot be parsed: ${(err as Error).message}` };
+    }
+    const txid = tx.id('hex');
+    if (this.db.prepare('SELECT 1 FROM txs WHERE txid = ?').get(txid)) return { status: 'accepted', txid, alreadyKnown: true };
+    const raw = tx.toHex();
+    const size = raw.length / 2;
+    const lookup = this.db.prepare<[string, number], { satoshis: number; script: string; spent_by: string | null }>(
+      'SELECT satoshis, script, spent_by FROM outputs WHERE txid = ? AND vout = ?',
+    );
+    const v = validateTransaction(tx, size, (t, o) => {
+      const r = lookup.get(t, o);
+      return r ? { satoshis: r.satoshis, script: r.script, spentBy: r.spent_by } : null;
+    }, this.policy);
+    if (!v.ok) return { status: 'rejected', txid, reason: v.reason, message: v.message, ...(v.competingTxs ? { competingTxs: v.competingTxs } : {}) };
+    this.db.transaction(() => this.record(tx, txid, raw, v.fee, v.spent, null, null))();
+    this.emit('tx', { txid, tx });
+    return { status: 'accepted', txid, alreadyKnown: false };
+  }
+
+  private record(tx: Transaction, txid: string, raw: string, fee: number, spent: { txid: string; vout: number }[], height: number | null, index: number | null): void {
+    const db = this.db;
+    const seq = (db.prepare<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0) + 1;
+    db.prepare('INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
+    const spend = db.prepare('UPDATE outputs SET spent_by = ? WHERE txid = ? AND vout = ? AND spent_by IS NULL');
+    const addressOf = db.prepare<[string, number], { address: string | null }>('SELECT address FROM outputs WHERE txid = ? AND vout = ?');
+    const link = db.prepare('INSERT OR IGNORE INTO address_txs (address, txid) VALUES (?, ?)');
+    for (const s of spent) {
+      if (spend.run(txid, s.txid, s.vout).changes !== 1) throw new Error(`output ${s.txid}:${s.vout} was spent concurrently`);
+      const a = addressOf.get(s.txid, s.vout)?.address;
+      if (a) link.run(a, txid);
+    }
+    const insertOut = db.prepare('INSERT INTO outputs (txid, vout, satoshis, script, address) VALUES (?, ?, ?, ?, ?)');
+    tx.outputs.forEach((o, vout) => {
+      const script = o.lockingScript.toHex();
+      const address = p2pkhAddressOf(script);
+      insertOut.run(txid, vout, o.satoshis ?? 0, script, address);
+      if (address) link.run(address, txid);
+    });
+  }
+
+  /** Mines the whole mempool into a new block (an empty one when the mempool is empty). */
+  mine(): { height: number; hash: string; txids: string[] } {
+    const result = this.db.transaction(() => {
+      const prev = this.tip();
+      const height = prev.height + 1;
+      const pending = this.db.prepare<[], { txid: string; fee: number }>('SELECT txid, fee FROM txs WHERE block_height IS NULL ORDER BY seq').all();
+      const fees = pending.reduce((sum, t) => sum + t.fee, 0);
+      const coinbase = new Transaction(
+        1,
+        [{ sourceTXID: ZERO_HASH, sourceOutputIndex: 0xffffffff, unlockingScript: UnlockingScript.fromHex(`${heightPush(height)}04${Utils.toHex(Utils.toArray('ksd1', 'utf8'))}`), sequence: 0xffffffff }],
+        [{ lockingScript: new P2PKH().lock(this.faucetAddress), satoshis: BLOCK_REWARD + fees }],
+        0,
+      );
+      const coinbaseId = coinbase.id('hex');
+      const txids = [coinbaseId, ...pending.map((t) => t.txid)];
+      const prevRow = prev.height >= 0 ? this.blockAt(prev.height) : null;
+      const header = {
+        version: 0x20000000,
+        prevHash: prev.height >= 0 ? prev.hash : ZERO_HASH,
+        merkleRoot: merkleRoot(txids),
+        time: Math.max(Math.floor(this.now() / 1000), (prevRow?.time ?? 0) + 1),
+        bits: LOCAL_BITS,
+        nonce: 0,
+      };
+      const hash = blockHash(header);
+      this.db.prepare('INSERT INTO blocks (height, hash, prev_hash, merkle_root, time, header) VALUES (?, ?, ?, ?, ?, ?)').run(height, hash, header.prevHash, header.merkleRoot, header.time, Utils.toHex(serializeHeader(header)));
+      this.record(coinbase, coinbaseId, coinbase.toHex(), 0, [], height, 0);
+      const confirm = this.db.prepare('UPDATE txs SET block_height = ?, block_index = ? WHERE txid = ?');
+      pending.forEach((t, i) => confirm.run(height, i + 1, t.txid));
+      return { height, hash, txids };
+    })();
+    this.emit('block', result);
+    return result;
+  }
+
+  /** Sends test coins from the node's coinbase rewards, through the same validation as any transaction. */
+  async faucet(address: string, satoshis: number): Promise<BroadcastResult> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const tx = new Transaction();
+      let total = 0;
+      for (const u of this.unspentOf(this.faucetAddress)) {
+        tx.addInput({ sourceTransaction: Transaction.fromHex(this.txHex(u.txid)!), sourceOutputIndex: u.vout, unlockingScriptTemplate: new P2PKH().unlock(this.faucetKey) });
+        total += u.satoshis;
+        if (total > satoshis + 10_000) break;
+      }
+      if (total <= satoshis + 10_000) {
+        this.mine(); // another coinbase reward
+        continue;
+      }
+      tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis });
+      tx.addOutput({ lockingScript: new P2PKH().lock(this.faucetAddress), change: true });
+      await tx.fee(new SatoshisPerKilobyte((this.policy.satoshis * 1000) / this.policy.bytes));
+      await tx.sign();
+      return this.submit(tx.toHex());
+    }
+    throw new Error('the faucet could not fund the request');
+  }
+
+  private unspentOf(address: string): { txid: string; vout: number; satoshis: number }[] {
+    return this.db
+      .prepare<[string], { txid: string; vout: number; satoshis: number }>('SELECT txid, vout, satoshis FROM outputs WHERE address = ? AND spent_by IS NULL ORDER BY satoshis DESC')
+      .all(address);
+  }
+
+  tip(): ChainTip {
+    const r = this.db.prepare<[], { height: number; hash: string }>('SELECT height, hash FROM blocks ORDER BY height DESC LIMIT 1').get();
+    return r ?? { height: -1, hash: ZERO_HASH };
+  }
+
+  blockAt(height: number): BlockInfo | null {
+    const r = this.db
+      .prepare<[number], { height: number; hash: string; prev_hash: string; merkle_root: string; time: number; n: number }>(
+        'SELECT b.*, (SELECT count(*) FROM txs t WHERE t.block_height = b.height) AS n FROM blocks b WHERE b.height = ?',
+      )
+      .get(height);
+    return r ? { height: r.height, hash: r.hash, prevHash: r.prev_hash, merkleRoot: r.merkle_root, time: r.time, txCount: r.n } : null;
+  }
+
+  utxos(address: string): ChainUtxo[] {
+    return this.db
+      .prepare<[string], { txid: string; vout: number; satoshis: number; script: string; height: number | null }>(
+        'SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height AS height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL ORDER BY t.seq, o.vout',
+      )
+      .all(address);
+  }
+
+  history(address: string): AddressHistoryEntry[] {
+    return this.db
+      .prepare<[string], { txid: string; height: number | null }>('SELECT a.txid, t.block_height AS height FROM address_txs a JOIN txs t ON t.txid = a.txid WHERE a.address = ? ORDER BY t.seq')
+      .all(address);
+  }
+
+  txHex(txid: string): string | null {
+    return this.db.prepare<[string], { raw: string }>('SELECT raw FROM txs WHERE txid = ?').get(txid)?.raw ?? null;
+  }
+
+  txStatus(txid: string): TxStatus {
+    const t = this.db.prepare<[string], { block_height: number | null; block_index: number | null }>('SELECT block_height, block_index FROM txs WHERE txid = ?').get(txid);
+    if (!t) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
+    if (t.block_height === null) return { txid, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null };
+    const txids = this.db.prepare<[number], { txid: string }>('SELECT txid FROM txs WHERE block_height = ? ORDER BY block_index').all(t.block_height).map((r) => r.txid);
+    return {
+      txid,
+      state: 'mined',
+      blockHeight: t.block_height,
+      blockHash: this.blockAt(t.block_height)!.hash,
+      merklePath: merklePathFor(txids, t.block_index!, t.block_height).toHex(),
+    };
+  }
+
+  mempoolSize(): number {
+    return this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM txs WHERE block_height IS NULL').get()!.n;
+  }
+
+  /** Mines every `ms` while transactions wait; 0 turns it off. */
+  setMiningInterval(ms: number): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (ms > 0) {
+      this.timer = setInterval(() => {
+        if (this.mempoolSize() > 0) this.mine();
+      }, ms);
+      this.timer.unref();
+    }
+  }
+
+  close(): void {
+    this.setMiningInterval(0);
+    this.store.close();
+  }
+}
