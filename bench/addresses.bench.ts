@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEngine } from '../main/engine/engine.js';
+import { LocalNode } from '../main/chain/local/local-node.js';
+import { LocalProvider } from '../main/chain/local/local-provider.js';
 import { AddressBook } from '../main/engine/wallets/address-book.js';
 import { openStore } from '../main/store/database.js';
 import { createRepos } from '../main/store/repos/index.js';
@@ -18,7 +20,8 @@ export async function run(): Promise<void> {
   const ROUNDS = 3;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-bench-'));
   const store = openStore({ dataDir, password: 'bench' });
-  const engine = createEngine({ store, config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test' } });
+  const node = LocalNode.open({ dataDir, password: 'bench' });
+  const engine = createEngine({ store, chain: new LocalProvider(node, () => null), node, config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test' } });
   try {
     const meta = { clientId: 'bench' };
     const s = (await engine.execute('setup', { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }, {}, meta)).output;
@@ -47,6 +50,7 @@ export async function run(): Promise<void> {
     report({ bench: 'address-derivation (1,000 receive addresses)', floor: floor!, measured: measured!, goal: 1.3 });
   } finally {
     engine.close();
+    node.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

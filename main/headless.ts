@@ -25,6 +25,7 @@ async function main(): Promise<number> {
   }
   const runtime = await startRuntime({
     ...config,
+    network: config.chain.network,
     password,
     version: appVersion(),
     uiDir: path.join(projectRoot(), 'dist', 'renderer'),

@@ -28,5 +28,11 @@ export const OPERATION_NAMES = [
   'address',
   'exportMnemonic',
   'setWalletMembers',
+  'networkStatus',
+  'faucet',
+  'mineBlock',
+  'listRates',
+  'setRate',
+  'convertAmount',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];

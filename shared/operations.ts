@@ -208,6 +208,47 @@ export const OPERATIONS = {
     summary: 'Sets who may use a shared wallet (owner only).',
     audit: true,
   }),
+  networkStatus: op({
+    input: z.object({}),
+    access: ALL_ROLES,
+    summary: 'Which network, its tip, mempool (local), fee policy and the last rate update.',
+  }),
+  faucet: op({
+    input: z.object({
+      address: optionalText(64),
+      walletId,
+      satoshis: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }),
+    }),
+    access: ['admin', 'manager'],
+    summary: 'Local network only: sends test coins to an address, or to a wallet\'s next address.',
+  }),
+  mineBlock: op({
+    input: z.object({ blocks: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(100, { error: 'must be 100 at most' }).default(1) }),
+    access: ['admin', 'manager'],
+    summary: 'Local network only: mines the mempool into new blocks now.',
+  }),
+  listRates: op({
+    input: z.object({}),
+    access: ALL_ROLES,
+    summary: 'The exchange-rate table (price of 1 BSV), with each rate\'s source and time.',
+  }),
+  setRate: op({
+    input: z.object({
+      currency: z.string({ error: 'must be a string' }).trim().toUpperCase().regex(/^[A-Z]{3,10}$/, { error: 'must be a currency code like EUR' }),
+      rate: z.union([z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be positive' }).finite(), z.null()]),
+    }),
+    access: ['admin', 'manager'],
+    summary: 'Sets (or with rate null removes) a rate in the table. On the network USD comes from the provider.',
+    audit: true,
+  }),
+  convertAmount: op({
+    input: z.object({
+      satoshis: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).min(0, { error: 'must not be negative' }),
+      currency: z.string({ error: 'must be a string' }).trim().min(1, { error: 'is required' }).max(10, { error: 'is too long' }),
+    }),
+    access: ALL_ROLES,
+    summary: 'Converts satoshis into a currency of the rate table.',
+  }),
 } as const satisfies { [N in OperationName]: OperationDef<z.ZodType> };
 export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['input']>;
 export type ParsedInput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['input']>;
@@ -280,6 +321,25 @@ export interface WalletSummary {
   owner: string;
   members: string[];
   createdAt: string;
+  /** Satoshis, from the wallet's known outputs. */
+  balance: { confirmed: number; unconfirmed: number };
+}
+export interface RateOutput {
+  currency: string;
+  rate: number | null;
+  source: string;
+  updatedAt: string | null;
+}
+export interface NetworkStatusOutput {
+  network: string;
+  provider: string;
+  tip: { height: number; hash: string } | null;
+  mempoolSize: number | null;
+  feePolicy: { satoshis: number; bytes: number; dustLimit: number } | null;
+  faucet: boolean;
+  rates: RateOutput | null;
+  syncError: string | null;
+  error: string | null;
 }
 export interface AddressesOutput {
   walletID: string;
@@ -316,6 +376,12 @@ export interface OperationOutputs {
   address: { walletID: string; address: string; paymail: string | null };
   exportMnemonic: { walletID: string; mnemonic: string; derivationPath: string };
   setWalletMembers: { walletID: string; members: string[] };
+  networkStatus: NetworkStatusOutput;
+  faucet: { txid: string; address: string; satoshis: number };
+  mineBlock: { height: number; hash: string; blocks: number; txCount: number };
+  listRates: { base: 'BSV'; rates: RateOutput[] };
+  setRate: RateOutput;
+  convertAmount: { satoshis: number; currency: string; amount: number; rate: number; source: string; updatedAt: string | null };
 }
 export type OperationOutput<N extends OperationName> = OperationOutputs[N];
 

@@ -1,7 +1,7 @@
 import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_PORT } from '../host/config.js';
+import { parseHostArgs } from '../host/config.js';
 import { appVersion, projectRoot } from '../host/version.js';
 import { Vault } from '../host/vault.js';
 import {
@@ -29,13 +29,12 @@ export function runDesktop(): void {
   process.umask(0o077);
   const root = projectRoot();
   const uiDir = path.join(root, 'dist', 'renderer');
+  // The same settings as the headless host, read from the environment (KEYSTEAD_*).
+  const cfg = parseHostArgs([], { KEYSTEAD_DATA_DIR: app.getPath('userData'), ...process.env })!;
   const vault = new Vault({
-    dataDir: process.env.KEYSTEAD_DATA_DIR ?? app.getPath('userData'),
-    port: Number(process.env.KEYSTEAD_PORT ?? DEFAULT_PORT),
-    network: process.env.KEYSTEAD_NETWORK ?? 'local',
+    ...cfg,
+    network: cfg.chain.network,
     version: appVersion(),
-    sessionTtlSeconds: Number(process.env.KEYSTEAD_SESSION_TTL ?? 12 * 3600),
-    paymailDomain: process.env.KEYSTEAD_PAYMAIL_DOMAIN || undefined,
     uiDir,
     // Set by scripts/start-desktop.mjs: the SQLCipher module built for Electron's ABI, kept apart from Node's.
     nativeBinding: process.env.KEYSTEAD_SQLITE_BINDING || undefined,

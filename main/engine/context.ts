@@ -2,6 +2,9 @@ import type { Role } from '../../shared/roles.js';
 import type { Db } from '../store/database.js';
 import type { Repos } from '../store/repos/index.js';
 import type { LoginThrottle } from './auth/throttle.js';
+import type { LocalNode } from '../chain/local/local-node.js';
+import type { ChainProvider } from '../chain/types.js';
+import type { WalletSync } from './sync/wallet-sync.js';
 import type { AddressBook } from './wallets/address-book.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
@@ -45,6 +48,11 @@ export interface Services {
   throttle: LoginThrottle;
   now: () => number;
   addressBook: AddressBook;
+  /** Where transactions go and chain facts come from. */
+  chain: ChainProvider;
+  /** The embedded node, on the local network only (faucet, mining). */
+  node: LocalNode | null;
+  sync: WalletSync;
   /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */
   sealingKey(): Buffer;
 }

@@ -11,10 +11,18 @@ import type { CallMeta, Credentials, EngineConfig, OpContext, Services } from '.
 import { AppError } from './errors.js';
 import { HANDLERS } from './handlers.js';
 import { AddressBook } from './wallets/address-book.js';
+import { WalletSync } from './sync/wallet-sync.js';
+import type { LocalNode } from '../chain/local/local-node.js';
+import type { ChainProvider, ExchangeRate } from '../chain/types.js';
+import { usdRateOf } from './rates/rates.js';
 
 export interface EngineOptions {
   store: Store;
   config: EngineConfig;
+  chain: ChainProvider;
+  node?: LocalNode | null;
+  /** Network only: how often wallets are re-scanned, in ms (0: never). */
+  syncIntervalMs?: number;
   throttle?: ThrottleOptions;
   now?: () => number;
 }
@@ -26,6 +34,10 @@ export interface OperationResult<N extends OperationName> {
 
 export interface Engine {
   readonly config: EngineConfig;
+  /** Resolves once the first wallet scan has finished. */
+  readonly ready: Promise<void>;
+  /** The USD rate from the rate table (served by the local node's WhatsOnChain route). */
+  usdRate(): ExchangeRate | null;
   execute<N extends OperationName>(name: N, input: unknown, credentials: Credentials, meta: CallMeta): Promise<OperationResult<N>>;
   close(): void;
 }
@@ -50,25 +62,36 @@ export function isOperationName(name: string): name is OperationName {
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, throttle, now = Date.now }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, throttle, now = Date.now }: EngineOptions): Engine {
   const repos = createRepos(store.db);
   let sealingKey: Buffer | undefined;
+  const addressBook = new AddressBook({ repos, now });
+  const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain);
   const services: Services = {
     db: store.db,
     repos,
     config,
     throttle: new LoginThrottle(throttle ?? DEFAULT_THROTTLE, now),
     now,
-    addressBook: new AddressBook({ repos, now }),
+    addressBook,
+    chain,
+    node,
+    sync,
     sealingKey() {
       sealingKey ??= Buffer.from(repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')), 'hex');
       return sealingKey;
     },
   };
   services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
+  if (node) sync.attachLocal(node);
+  else sync.startPolling(syncIntervalMs);
+  // Catch up with what happened while Keystead was not running (or, on the network, since the last poll).
+  const ready = sync.scanAll();
 
   return {
     config,
+    ready,
+    usdRate: () => usdRateOf(services),
     async execute(name, input, credentials, meta) {
       const def: OperationDef = OPERATIONS[name];
       const handler = HANDLERS[name] as AnyHandler;
@@ -98,6 +121,7 @@ export function createEngine({ store, config, throttle, now = Date.now }: Engine
       }
     },
     close() {
+      sync.stop();
       store.close();
     },
   };

@@ -5,6 +5,8 @@ import type { OpContext } from './context.js';
 import { appStatus } from './org/status.js';
 import { createUser, deleteUser, listUsers, updateUser } from './users/manage.js';
 import { changePassword, login, logout, me, setup } from './users/session-ops.js';
+import { faucet, mineBlock, networkStatus } from './chain/chain-ops.js';
+import { convertAmount, listRates, setRate } from './rates/rates.js';
 import { createWallet } from './wallets/create.js';
 import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallets/wallet-ops.js';
 
@@ -43,4 +45,10 @@ export const HANDLERS: { [N in OperationName]: Handler<N> } = {
   address: { msg: 'Wallet address and paymail fetched successfully.', run: walletAddress },
   exportMnemonic: { msg: 'Recovery phrase fetched. Keep it offline and private.', run: exportMnemonic, target: (i) => i.walletId ?? null },
   setWalletMembers: { msg: 'Wallet members updated.', run: setWalletMembers, target: (i) => i.walletId ?? null },
+  networkStatus: { msg: 'Network status fetched successfully.', run: networkStatus },
+  faucet: { msg: 'Test coins sent.', run: faucet },
+  mineBlock: { msg: 'Block mined.', run: mineBlock },
+  listRates: { msg: 'Exchange rates fetched successfully.', run: listRates },
+  setRate: { msg: 'Exchange rate saved.', run: setRate, target: (i) => i.currency },
+  convertAmount: { msg: 'Amount converted.', run: convertAmount },
 };

@@ -10,6 +10,26 @@ export interface HostConfig {
   sessionTtlSeconds: number;
   bodyLimit: number;
   paymailDomain: string;
+  chain: ChainConfig;
+}
+
+/** Which chain this Keystead uses and how it reaches it. */
+export interface ChainConfig {
+  network: 'local' | 'testnet' | 'mainnet' | 'remote';
+  /** remote: the other Keystead's base URL (its /chain routes). */
+  remoteUrl?: string;
+  arcUrl?: string;
+  arcApiKey?: string;
+  wocUrl?: string;
+  wocApiKey?: string;
+  /** local: mine waiting transactions every this many seconds (0: only on demand). */
+  mineIntervalSeconds: number;
+  /** network: re-scan wallets every this many seconds. */
+  syncIntervalSeconds: number;
+  /** local: require this key on the node's /chain/arc and /chain/woc routes. */
+  chainApiKey?: string;
+  /** local: the node's fee policy in satoshis per 1,000 bytes. */
+  feeRate: number;
 }
 
 export class UsageError extends Error {
@@ -21,14 +41,23 @@ export class UsageError extends Error {
 
 export const DEFAULT_PORT = 7480;
 export const DEFAULT_PAYMAIL_DOMAIN = 'localhost';
-export const NETWORKS = ['local'] as const;
+export const NETWORKS = ['local', 'testnet', 'mainnet', 'remote'] as const;
 
 export const USAGE = `Usage: npm run serve -- [options]
 
   --data-dir <dir>        where the encrypted database lives (env KEYSTEAD_DATA_DIR; default ${defaultDataDir()})
   --port <n>              loopback port, 0 picks a free one (env KEYSTEAD_PORT; default ${DEFAULT_PORT})
   --password-file <file>  file holding the database password (else env KEYSTEAD_PASSWORD; else a key file in the data dir)
-  --network <name>        chain network: local (env KEYSTEAD_NETWORK; default local)
+  --network <name>        local | testnet | mainnet | remote (env KEYSTEAD_NETWORK; default local)
+  --remote-url <url>      remote: another Keystead whose local node to share (env KEYSTEAD_REMOTE_URL)
+  --arc-url <url>         ARC endpoint (env KEYSTEAD_ARC_URL; default per network)
+  --arc-api-key <key>     ARC API key (env KEYSTEAD_ARC_API_KEY)
+  --woc-url <url>         WhatsOnChain base incl. network (env KEYSTEAD_WOC_URL; default per network)
+  --woc-api-key <key>     WhatsOnChain API key (env KEYSTEAD_WOC_API_KEY)
+  --mine-interval <s>     local: mine waiting transactions every s seconds, 0 = on demand (env KEYSTEAD_MINE_INTERVAL; default 60)
+  --sync-interval <s>     network: re-scan wallets every s seconds (env KEYSTEAD_SYNC_INTERVAL; default 30)
+  --fee-rate <sat/kB>     local: the node's fee policy (env KEYSTEAD_FEE_RATE; default 1)
+  --chain-api-key <key>   local: require this key on the node's ARC/WhatsOnChain routes (env KEYSTEAD_CHAIN_API_KEY)
   --session-ttl <s>       authToken lifetime in seconds (env KEYSTEAD_SESSION_TTL; default 43200)
   --body-limit <bytes>    largest request body (env KEYSTEAD_BODY_LIMIT; default 1048576)
   --paymail-domain <d>    domain of this Keystead's paymail aliases (env KEYSTEAD_PAYMAIL_DOMAIN; default localhost)
@@ -55,7 +84,10 @@ export function isDomainName(value: string): boolean {
 /** Parses argv (without node and script). Returns null when --help was asked for. */
 export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostConfig | null {
   const flags = new Map<string, string>();
-  const known = ['--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain'];
+  const known = [
+    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain',
+    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key',
+  ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return null;
@@ -73,7 +105,32 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const bodyLimit = pick('--body-limit', 'KEYSTEAD_BODY_LIMIT');
   const paymailDomain = (pick('--paymail-domain', 'KEYSTEAD_PAYMAIL_DOMAIN') ?? DEFAULT_PAYMAIL_DOMAIN).toLowerCase();
   if (!isDomainName(paymailDomain)) throw new UsageError(`--paymail-domain must be a domain name like example.com, got "${paymailDomain}".`);
+  const url = (flag: string, envName: string) => {
+    const v = pick(flag, envName);
+    if (v === undefined) return undefined;
+    try {
+      const u = new URL(v);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    } catch {
+      throw new UsageError(`${flag} must be an http(s) URL, got "${v}".`);
+    }
+    return v.replace(/\/+$/, '');
+  };
+  const chain: ChainConfig = {
+    network: network as ChainConfig['network'],
+    remoteUrl: url('--remote-url', 'KEYSTEAD_REMOTE_URL'),
+    arcUrl: url('--arc-url', 'KEYSTEAD_ARC_URL'),
+    arcApiKey: pick('--arc-api-key', 'KEYSTEAD_ARC_API_KEY'),
+    wocUrl: url('--woc-url', 'KEYSTEAD_WOC_URL'),
+    wocApiKey: pick('--woc-api-key', 'KEYSTEAD_WOC_API_KEY'),
+    mineIntervalSeconds: integer('--mine-interval', pick('--mine-interval', 'KEYSTEAD_MINE_INTERVAL') ?? '60', 0, 86_400),
+    syncIntervalSeconds: integer('--sync-interval', pick('--sync-interval', 'KEYSTEAD_SYNC_INTERVAL') ?? '30', 1, 86_400),
+    chainApiKey: pick('--chain-api-key', 'KEYSTEAD_CHAIN_API_KEY'),
+    feeRate: integer('--fee-rate', pick('--fee-rate', 'KEYSTEAD_FEE_RATE') ?? '1', 1, 1_000_000),
+  };
+  if (chain.network === 'remote' && !chain.remoteUrl) throw new UsageError('--network remote needs --remote-url <the other Keystead\'s address>.');
   return {
+    chain,
     dataDir: path.resolve(pick('--data-dir', 'KEYSTEAD_DATA_DIR') ?? defaultDataDir(env)),
     port: port === undefined ? DEFAULT_PORT : integer('--port', port, 0, 65535),
     passwordFile: flags.get('--password-file'),

@@ -3,13 +3,22 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildServer } from '../server/app.js';
 import { openStore } from '../store/database.js';
-import { DEFAULT_PAYMAIL_DOMAIN } from './config.js';
+import type { LocalNode } from '../chain/local/local-node.js';
+import { openChain, type ChainSetup } from './chain-setup.js';
+import { DEFAULT_PAYMAIL_DOMAIN, type ChainConfig } from './config.js';
+
+/** The local node, mining only on demand (tests and embedders that pass no chain configuration). */
+export function defaultChainConfig(): ChainConfig {
+  return { network: 'local', mineIntervalSeconds: 0, syncIntervalSeconds: 30, feeRate: 1 };
+}
 
 export interface RuntimeOptions {
   dataDir: string;
   password: string;
   port: number;
   network: string;
+  /** How to reach the chain; the local node with defaults when absent. */
+  chain?: ChainConfig;
   version: string;
   sessionTtlSeconds: number;
   /** Domain of this Keystead's paymail aliases; `localhost` by default. */
@@ -23,6 +32,7 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   engine: Engine;
+  node: LocalNode | null;
   server: FastifyInstance;
   url: string;
   port: number;
@@ -33,27 +43,44 @@ export interface Runtime {
 /** Engine + HTTP server over one unlocked store: what both the headless and the desktop host run. */
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const store = openStore({ dataDir: opts.dataDir, password: opts.password, nativeBinding: opts.nativeBinding });
+  const chainCfg = opts.chain ?? defaultChainConfig();
+  let chain: ChainSetup;
+  try {
+    chain = openChain(chainCfg, opts.dataDir, opts.password, opts.nativeBinding);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const engine = createEngine({
     store,
-    config: { version: opts.version, network: opts.network, sessionTtlMs: opts.sessionTtlSeconds * 1000, paymailDomain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN },
+    chain: chain.provider,
+    node: chain.node,
+    syncIntervalMs: chainCfg.syncIntervalSeconds * 1000,
+    config: { version: opts.version, network: chain.provider.network, sessionTtlMs: opts.sessionTtlSeconds * 1000, paymailDomain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN },
   });
+  const closeAll = () => {
+    engine.close();
+    chain.node?.close();
+  };
   let server: FastifyInstance;
   try {
-    server = await buildServer({ engine, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit, logError: opts.logError });
+    await engine.ready;
+    server = await buildServer({ engine, node: chain.node, chainApiKey: chainCfg.chainApiKey, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit, logError: opts.logError });
     await server.listen({ host: '127.0.0.1', port: opts.port });
   } catch (err) {
-    engine.close();
+    closeAll();
     throw err;
   }
   const port = (server.server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
     engine,
+    node: chain.node,
     server,
     port,
     url: `http://127.0.0.1:${port}`,
     close() {
-      closing ??= server.close().then(() => engine.close());
+      closing ??= server.close().then(closeAll);
       return closing;
     },
   };

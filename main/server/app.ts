@@ -11,9 +11,14 @@ import { AppError } from '../engine/errors.js';
 import { mapError } from './errors.js';
 import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, UI_CSP } from './guards.js';
 import { REST_ROUTES } from './routes.js';
+import { registerChainRoutes } from './chain-routes.js';
+import type { LocalNode } from '../chain/local/local-node.js';
 
 export interface ServerOptions {
   engine: Engine;
+  /** The embedded node, whose ARC/WhatsOnChain routes are served under /chain. */
+  node?: LocalNode | null;
+  chainApiKey?: string;
   /** The built renderer (dist/renderer); when absent, `/` explains how to build it. */
   uiDir?: string;
   /** Largest accepted request body in bytes. */
@@ -27,7 +32,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
 const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health'];
 
-export async function buildServer({ engine, uiDir, bodyLimit = DEFAULT_BODY_LIMIT, logError = console.error }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit = DEFAULT_BODY_LIMIT, logError = console.error }: ServerOptions): Promise<FastifyInstance> {
   const startedAt = Date.now();
   const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true });
 
@@ -96,6 +101,8 @@ export async function buildServer({ engine, uiDir, bodyLimit = DEFAULT_BODY_LIMI
       handler: (req, reply) => run(route.op, route.input ? route.input(req) : req.body, req, reply),
     });
   }
+
+  if (node) registerChainRoutes(app, { node, usdRate: () => engine.usdRate(), apiKey: chainApiKey });
 
   // The UI's RPC: one POST per operation, the body is the input. Same table, same checks as REST.
   app.post<{ Params: { op: string } }>('/rpc/:op', async (req, reply) => {

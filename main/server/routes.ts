@@ -69,6 +69,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', url: '/v1/address', op: 'walletAddress', input: fromHeaders(...WALLET_HEADER) },
   { method: 'GET', url: '/v1/mnemonic', op: 'exportMnemonic', input: fromHeaders('walletId', 'password', 'walletPassword') },
   { method: 'POST', url: '/v1/walletMembers', op: 'setWalletMembers', input: headersAndBody('walletId') },
+  // Chain: status, rates, and (local network) faucet and mining. The ARC/WhatsOnChain routes are in chain-routes.ts.
+  { method: 'GET', url: '/v1/network', op: 'networkStatus', input: none },
+  { method: 'GET', url: '/v1/rates', op: 'listRates', input: none },
+  { method: 'POST', url: '/v1/rates', op: 'setRate' },
+  { method: 'GET', url: '/v1/convert', op: 'convertAmount', input: query },
+  { method: 'POST', url: '/chain/faucet', op: 'faucet' },
+  { method: 'POST', url: '/chain/mine', op: 'mineBlock', input: (req) => req.body ?? {} },
   // Address API (the spec's enterprise paths; manager only).
   { method: 'GET', url: '/api/v1/addresses', op: 'addresses', input: fromHeaders(...WALLET_HEADER) },
   { method: 'GET', url: '/api/v1/address', op: 'address', input: fromHeaders(...WALLET_HEADER) },

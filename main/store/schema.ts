@@ -118,4 +118,36 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX utxos_by_wallet ON utxos(wallet_row, status);
     `,
   },
+  {
+    version: 4,
+    name: 'wallet sync: output heights, wallet history, exchange rates',
+    sql: `
+      ALTER TABLE utxos ADD COLUMN height INTEGER;
+      ALTER TABLE utxos ADD COLUMN address TEXT;
+      ALTER TABLE utxos ADD COLUMN spent_by TEXT;
+      CREATE TABLE wallet_txs (
+        wallet_row    INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        txid          TEXT NOT NULL,
+        direction     TEXT NOT NULL CHECK (direction IN ('in','out','self')),
+        amount        INTEGER NOT NULL,
+        fee           INTEGER,
+        counterparty  TEXT,
+        memo          TEXT,
+        height        INTEGER,
+        time          INTEGER NOT NULL,
+        PRIMARY KEY (wallet_row, txid)
+      );
+      CREATE INDEX wallet_txs_by_time ON wallet_txs(wallet_row, time DESC);
+      CREATE TABLE rates (
+        currency    TEXT PRIMARY KEY,
+        rate        REAL NOT NULL CHECK (rate > 0),
+        source      TEXT NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+      -- The local network's starting rate table (price of 1 BSV); users edit it, the network replaces USD.
+      INSERT INTO rates (currency, rate, source, updated_at) VALUES
+        ('USD', 40, 'default', 0), ('EUR', 37, 'default', 0), ('GBP', 32, 'default', 0), ('CAD', 55, 'default', 0),
+        ('AUD', 61, 'default', 0), ('CHF', 35, 'default', 0), ('JPY', 6100, 'default', 0);
+    `,
+  },
 ];

@@ -1,10 +1,13 @@
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import type { ThrottleOptions } from '../../main/engine/auth/throttle.js';
+import { LocalNode } from '../../main/chain/local/local-node.js';
+import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import { openStore } from '../../main/store/database.js';
 import { tempDir } from './tmp.js';
 
 export interface TestEngine {
   engine: Engine;
+  node: LocalNode;
   dataDir: string;
   clock: { now: number };
 }
@@ -14,13 +17,16 @@ export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: nu
   const dataDir = tempDir();
   const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
   const store = openStore({ dataDir, password: 'test-password' });
+  const node = LocalNode.open({ dataDir, password: 'test-password', now: () => clock.now });
   const engine = createEngine({
     store,
+    chain: new LocalProvider(node, () => null),
+    node,
     config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test' },
     throttle: opts.throttle,
     now: () => clock.now,
   });
-  return { engine, dataDir, clock };
+  return { engine, node, dataDir, clock };
 }
 
 export const meta = { clientId: '127.0.0.1' };

@@ -87,5 +87,12 @@ export async function createWalletFor(ctx: OpContext, ownerUid: string, input: C
 
 export async function createWallet(ctx: OpContext, input: CreateInput): Promise<OperationOutput<'createWallet'>> {
   const w = await createWalletFor(ctx, callerOf(ctx).uid, input);
+  if (input.mnemonicPhrase) {
+    // An imported seed may already hold coins: find them (gap-limit scan). Locally that is quick, so the
+    // answer waits for it; on the network it runs in the background and the balance fills in.
+    const scan = ctx.services.sync.scanWallet(w);
+    if (ctx.services.node) await scan;
+    else scan.catch((err: Error) => (ctx.services.sync.lastError = `scan of ${w.walletId}: ${err.message}`));
+  }
   return { walletID: w.walletId, paymail: paymailOf(w), walletTitle: w.title, type: w.type, derivationPath: w.derivationPath };
 }

@@ -22,6 +22,7 @@ function summary(ctx: OpContext, w: WalletRow & { access: 'owner' | 'member' }):
     owner: users.byUid(w.ownerUid)?.email ?? w.ownerUid,
     members: wallets.members(w.id).map((uid) => users.byUid(uid)?.email ?? uid),
     createdAt: new Date(w.createdAt).toISOString(),
+    balance: ctx.services.repos.walletUtxos.balance(w.id),
   };
 }
 

@@ -16,6 +16,8 @@ export function createAddressRepo(db: Db) {
   );
   const highestUsed = db.prepare<[number, number], { idx: number | null }>('SELECT max(idx) AS idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1');
   const markUsed = db.prepare('UPDATE addresses SET used = 1 WHERE wallet_row = ? AND address = ?');
+  const owner = db.prepare<[string], { wallet_row: number; chain: 0 | 1; idx: number }>('SELECT wallet_row, chain, idx FROM addresses WHERE address = ? ORDER BY wallet_row LIMIT 1');
+  const at = db.prepare<[number, number, number], { address: string; used: number }>('SELECT address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND idx = ?');
   return {
     /** Number of derived addresses on a chain; they are always 0..n-1 with no gaps. */
     count(walletRow: number, chain: 0 | 1): number {
@@ -31,6 +33,15 @@ export function createAddressRepo(db: Db) {
     },
     highestUsed(walletRow: number, chain: 0 | 1): number {
       return highestUsed.get(walletRow, chain)?.idx ?? -1;
+    },
+    /** Which wallet derived this address (the first, if the same seed was imported twice). */
+    owner(address: string): { walletRow: number; chain: 0 | 1; idx: number } | null {
+      const r = owner.get(address);
+      return r ? { walletRow: r.wallet_row, chain: r.chain, idx: r.idx } : null;
+    },
+    at(walletRow: number, chain: 0 | 1, idx: number): { address: string; used: boolean } | null {
+      const r = at.get(walletRow, chain, idx);
+      return r ? { address: r.address, used: r.used === 1 } : null;
     },
     markUsed(walletRow: number, address: string): boolean {
       return markUsed.run(walletRow, address).changes > 0;

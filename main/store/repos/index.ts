@@ -3,9 +3,12 @@ import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
 import { createAuditRepo } from './audit.js';
 import { createOrganisationRepo } from './organisation.js';
+import { createRateRepo } from './rates.js';
 import { createSessionRepo } from './sessions.js';
 import { createSettingsRepo } from './settings.js';
 import { createUserRepo } from './users.js';
+import { createWalletTxRepo } from './wallet-txs.js';
+import { createWalletUtxoRepo } from './wallet-utxos.js';
 import { createWalletRepo } from './wallets.js';
 
 /** All repositories over one connection; statements are prepared once here, not per call. */
@@ -19,6 +22,9 @@ export function createRepos(db: Db) {
     settings: createSettingsRepo(db),
     wallets: createWalletRepo(db),
     addresses: createAddressRepo(db),
+    walletUtxos: createWalletUtxoRepo(db),
+    walletTxs: createWalletTxRepo(db),
+    rates: createRateRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -53,6 +53,8 @@ const toRow = (r: Raw): WalletRow => ({
 export function createWalletRepo(db: Db) {
   const insert = db.prepare(`INSERT INTO wallets (wallet_id, owner_uid, title, logo, type, derivation_path, account_xpub, sealed_seed, paymail_alias, paymail_domain, paymail_active, created_at)
     VALUES (@walletId, @ownerUid, @title, @logo, @type, @derivationPath, @accountXpub, @sealedSeed, @paymailAlias, @paymailDomain, @paymailActive, @createdAt)`);
+  const byRow = db.prepare<[number], Raw>('SELECT * FROM wallets WHERE id = ?');
+  const all = db.prepare<[], Raw>('SELECT * FROM wallets ORDER BY id');
   const own = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE owner_uid = ? AND wallet_id = ?');
   const sharedWith = db.prepare<[string, string], Raw>(
     `SELECT w.* FROM wallets w JOIN wallet_members m ON m.wallet_row = w.id WHERE w.wallet_id = ? AND m.uid = ? AND w.type = 'shared'`,
@@ -73,6 +75,13 @@ export function createWalletRepo(db: Db) {
   return {
     insert(w: Omit<WalletRow, 'id' | 'paymailActive'> & { paymailActive: boolean }): number {
       return Number(insert.run({ ...w, paymailActive: w.paymailActive ? 1 : 0 }).lastInsertRowid);
+    },
+    byRow(id: number): WalletRow | null {
+      const r = byRow.get(id);
+      return r ? toRow(r) : null;
+    },
+    all(): WalletRow[] {
+      return all.all().map(toRow);
     },
     own(uid: string, walletId: string): WalletRow | null {
       const r = own.get(uid, walletId);

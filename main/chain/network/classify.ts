@@ -1,0 +1,45 @@
+import type { BroadcastResult, RejectReason } from '../types.js';
+
+/**
+ * Turns an ARC answer into a BroadcastResult honestly. ARC reports some failures as HTTP 200 with a
+ * txStatus, and others as 46x errors; node messages vary. "Missing inputs" is not a double spend (an
+ * unknown parent is not a conflict), and "already known" is a success.
+ */
+const ALREADY_KNOWN = /already known|already in the mempool|txn-already-known|transaction already in block chain/i;
+
+export function reasonFromText(text: string): RejectReason | null {
+  const t = text.toLowerCase();
+  if (/missing[- ]?inputs|missingorspent|bad-txns-inputs-missingorspent|parent.*not found|unknown parent/.test(t)) return 'missing-inputs';
+  if (/double[- ]?spend|txn-mempool-conflict|conflicting|competing/.test(t)) return 'double-spend';
+  if (/fee.*(low|insufficient)|insufficient.*fee|min relay fee|fee too low/.test(t)) return 'fee-too-low';
+  if (/dust/.test(t)) return 'dust';
+  if (/outputs? (exceed|greater|more than)|in.*belowout|bad-txns-in-belowout/.test(t)) return 'outputs-exceed-inputs';
+  if (/script|signature|mandatory-script-verify|non-mandatory|unlock/.test(t)) return 'bad-signature';
+  if (/too large|oversize|size/.test(t)) return 'too-large';
+  if (/malformed|parse|deserial|invalid/.test(t)) return 'malformed';
+  return null;
+}
+
+const BY_STATUS: Record<number, RejectReason> = { 460: 'malformed', 461: 'malformed', 462: 'missing-inputs', 463: 'malformed', 464: 'dust', 465: 'fee-too-low', 466: 'double-spend', 473: 'fee-too-low' };
+
+const KNOWN_REASONS: readonly RejectReason[] = ['malformed', 'missing-inputs', 'double-spend', 'bad-signature', 'outputs-exceed-inputs', 'dust', 'fee-too-low', 'too-large'];
+
+export function classifyArc(status: number, body: unknown, fallbackTxid: string | null): BroadcastResult {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const txid = typeof b.txid === 'string' ? b.txid : fallbackTxid;
+  const txStatus = String(b.txStatus ?? '').toUpperCase();
+  const text = [b.title, b.detail, b.extraInfo, typeof body === 'string' ? body : ''].filter(Boolean).join(' ');
+  const competingTxs = Array.isArray(b.competingTxs) ? (b.competingTxs as string[]) : undefined;
+  if (status >= 200 && status < 300) {
+    if (txStatus === 'DOUBLE_SPEND_ATTEMPTED') return { status: 'rejected', txid, reason: 'double-spend', message: text || 'Double spend attempted.', ...(competingTxs ? { competingTxs } : {}) };
+    if (['REJECTED', 'INVALID', 'MALFORMED'].includes(txStatus) || /ORPHAN/.test(txStatus)) {
+      return { status: 'rejected', txid, reason: reasonFromText(text) ?? (/ORPHAN/.test(txStatus) ? 'missing-inputs' : 'malformed'), message: text || txStatus };
+    }
+    if (!txid) return { status: 'rejected', txid: null, reason: 'network-error', message: 'ARC accepted the transaction but returned no txid.' };
+    return { status: 'accepted', txid, alreadyKnown: ALREADY_KNOWN.test(text) || txStatus === 'MINED' };
+  }
+  if (ALREADY_KNOWN.test(text) && txid) return { status: 'accepted', txid, alreadyKnown: true };
+  const ours = typeof b.reason === 'string' && (KNOWN_REASONS as readonly string[]).includes(b.reason) ? (b.reason as RejectReason) : null;
+  const reason = ours ?? reasonFromText(text) ?? BY_STATUS[status] ?? 'malformed';
+  return { status: 'rejected', txid, reason, message: text || `ARC answered HTTP ${status}.`, ...(competingTxs ? { competingTxs } : {}) };
+}

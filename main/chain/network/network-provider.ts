@@ -1,0 +1,123 @@
+import { P2PKH, Transaction } from '@bsv/sdk';
+import type { AddressHistoryEntry, BroadcastResult, ChainProvider, ChainTip, ChainUtxo, ExchangeRate, FeePolicy, TxStatus } from '../types.js';
+import { classifyArc } from './classify.js';
+import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from './http.js';
+
+export interface NetworkConfig {
+  /** mainnet, testnet, or remote (another Keystead's local node). */
+  network: string;
+  arcUrl: string;
+  arcApiKey?: string;
+  /** WhatsOnChain base including the network, e.g. https://api.whatsonchain.com/v1/bsv/main */
+  wocUrl: string;
+  wocApiKey?: string;
+  dustLimit?: number;
+  http?: Partial<HttpOptions>;
+}
+
+export const PUBLIC_ENDPOINTS = {
+  mainnet: { arcUrl: 'https://arc.taal.com', wocUrl: 'https://api.whatsonchain.com/v1/bsv/main' },
+  testnet: { arcUrl: 'https://arc-test.taal.com', wocUrl: 'https://api.whatsonchain.com/v1/bsv/test' },
+} as const;
+
+/** Endpoints of another Keystead's embedded node, for `--network remote`. */
+export function remoteEndpoints(baseUrl: string): { arcUrl: string; wocUrl: string } {
+  const base = baseUrl.replace(/\/+$/, '');
+  return { arcUrl: `${base}/chain/arc`, wocUrl: `${base}/chain/woc/v1/bsv/local` };
+}
+
+class ProviderError extends Error {}
+
+/** ARC for broadcast and status, WhatsOnChain for outputs, transactions, history, the tip and rates. */
+export class NetworkProvider implements ChainProvider {
+  readonly network: string;
+  readonly describe: string;
+  private readonly http: HttpOptions;
+  private policyCache: { at: number; policy: FeePolicy } | null = null;
+
+  constructor(private readonly cfg: NetworkConfig) {
+    this.network = cfg.network;
+    this.describe = `ARC ${cfg.arcUrl} + WhatsOnChain ${cfg.wocUrl}`;
+    this.http = { ...DEFAULT_HTTP, ...cfg.http };
+  }
+
+  private arcHeaders(): Record<string, string> {
+    return { 'content-type': 'application/json', accept: 'application/json', ...(this.cfg.arcApiKey ? { authorization: `Bearer ${this.cfg.arcApiKey}` } : {}) };
+  }
+
+  private async woc(path: string): Promise<{ status: number; body: unknown }> {
+    return httpRequest(`${this.cfg.wocUrl}${path}`, { headers: { accept: 'application/json', ...(this.cfg.wocApiKey ? { authorization: this.cfg.wocApiKey } : {}) } }, this.http);
+  }
+
+  private async wocOk(path: string): Promise<unknown> {
+    const r = await this.woc(path);
+    if (r.status !== 200) throw new ProviderError(`WhatsOnChain ${path} answered HTTP ${r.status}`);
+    return r.body;
+  }
+
+  async broadcast(rawTxHex: string): Promise<BroadcastResult> {
+    let txid: string | null = null;
+    try {
+      txid = Transaction.fromHex(rawTxHex).id('hex');
+    } catch {
+      /* EF or malformed: ARC will say */
+    }
+    try {
+      const r = await httpRequest(`${this.cfg.arcUrl}/v1/tx`, { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify({ rawTx: rawTxHex }) }, this.http);
+      return classifyArc(r.status, r.body, txid);
+    } catch (err) {
+      if (err instanceof HttpUnavailable) return { status: 'rejected', txid, reason: 'network-error', message: err.message };
+      throw err;
+    }
+  }
+
+  async getUtxos(address: string): Promise<ChainUtxo[]> {
+    const list = (await this.wocOk(`/address/${address}/unspent`)) as { tx_hash: string; tx_pos: number; value: number; height: number }[];
+    const script = new P2PKH().lock(address).toHex();
+    return list.map((u) => ({ txid: u.tx_hash, vout: u.tx_pos, satoshis: u.value, script, height: u.height > 0 ? u.height : null }));
+  }
+
+  async getHistory(address: string): Promise<AddressHistoryEntry[]> {
+    const r = await this.woc(`/address/${address}/history`);
+    if (r.status === 404) return [];
+    if (r.status !== 200) throw new ProviderError(`WhatsOnChain history answered HTTP ${r.status}`);
+    return (r.body as { tx_hash: string; height: number }[]).map((h) => ({ txid: h.tx_hash, height: h.height > 0 ? h.height : null }));
+  }
+
+  async getTransactionHex(txid: string): Promise<string | null> {
+    const r = await this.woc(`/tx/${txid}/hex`);
+    if (r.status === 404) return null;
+    if (r.status !== 200 || typeof r.body !== 'string') throw new ProviderError(`WhatsOnChain tx hex answered HTTP ${r.status}`);
+    return r.body.trim();
+  }
+
+  async getTxStatus(txid: string): Promise<TxStatus> {
+    const r = await httpRequest(`${this.cfg.arcUrl}/v1/tx/${txid}`, { headers: this.arcHeaders() }, this.http);
+    if (r.status === 404) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
+    if (r.status !== 200) throw new ProviderError(`ARC status answered HTTP ${r.status}`);
+    const b = r.body as { txStatus?: string; blockHeight?: number; blockHash?: string; merklePath?: string };
+    const mined = String(b.txStatus).toUpperCase() === 'MINED';
+    return { txid, state: mined ? 'mined' : 'mempool', blockHeight: mined ? (b.blockHeight ?? null) : null, blockHash: mined ? (b.blockHash ?? null) : null, merklePath: mined ? (b.merklePath ?? null) : null };
+  }
+
+  async getTip(): Promise<ChainTip> {
+    const b = (await this.wocOk('/chain/info')) as { blocks: number; bestblockhash: string };
+    return { height: b.blocks, hash: b.bestblockhash };
+  }
+
+  async getFeePolicy(): Promise<FeePolicy> {
+    if (this.policyCache && Date.now() - this.policyCache.at < 10 * 60_000) return this.policyCache.policy;
+    const r = await httpRequest(`${this.cfg.arcUrl}/v1/policy`, { headers: this.arcHeaders() }, this.http);
+    const fee = (r.body as { policy?: { miningFee?: { satoshis: number; bytes: number } } })?.policy?.miningFee;
+    if (r.status !== 200 || !fee || !(fee.bytes > 0)) throw new ProviderError(`ARC policy answered HTTP ${r.status} without a mining fee`);
+    const policy = { satoshis: fee.satoshis, bytes: fee.bytes, dustLimit: this.cfg.dustLimit ?? 1 };
+    this.policyCache = { at: Date.now(), policy };
+    return policy;
+  }
+
+  async getUsdRate(): Promise<ExchangeRate | null> {
+    const b = (await this.wocOk('/exchangerate')) as { currency?: string; rate?: number; time?: number };
+    if (typeof b.rate !== 'number') return null;
+    return { currency: 'USD', rate: b.rate, source: 'whatsonchain', time: new Date((b.time ?? Date.now() / 1000) * 1000).toISOString() };
+  }
+}

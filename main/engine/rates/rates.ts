@@ -1,0 +1,73 @@
+import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import type { ExchangeRate } from '../../chain/types.js';
+import type { RateRow } from '../../store/repos/rates.js';
+import type { OpContext, Services } from '../context.js';
+import { AppError } from '../errors.js';
+
+/** How long a rate fetched from the network stays fresh. */
+export const RATE_TTL_MS = 5 * 60_000;
+
+const out = (r: RateRow) => ({ currency: r.currency, rate: r.rate, source: r.source, updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null });
+
+/**
+ * On the network, USD comes from the provider (WhatsOnChain) and is cached with its source and time;
+ * everything else, and everything on the local network, comes from the editable table.
+ */
+export async function refreshRates(services: Services): Promise<void> {
+  if (services.chain.network === 'local') return;
+  const usd = services.repos.rates.get('USD');
+  if (usd && usd.source !== 'default' && services.now() - usd.updatedAt < RATE_TTL_MS) return;
+  try {
+    const r = await services.chain.getUsdRate();
+    if (r) services.repos.rates.set({ currency: 'USD', rate: r.rate, source: r.source, updatedAt: services.now() });
+  } catch {
+    /* keep the cached rate; its time tells how old it is */
+  }
+}
+
+/** The rate of one BSV in `currency`, or a clear 400. */
+export async function rateFor(services: Services, currency: string): Promise<RateRow> {
+  const code = currency.trim().toUpperCase();
+  if (code === 'USD') await refreshRates(services);
+  const r = services.repos.rates.get(code);
+  if (!r) {
+    const known = services.repos.rates.all().map((x) => x.currency).join(', ');
+    throw new AppError('VALIDATION_FAILED', `currency: ${code} is not in the rate table (known: ${known}).`);
+  }
+  return r;
+}
+
+/** The USD rate as the local node's WhatsOnChain route serves it. */
+export function usdRateOf(services: Pick<Services, 'repos'>): ExchangeRate | null {
+  const r = services.repos.rates.get('USD');
+  return r ? { currency: 'USD', rate: r.rate, source: r.source, time: new Date(r.updatedAt || Date.now()).toISOString() } : null;
+}
+
+/** Satoshis to a currency amount, rounded to two decimals. */
+export function toCurrency(satoshis: number, rate: number): number {
+  return Math.round((satoshis / 1e8) * rate * 100) / 100;
+}
+
+export async function convertAmount(ctx: OpContext, input: ParsedInput<'convertAmount'>): Promise<OperationOutput<'convertAmount'>> {
+  const r = await rateFor(ctx.services, input.currency);
+  return { satoshis: input.satoshis, currency: r.currency, amount: toCurrency(input.satoshis, r.rate), rate: r.rate, source: r.source, updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null };
+}
+
+export async function listRates(ctx: OpContext): Promise<OperationOutput<'listRates'>> {
+  await refreshRates(ctx.services);
+  return { base: 'BSV', rates: ctx.services.repos.rates.all().map(out) };
+}
+
+export function setRate(ctx: OpContext, input: ParsedInput<'setRate'>): OperationOutput<'setRate'> {
+  const { services } = ctx;
+  if (input.currency === 'USD' && services.chain.network !== 'local') {
+    throw new AppError('CONFLICT', `On ${services.chain.network} the USD rate comes from the network provider and cannot be edited.`);
+  }
+  if (input.rate === null) {
+    if (!services.repos.rates.remove(input.currency)) throw new AppError('NOT_FOUND', `${input.currency} is not in the rate table.`);
+    return { currency: input.currency, rate: null, source: 'removed', updatedAt: new Date(services.now()).toISOString() };
+  }
+  const row = { currency: input.currency, rate: input.rate, source: 'manual', updatedAt: services.now() };
+  services.repos.rates.set(row);
+  return out(row);
+}

@@ -1,0 +1,29 @@
+import { LocalNode } from '../chain/local/local-node.js';
+import { LocalProvider } from '../chain/local/local-provider.js';
+import { NetworkProvider, PUBLIC_ENDPOINTS, remoteEndpoints } from '../chain/network/network-provider.js';
+import type { ChainProvider } from '../chain/types.js';
+import type { ChainConfig } from './config.js';
+
+export interface ChainSetup {
+  provider: ChainProvider;
+  node: LocalNode | null;
+}
+
+/** The local node in the data dir, or the network provider the configuration names. */
+export function openChain(cfg: ChainConfig, dataDir: string, password: string, nativeBinding?: string): ChainSetup {
+  if (cfg.network === 'local') {
+    const node = LocalNode.open({ dataDir, password, policy: { satoshis: cfg.feeRate, bytes: 1000, dustLimit: 1 }, nativeBinding });
+    node.setMiningInterval(cfg.mineIntervalSeconds * 1000);
+    // The local provider never asks for a USD rate: on the local network the rate table is the source.
+    return { node, provider: new LocalProvider(node, () => null) };
+  }
+  const defaults = cfg.network === 'remote' ? remoteEndpoints(cfg.remoteUrl!) : PUBLIC_ENDPOINTS[cfg.network];
+  const provider = new NetworkProvider({
+    network: cfg.network,
+    arcUrl: cfg.arcUrl ?? defaults.arcUrl,
+    arcApiKey: cfg.arcApiKey,
+    wocUrl: cfg.wocUrl ?? defaults.wocUrl,
+    wocApiKey: cfg.wocApiKey,
+  });
+  return { node: null, provider };
+}

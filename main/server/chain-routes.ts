@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { LocalNode } from '../chain/local/local-node.js';
+import type { BroadcastResult, ExchangeRate, RejectReason } from '../chain/types.js';
+
+/**
+ * The embedded node's public face, in the shapes of the services it stands in for: ARC under
+ * /chain/arc and WhatsOnChain under /chain/woc/v1/bsv/local, so @bsv/sdk's ARC broadcaster, its
+ * WhatsOnChain chain tracker, or another Keystead can use it unchanged. Like the public services these
+ * need no user credentials; an optional API key can be required. These routes answer in the foreign
+ * protocols' shapes, not Keystead's envelope.
+ */
+export interface ChainRouteOptions {
+  node: LocalNode;
+  usdRate: () => ExchangeRate | null;
+  /** When set, callers must send it (ARC: Authorization: Bearer <key>; WhatsOnChain: Authorization: <key>). */
+  apiKey?: string;
+}
+
+const ARC_STATUS: Record<RejectReason, number> = {
+  malformed: 461,
+  'bad-signature': 461,
+  'too-large': 461,
+  'missing-inputs': 462,
+  'outputs-exceed-inputs': 462,
+  dust: 464,
+  'fee-too-low': 465,
+  'double-spend': 200,
+  'network-error': 503,
+};
+
+const ARC_TITLE: Record<number, string> = { 461: 'Malformed transaction', 462: 'Invalid inputs', 464: 'Invalid outputs', 465: 'Fee too low' };
+
+export function arcBroadcastReply(result: BroadcastResult, status: { blockHash: string | null; blockHeight: number | null; state: string }) {
+  const timestamp = new Date().toISOString();
+  if (result.status === 'accepted') {
+    const mined = status.state === 'mined';
+    return {
+      code: 200,
+      body: {
+        txid: result.txid,
+        txStatus: mined ? 'MINED' : 'SEEN_ON_NETWORK',
+        blockHash: status.blockHash ?? '',
+        blockHeight: status.blockHeight ?? 0,
+        extraInfo: result.alreadyKnown ? 'Transaction already known' : '',
+        status: 200,
+        title: 'OK',
+        timestamp,
+      },
+    };
+  }
+  if (result.reason === 'double-spend') {
+    return { code: 200, body: { txid: result.txid, txStatus: 'DOUBLE_SPEND_ATTEMPTED', extraInfo: result.message, competingTxs: result.competingTxs ?? [], status: 200, title: 'OK', timestamp } };
+  }
+  const code = ARC_STATUS[result.reason];
+  return {
+    code,
+    body: { type: `https://arc.bitcoinsv.com/errors/${code}`, title: ARC_TITLE[code] ?? 'Rejected', status: code, detail: result.message, instance: null, txid: result.txid, extraInfo: result.reason, reason: result.reason },
+  };
+}
+
+function keyMatches(given: string | undefined, key: string): boolean {
+  if (!given) return false;
+  const token = given.replace(/^Bearer\s+/i, '');
+  const a = Buffer.from(token);
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKey }: ChainRouteOptions): void {
+  const guard = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (apiKey && !keyMatches(req.headers.authorization, apiKey)) {
+      return reply.code(401).send({ status: 401, title: 'Unauthorized', detail: 'This node requires its API key in the Authorization header.' });
+    }
+  };
+
+  // ---- ARC ----
+  app.post('/chain/arc/v1/tx', { preHandler: guard, bodyLimit: 32 * 1024 * 1024 }, async (req, reply) => {
+    const body = req.body as { rawTx?: unknown } | string | undefined;
+    const raw = typeof body === 'string' ? body : typeof body?.rawTx === 'string' ? body.rawTx : null;
+    if (!raw || !/^[0-9a-fA-F]+$/.test(raw.trim())) {
+      return reply.code(400).send({ status: 400, title: 'Bad request', detail: 'Send {"rawTx": "<hex>"} as JSON, or the hex as text/plain.' });
+    }
+    const result = node.submit(raw);
+    const status = result.txid ? node.txStatus(result.txid) : { blockHash: null, blockHeight: null, state: 'unknown' };
+    const r = arcBroadcastReply(result, status);
+    return reply.code(r.code).send(r.body);
+  });
+
+  app.get<{ Params: { txid: string } }>('/chain/arc/v1/tx/:txid', { preHandler: guard }, async (req, reply) => {
+    const s = node.txStatus(req.params.txid.toLowerCase());
+    if (s.state === 'unknown') return reply.code(404).send({ status: 404, title: 'Not found', detail: `Transaction ${req.params.txid} is not known.` });
+    return reply.send({
+      txid: s.txid,
+      txStatus: s.state === 'mined' ? 'MINED' : 'SEEN_ON_NETWORK',
+      blockHash: s.blockHash ?? '',
+      blockHeight: s.blockHeight ?? 0,
+      merklePath: s.merklePath ?? '',
+      extraInfo: '',
+      timestamp: new Date().toISOString(),
+    });
+  });
+
+  app.get('/chain/arc/v1/policy', { preHandler: guard }, async (_req, reply) =>
+    reply.send({
+      policy: { maxscriptsizepolicy: 100_000_000, maxtxsigopscountspolicy: 4_294_967_295, maxtxsizepolicy: 10 * 1024 * 1024, miningFee: { satoshis: node.policy.satoshis, bytes: node.policy.bytes } },
+      timestamp: new Date().toISOString(),
+    }),
+  );
+
+  // ---- WhatsOnChain ----
+  const woc = '/chain/woc/v1/bsv/local';
+  const header = (height: number) => {
+    const b = node.blockAt(height);
+    return b && { hash: b.hash, height: b.height, merkleroot: b.merkleRoot, time: b.time, previousblockhash: b.prevHash, confirmations: node.tip().height - b.height + 1, nTx: b.txCount };
+  };
+
+  app.get(`${woc}/chain/info`, { preHandler: guard }, async (_req, reply) => {
+    const tip = node.tip();
+    return reply.send({ chain: 'local', blocks: tip.height, headers: tip.height, bestblockhash: tip.hash });
+  });
+  app.get(`${woc}/block/headers`, { preHandler: guard }, async (_req, reply) => {
+    const tip = node.tip().height;
+    const list = [];
+    for (let h = tip; h >= Math.max(0, tip - 9); h--) list.push(header(h));
+    return reply.send(list);
+  });
+  app.get<{ Params: { height: string } }>(`${woc}/block/:height/header`, { preHandler: guard }, async (req, reply) => {
+    const h = /^\d+$/.test(req.params.height) ? header(Number(req.params.height)) : null;
+    return h ? reply.send(h) : reply.code(404).send({ error: 'block not found' });
+  });
+  app.get<{ Params: { address: string } }>(`${woc}/address/:address/unspent`, { preHandler: guard }, async (req, reply) =>
+    reply.send(node.utxos(req.params.address).map((u) => ({ height: u.height ?? 0, tx_pos: u.vout, tx_hash: u.txid, value: u.satoshis }))),
+  );
+  app.get<{ Params: { address: string } }>(`${woc}/address/:address/history`, { preHandler: guard }, async (req, reply) =>
+    reply.send(node.history(req.params.address).map((h) => ({ tx_hash: h.txid, height: h.height ?? 0 }))),
+  );
+  app.get<{ Params: { address: string } }>(`${woc}/address/:address/balance`, { preHandler: guard }, async (req, reply) => {
+    const utxos = node.utxos(req.params.address);
+    const sum = (confirmed: boolean) => utxos.filter((u) => (u.height !== null) === confirmed).reduce((s, u) => s + u.satoshis, 0);
+    return reply.send({ confirmed: sum(true), unconfirmed: sum(false) });
+  });
+  app.get<{ Params: { txid: string } }>(`${woc}/tx/:txid/hex`, { preHandler: guard }, async (req, reply) => {
+    const hex = node.txHex(req.params.txid.toLowerCase());
+    return hex ? reply.type('text/plain').send(hex) : reply.code(404).type('text/plain').send('Not Found');
+  });
+  app.post(`${woc}/tx/raw`, { preHandler: guard, bodyLimit: 32 * 1024 * 1024 }, async (req, reply) => {
+    const raw = (req.body as { txhex?: unknown } | undefined)?.txhex;
+    if (typeof raw !== 'string') return reply.code(400).send('send {"txhex": "<hex>"}');
+    const r = node.submit(raw);
+    return r.status === 'accepted' ? reply.send(r.txid) : reply.code(400).send(`${r.reason}: ${r.message}`);
+  });
+  app.get(`${woc}/exchangerate`, { preHandler: guard }, async (_req, reply) => {
+    const r = usdRate();
+    return r ? reply.send({ currency: 'USD', rate: r.rate, time: Math.floor(Date.parse(r.time) / 1000) }) : reply.code(404).send({ error: 'no USD rate set' });
+  });
+}
