@@ -138,17 +138,20 @@ export class WalletSync {
 
   /** Scans every wallet once; concurrent calls share one run. */
   scanAll(): Promise<void> {
-    this.scanning ??= (async () => {
-      try {
-        for (const w of this.services.repos.wallets.all()) await this.scanWallet(w);
-        this.lastError = null;
-      } catch (err) {
-        this.lastError = (err as Error).message;
-      } finally {
-        this.scanning = null;
-      }
-    })();
+    // Cleared in a chained finally: the run may finish synchronously (no wallets), before assignment.
+    this.scanning ??= this.scanEvery().finally(() => {
+      this.scanning = null;
+    });
     return this.scanning;
+  }
+
+  private async scanEvery(): Promise<void> {
+    try {
+      for (const w of this.services.repos.wallets.all()) await this.scanWallet(w);
+      this.lastError = null;
+    } catch (err) {
+      this.lastError = (err as Error).message;
+    }
   }
 
   /** The local node tells us about every accepted transaction and mined block as it happens. */

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { classifyArc, reasonFromText } from '../../main/chain/network/classify.js';
+import { httpRequest, HttpUnavailable } from '../../main/chain/network/http.js';
+import { NetworkProvider } from '../../main/chain/network/network-provider.js';
+
+describe('ARC answers, classified honestly', () => {
+  it('treats "missing inputs" as missing inputs, never as a double spend', () => {
+    for (const text of ['Missing inputs', 'bad-txns-inputs-missingorspent', 'parent transaction not found']) assert.equal(reasonFromText(text), 'missing-inputs', text);
+    assert.equal(reasonFromText('txn-mempool-conflict'), 'double-spend');
+    assert.equal(reasonFromText('mandatory-script-verify-flag-failed (Signature must be zero)'), 'bad-signature');
+    assert.equal(reasonFromText('min relay fee not met'), 'fee-too-low');
+  });
+
+  it('counts "already known" as success', () => {
+    assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_ON_NETWORK', extraInfo: 'Transaction already known' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: true });
+    assert.deepEqual(classifyArc(409, { detail: 'txn-already-known', txid: 'ab' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: true });
+    assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'STORED' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: false });
+  });
+
+  it('reads failures ARC sends as HTTP 200 and as 46x', () => {
+    const ds = classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null);
+    assert.equal(ds.status === 'rejected' && ds.reason, 'double-spend');
+    assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, ['cd']);
+    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status, 'rejected');
+    const fee = classifyArc(465, { status: 465, title: 'Fee too low', detail: 'fee too low' }, 'ab');
+    assert.equal(fee.status === 'rejected' && fee.reason, 'fee-too-low');
+    const ours = classifyArc(462, { reason: 'outputs-exceed-inputs', detail: 'x' }, 'ab');
+    assert.equal(ours.status === 'rejected' && ours.reason, 'outputs-exceed-inputs', "our node's own reason wins");
+  });
+});
+
+describe('HTTP with timeouts and bounded retries', () => {
+  let server: Server;
+  let base = '';
+  let hits = 0;
+  before(async () => {
+    server = createServer((req, res) => {
+      hits += 1;
+      if (req.url === '/flaky' && hits % 3 !== 0) return void res.writeHead(503).end();
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 500);
+      if (req.url === '/bad') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"detail":"no"}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => server.close());
+
+  it('retries 5xx with backoff until it passes', async () => {
+    hits = 0;
+    const r = await httpRequest(`${base}/flaky`, {}, { timeoutMs: 2000, retries: 3, backoffMs: 5 });
+    assert.equal(r.status, 200);
+    assert.equal(hits, 3);
+  });
+
+  it('gives up after the bounded retries, and on timeouts', async () => {
+    await assert.rejects(httpRequest(`${base}/slow`, {}, { timeoutMs: 50, retries: 1, backoffMs: 5 }), (e: HttpUnavailable) => /timed out/.test(e.message));
+    hits = 1;
+    await assert.rejects(httpRequest(`${base}/flaky`, {}, { timeoutMs: 2000, retries: 0, backoffMs: 5 }), HttpUnavailable);
+  });
+
+  it('never retries a 4xx', async () => {
+    hits = 0;
+    const r = await httpRequest(`${base}/bad`, {}, { timeoutMs: 2000, retries: 3, backoffMs: 5 });
+    assert.deepEqual([r.status, r.body, hits], [400, { detail: 'no' }, 1]);
+  });
+
+  it('reports an unreachable ARC as a network error, not a rejection of the transaction', async () => {
+    const p = new NetworkProvider({ network: 'testnet', arcUrl: 'http://127.0.0.1:1', wocUrl: 'http://127.0.0.1:1', http: { retries: 1, backoffMs: 5, timeoutMs: 500 } });
+    const r = await p.broadcast('0100000000000000000000');
+    assert.equal(r.status === 'rejected' && r.reason, 'network-error');
+  });
+});
