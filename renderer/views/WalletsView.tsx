@@ -6,6 +6,8 @@ import { ApiError } from '../api/client.js';
 import { messageOf } from '../components/errors.js';
 import { notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
+import { formatBsv, formatSats } from '../components/format.js';
+import { useInterval } from '../components/useInterval.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
@@ -26,6 +28,7 @@ export function WalletsView() {
   const call = useSession((s) => s.call);
   const role = useSession((s) => s.me!.role);
   const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  useInterval(wallets.reload, 5000); // balances move as the chain does
   const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState<WalletSummary | null>(null);
   const [deleting, setDeleting] = useState<WalletSummary | null>(null);
@@ -43,6 +46,7 @@ export function WalletsView() {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Wallet</Table.Th>
+              <Table.Th>Balance (BSV)</Table.Th>
               <Table.Th>Type</Table.Th>
               <Table.Th>Paymail</Table.Th>
               <Table.Th>Owner</Table.Th>
@@ -62,6 +66,15 @@ export function WalletsView() {
                       </Text>
                     </div>
                   </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text fw={500} data-testid={`balance-${w.walletTitle}`}>
+                    {formatBsv(w.balance.confirmed + w.balance.unconfirmed)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatSats(w.balance.confirmed)} confirmed
+                    {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
+                  </Text>
                 </Table.Td>
                 <Table.Td>
                   <Badge variant="light">{w.type}</Badge>

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { canCall, type OperationName } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
 import { AuditView } from './AuditView.js';
+import { NetworkView } from './NetworkView.js';
 import { OverviewView } from './OverviewView.js';
 import { ProfileView } from './ProfileView.js';
 import { ReceiveView } from './ReceiveView.js';
@@ -23,6 +24,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'overview', label: 'Overview', requires: 'me', Component: OverviewView },
   { id: 'wallets', label: 'Wallets', requires: 'listWallets', Component: WalletsView },
   { id: 'receive', label: 'Receive', requires: 'walletAddresses', Component: ReceiveView },
+  { id: 'network', label: 'Network', requires: 'networkStatus', Component: NetworkView },
   { id: 'users', label: 'Users', requires: 'listUsers', Component: UsersView },
   { id: 'audit', label: 'Audit log', requires: 'auditLog', Component: AuditView },
   { id: 'profile', label: 'Profile', requires: 'me', Component: ProfileView },

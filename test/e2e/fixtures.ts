@@ -8,7 +8,7 @@ import { startHeadless, type Headless } from '../helpers/headless.js';
 export const test = base.extend<{ keystead: Headless }>({
   keystead: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-e2e-'));
-    const host = await startHeadless({ dataDir, password: 'e2e-db-password' });
+    const host = await startHeadless({ dataDir, password: 'e2e-db-password', args: ['--mine-interval', '0'] });
     await use(host);
     await host.stop();
     rmSync(dataDir, { recursive: true, force: true });

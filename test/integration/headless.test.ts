@@ -145,15 +145,15 @@ describe('headless host: contract, first run, restart', () => {
     }
   });
 
-  it('refuses a wrong password: non-zero exit, clear message, database untouched', async () => {
-    const dbFile = path.join(dataDir, 'keystead.db');
-    const before = readFileSync(dbFile);
+  it('refuses a wrong password: non-zero exit, clear message, nothing in the data dir touched', async () => {
+    const snapshot = () => Object.fromEntries(readdirSync(dataDir).map((f) => [f, readFileSync(path.join(dataDir, f)).toString('base64')]));
+    const before = snapshot();
+    assert.deepEqual(Object.keys(before).sort(), ['chain-local.db', 'keystead.db']);
     const r = await runHeadlessExpectingExit({ dataDir, password: 'not-the-password' });
     assert.notEqual(r.code, 0);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /password does not unlock/);
-    assert.deepEqual(readFileSync(dbFile), before);
-    assert.deepEqual(readdirSync(dataDir).sort(), ['keystead.db'], 'no key file or side files were created');
+    assert.deepEqual(snapshot(), before, 'no file was created or changed');
   });
 });
 

@@ -1,0 +1,12 @@
+/** Satoshis as BSV with up to 8 decimals, trailing zeros trimmed: 77000 → "0.00077". */
+export function formatBsv(satoshis: number): string {
+  const sign = satoshis < 0 ? '-' : '';
+  const abs = Math.abs(satoshis);
+  const whole = Math.floor(abs / 1e8);
+  const frac = String(abs % 1e8).padStart(8, '0').replace(/0+$/, '');
+  return `${sign}${whole.toLocaleString('en-US')}${frac ? `.${frac}` : ''}`;
+}
+
+export const formatSats = (satoshis: number) => `${satoshis.toLocaleString('en-US')} sat`;
+
+export const formatTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');

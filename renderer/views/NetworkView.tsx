@@ -1,0 +1,183 @@
+import { Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { canCall } from '../../shared/operations.js';
+import { formatSats, formatTime } from '../components/format.js';
+import { notifyError, notifySuccess } from '../components/notify.js';
+import { useInterval } from '../components/useInterval.js';
+import { useLoad } from '../components/useLoad.js';
+import { useSubmit } from '../components/useSubmit.js';
+import { useSession } from '../state/store.js';
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" ta="right" style={{ wordBreak: 'break-all' }}>
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+/** Which chain this Keystead uses and how it is doing; on the local network, mining and test coins. */
+export function NetworkView() {
+  const call = useSession((s) => s.call);
+  const role = useSession((s) => s.me!.role);
+  const status = useLoad(() => call('networkStatus', {}));
+  useInterval(status.reload, 5000);
+  const s = status.data;
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Network</Title>
+        <Button variant="default" onClick={() => void status.reload()} loading={status.loading}>
+          Refresh
+        </Button>
+      </Group>
+      {status.error && <Alert color="red">{status.error}</Alert>}
+      {s?.error && <Alert color="orange">{s.error}</Alert>}
+      {s?.syncError && <Alert color="orange" title="Wallet sync">{s.syncError}</Alert>}
+      {s && (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Paper withBorder p="md">
+            <Stack gap="xs">
+              <Group>
+                <Title order={4}>Chain</Title>
+                <Badge color={s.network === 'mainnet' ? 'red' : 'teal'} data-testid="network-name">
+                  {s.network}
+                </Badge>
+              </Group>
+              <Row label="Provider">{s.provider}</Row>
+              <Row label="Tip height">
+                <span data-testid="tip-height">{s.tip?.height ?? '—'}</span>
+              </Row>
+              <Row label="Tip hash">{s.tip ? `${s.tip.hash.slice(0, 16)}…` : '—'}</Row>
+              {s.mempoolSize !== null && (
+                <Row label="Mempool">
+                  <span data-testid="mempool-size">{s.mempoolSize}</span> transactions
+                </Row>
+              )}
+              <Row label="Fee policy">{s.feePolicy ? `${s.feePolicy.satoshis} sat per ${s.feePolicy.bytes} bytes; dust below ${s.feePolicy.dustLimit} sat` : '—'}</Row>
+              <Row label="USD rate">{s.rates ? `${s.rates.rate} (${s.rates.source}, ${formatTime(s.rates.updatedAt)})` : '—'}</Row>
+            </Stack>
+          </Paper>
+          {s.faucet && canCall(role, 'faucet') && <LocalTools onDone={() => void status.reload()} />}
+        </SimpleGrid>
+      )}
+      <RatesTable />
+    </Stack>
+  );
+}
+
+function LocalTools({ onDone }: { onDone: () => void }) {
+  const call = useSession((s) => s.call);
+  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const [walletId, setWalletId] = useState<string | null>(null);
+  const [amount, setAmount] = useState<number | string>(100_000);
+  const faucet = useSubmit(async () => {
+    const r = await call('faucet', { walletId: walletId ?? undefined, satoshis: Number(amount) });
+    notifySuccess(`${formatSats(r.satoshis)} sent to ${r.address}.`);
+    onDone();
+  });
+  const mine = async () => {
+    try {
+      const r = await call('mineBlock', {});
+      notifySuccess(`Block ${r.height} mined with ${r.txCount} transaction(s).`);
+      onDone();
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={4}>Local network</Title>
+        <Text size="sm" c="dimmed">
+          Test coins for development. They exist only on this Keystead&apos;s local chain.
+        </Text>
+        <Button onClick={() => void mine()} variant="light">
+          Mine block
+        </Button>
+        <form onSubmit={faucet.onSubmit}>
+          <Stack gap="xs">
+            <Select
+              label="Wallet"
+              placeholder="Your default wallet"
+              data={(wallets.data ?? []).map((w) => ({ value: w.walletID, label: w.walletTitle }))}
+              value={walletId}
+              onChange={setWalletId}
+              clearable
+            />
+            <NumberInput label="Amount (satoshis)" value={amount} onChange={setAmount} min={1} max={1_000_000_000} thousandSeparator="," />
+            {faucet.error && <Alert color="red">{faucet.error}</Alert>}
+            <Button type="submit" loading={faucet.busy}>
+              Get test coins
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    </Paper>
+  );
+}
+
+function RatesTable() {
+  const call = useSession((s) => s.call);
+  const role = useSession((s) => s.me!.role);
+  const rates = useLoad(() => call('listRates', {}));
+  const editable = canCall(role, 'setRate');
+  const [currency, setCurrency] = useState('');
+  const [rate, setRate] = useState<number | string>('');
+  const save = useSubmit(async () => {
+    await call('setRate', { currency, rate: Number(rate) });
+    notifySuccess(`${currency.toUpperCase()} saved.`);
+    setCurrency('');
+    setRate('');
+    await rates.reload();
+  });
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={4}>Exchange rates (price of 1 BSV)</Title>
+        <Table aria-label="Exchange rates">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Currency</Table.Th>
+              <Table.Th>Rate</Table.Th>
+              <Table.Th>Source</Table.Th>
+              <Table.Th>Updated</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rates.data?.rates.map((r) => (
+              <Table.Tr key={r.currency}>
+                <Table.Td>{r.currency}</Table.Td>
+                <Table.Td>{r.rate}</Table.Td>
+                <Table.Td>{r.source}</Table.Td>
+                <Table.Td>{formatTime(r.updatedAt)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        {editable && (
+          <form onSubmit={save.onSubmit}>
+            <Group align="flex-end">
+              <TextInput label="Currency" placeholder="EUR" value={currency} onChange={(e) => setCurrency(e.currentTarget.value)} w={120} />
+              <NumberInput label="Rate" value={rate} onChange={setRate} min={0} decimalScale={6} w={160} />
+              <Button type="submit" loading={save.busy}>
+                Save rate
+              </Button>
+            </Group>
+            {save.error && (
+              <Alert color="red" mt="xs">
+                {save.error}
+              </Alert>
+            )}
+          </form>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
