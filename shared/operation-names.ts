@@ -34,5 +34,14 @@ export const OPERATION_NAMES = [
   'listRates',
   'setRate',
   'convertAmount',
+  'resolveUri',
+  'pay',
+  'history',
+  'lookup',
+  'feeManagerInit',
+  'feeManagerAddresses',
+  'feeManagerMetrics',
+  'listPaymailHosts',
+  'setPaymailHost',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];

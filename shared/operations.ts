@@ -3,6 +3,9 @@ import { ROLES, type Role } from './roles.js';
 import type { OperationName } from './operation-names.js';
 import { email, givenPassword, id, label, newPassword, organisationName, paging, personName, role } from './schemas.js';
 import { boolish, logoUrl, memberList, optionalText, walletId, walletPassword, walletType, type WalletTypeName } from './wallet-schemas.js';
+import { lookupInput, payInput, type PaymentRequest } from './payment-schemas.js';
+
+export type { PaymentRequest } from './payment-schemas.js';
 
 export { OPERATION_NAMES, type OperationName } from './operation-names.js';
 
@@ -249,6 +252,68 @@ export const OPERATIONS = {
     access: ALL_ROLES,
     summary: 'Converts satoshis into a currency of the rate table.',
   }),
+  resolveUri: op({
+    input: z.object({
+      uri: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(2000, { error: 'is too long' }),
+      amount: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }).optional()),
+      walletId,
+    }),
+    access: WALLET_USERS,
+    summary: 'Turns a payment URI (payto:, paymail, bitcoin:, address) into a payment request for pay.',
+  }),
+  pay: op({
+    input: payInput,
+    access: WALLET_USERS,
+    summary: 'Pays a payment request from a wallet: P2P to a paymail peer, or broadcast.',
+    audit: true,
+  }),
+  history: op({
+    input: z.object({
+      walletId,
+      nextPageToken: z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0),
+      maxResults: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(200, { error: 'must be 200 at most' }).default(20),
+    }),
+    access: ALL_ROLES,
+    summary: "A wallet's transactions, newest first, paged.",
+  }),
+  lookup: op({
+    input: lookupInput,
+    access: ALL_ROLES,
+    summary: 'The BSV (and token) balance held by a private key, converted, filtered and paged.',
+  }),
+  feeManagerInit: op({
+    input: z.object({ mnemonic: optionalText(1000) }),
+    access: ['admin', 'manager'],
+    enterprise: true,
+    summary: "Creates the organisation's fee wallet, which then pays the network fees of its payments.",
+    audit: true,
+  }),
+  feeManagerAddresses: op({
+    input: z.object({}),
+    access: ['admin', 'manager'],
+    enterprise: true,
+    summary: "The fee wallet's addresses, to fund it.",
+  }),
+  feeManagerMetrics: op({
+    input: z.object({}),
+    access: ['admin', 'manager'],
+    enterprise: true,
+    summary: "Refreshes and returns the fee wallet's balance and outputs with their states.",
+  }),
+  listPaymailHosts: op({
+    input: z.object({}),
+    access: ALL_ROLES,
+    summary: 'Where paymail domains are looked up before DNS (e.g. local domains).',
+  }),
+  setPaymailHost: op({
+    input: z.object({
+      domain: z.string({ error: 'is required' }).trim().toLowerCase().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, { error: 'must be a domain name' }),
+      url: z.union([z.string().trim().regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, { error: 'must be an http(s) origin like http://127.0.0.1:7480' }), z.null()]),
+    }),
+    access: ['admin'],
+    summary: 'Maps a paymail domain to a host URL (null removes it).',
+    audit: true,
+  }),
 } as const satisfies { [N in OperationName]: OperationDef<z.ZodType> };
 export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['input']>;
 export type ParsedInput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['input']>;
@@ -382,6 +447,67 @@ export interface OperationOutputs {
   listRates: { base: 'BSV'; rates: RateOutput[] };
   setRate: RateOutput;
   convertAmount: { satoshis: number; currency: string; amount: number; rate: number; source: string; updatedAt: string | null };
+  resolveUri: { data: PaymentRequest };
+  pay: { txid: string; fee: number; feePaidBy: 'wallet' | 'feeManager'; delivered: 'p2p' | 'broadcast'; walletID: string };
+  history: { walletID: string; history: HistoryEntry[]; meta: { nextPageToken: number | null } };
+  lookup: LookupOutput;
+  feeManagerInit: { walletID: string; address: string };
+  feeManagerAddresses: { addresses: string[] };
+  feeManagerMetrics: FeeMetricsOutput;
+  listPaymailHosts: { hosts: { domain: string; url: string; source: 'config' | 'admin' | 'self' }[] };
+  setPaymailHost: { domain: string; url: string | null };
+}
+
+export interface HistoryEntry {
+  txid: string;
+  direction: 'in' | 'out' | 'self';
+  /** Net change of the wallet's balance, satoshis (negative when paying). */
+  amount: number;
+  fee: number | null;
+  counterparty: string | null;
+  memo: string | null;
+  time: string;
+  height: number | null;
+  confirmations: number;
+}
+export interface LookupCoin {
+  protocol: string;
+  balance?: number;
+  tokenId?: string;
+  splittable?: boolean;
+  name?: string;
+  address?: string;
+  satsPerToken?: number;
+  symbol?: string;
+  redeemAddr?: string;
+  image?: string;
+  amount?: number;
+  supply?: number;
+  decimals?: number;
+  sn?: number[];
+  txid?: string;
+  vout?: number;
+  height?: number | null;
+}
+export interface LookupOutput {
+  totalBalance: { currency: string; balance: number };
+  coins: LookupCoin[];
+  meta: { nextPageToken: number | null };
+}
+export interface FeeUtxo {
+  script: string;
+  tx_pos: number;
+  address: string | null;
+  path: string;
+  tx_hash: string;
+  value: number;
+  createdAt: number | null;
+  state: 'available' | 'reserved' | 'dust' | 'spent';
+}
+export interface FeeMetricsOutput {
+  totalBalance: { balance: number; dustBalance: number };
+  availableUtxos: FeeUtxo[];
+  lowBalance: boolean;
 }
 export type OperationOutput<N extends OperationName> = OperationOutputs[N];
 

@@ -5,6 +5,9 @@ import type { LoginThrottle } from './auth/throttle.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 import type { ChainProvider } from '../chain/types.js';
 import type { WalletSync } from './sync/wallet-sync.js';
+import type { PaymailClient } from './paymail/client.js';
+import type { PaymailHostMap } from './paymail/host-map.js';
+import type { KeyRing } from './payments/keyring.js';
 import type { AddressBook } from './wallets/address-book.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
@@ -38,6 +41,8 @@ export interface EngineConfig {
   sessionTtlMs: number;
   /** The domain of this Keystead's paymail aliases (alias@domain). */
   paymailDomain: string;
+  /** Paymail domains served by known hosts, before DNS (e.g. { "b.test": "http://127.0.0.1:7481" }). */
+  paymailHosts?: Readonly<Record<string, string>>;
 }
 
 /** Everything a handler may use; built once per engine. */
@@ -53,6 +58,9 @@ export interface Services {
   /** The embedded node, on the local network only (faucet, mining). */
   node: LocalNode | null;
   sync: WalletSync;
+  keyring: KeyRing;
+  paymail: PaymailClient;
+  paymailHosts: PaymailHostMap;
   /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */
   sealingKey(): Buffer;
 }

@@ -15,6 +15,11 @@ import { WalletSync } from './sync/wallet-sync.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 import type { ChainProvider, ExchangeRate } from '../chain/types.js';
 import { usdRateOf } from './rates/rates.js';
+import { PaymailClient, type SrvResolver } from './paymail/client.js';
+import { PaymailHost } from './paymail/host.js';
+import { PaymailHostMap } from './paymail/host-map.js';
+import { KeyRing } from './payments/keyring.js';
+import { reconcileReservations } from './payments/reconcile.js';
 
 export interface EngineOptions {
   store: Store;
@@ -23,6 +28,8 @@ export interface EngineOptions {
   node?: LocalNode | null;
   /** Network only: how often wallets are re-scanned, in ms (0: never). */
   syncIntervalMs?: number;
+  /** DNS SRV lookups for paymail hosts (tests pass a stub). */
+  srv?: SrvResolver;
   throttle?: ThrottleOptions;
   now?: () => number;
 }
@@ -38,6 +45,10 @@ export interface Engine {
   readonly ready: Promise<void>;
   /** The USD rate from the rate table (served by the local node's WhatsOnChain route). */
   usdRate(): ExchangeRate | null;
+  /** This Keystead as a paymail host (its routes are in main/server/paymail-routes.ts). */
+  readonly paymailHost: PaymailHost;
+  /** Tells the engine its own address, so its own paymail domain resolves to itself. */
+  setSelfUrl(url: string): void;
   execute<N extends OperationName>(name: N, input: unknown, credentials: Credentials, meta: CallMeta): Promise<OperationResult<N>>;
   close(): void;
 }
@@ -62,12 +73,16 @@ export function isOperationName(name: string): name is OperationName {
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, throttle, now = Date.now }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, srv, throttle, now = Date.now }: EngineOptions): Engine {
   const repos = createRepos(store.db);
   let sealingKey: Buffer | undefined;
   const addressBook = new AddressBook({ repos, now });
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain);
+  const paymailHosts = new PaymailHostMap(repos.settings, config.paymailHosts ?? {});
   const services: Services = {
+    keyring: new KeyRing({ sealingKey: () => services.sealingKey() }),
+    paymail: new PaymailClient(() => paymailHosts.map(), srv),
+    paymailHosts,
     db: store.db,
     repos,
     config,
@@ -86,12 +101,15 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
   if (node) sync.attachLocal(node);
   else sync.startPolling(syncIntervalMs);
   // Catch up with what happened while Keystead was not running (or, on the network, since the last poll).
-  const ready = sync.scanAll();
+  const ready = sync.scanAll().then(() => reconcileReservations(services));
+  const paymailHost = new PaymailHost(services);
 
   return {
     config,
     ready,
     usdRate: () => usdRateOf(services),
+    paymailHost,
+    setSelfUrl: (url) => paymailHosts.setSelf(config.paymailDomain, url),
     async execute(name, input, credentials, meta) {
       const def: OperationDef = OPERATIONS[name];
       const handler = HANDLERS[name] as AnyHandler;

@@ -8,6 +8,12 @@ import { changePassword, login, logout, me, setup } from './users/session-ops.js
 import { faucet, mineBlock, networkStatus } from './chain/chain-ops.js';
 import { convertAmount, listRates, setRate } from './rates/rates.js';
 import { createWallet } from './wallets/create.js';
+import { feeManagerAddresses, feeManagerInit, feeManagerMetrics } from './fees/fee-manager.js';
+import { listPaymailHosts, setPaymailHost } from './paymail/host-ops.js';
+import { history } from './payments/history.js';
+import { lookup } from './payments/lookup.js';
+import { pay } from './payments/pay.js';
+import { resolveUri } from './payments/resolve-op.js';
 import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallets/wallet-ops.js';
 
 interface Handler<N extends OperationName> {
@@ -51,4 +57,13 @@ export const HANDLERS: { [N in OperationName]: Handler<N> } = {
   listRates: { msg: 'Exchange rates fetched successfully.', run: listRates },
   setRate: { msg: 'Exchange rate saved.', run: setRate, target: (i) => i.currency },
   convertAmount: { msg: 'Amount converted.', run: convertAmount },
+  resolveUri: { msg: 'Operation completed successfully', run: resolveUri },
+  pay: { msg: 'Transaction sent successfully', run: pay, target: (_i, o) => o?.txid ?? null },
+  history: { msg: 'History fetched successfully.', run: history },
+  lookup: { msg: 'operation completed successfully', run: lookup },
+  feeManagerInit: { msg: 'Fee manager init successfully', run: feeManagerInit, target: (_i, o) => o?.address ?? null },
+  feeManagerAddresses: { msg: 'Operation Completed successfully', run: feeManagerAddresses },
+  feeManagerMetrics: { msg: 'Operation successful', run: feeManagerMetrics },
+  listPaymailHosts: { msg: 'Paymail hosts fetched successfully.', run: listPaymailHosts },
+  setPaymailHost: { msg: 'Paymail host saved.', run: setPaymailHost, target: (i) => i.domain },
 };

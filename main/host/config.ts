@@ -10,6 +10,7 @@ export interface HostConfig {
   sessionTtlSeconds: number;
   bodyLimit: number;
   paymailDomain: string;
+  paymailHosts: Record<string, string>;
   chain: ChainConfig;
 }
 
@@ -61,6 +62,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --session-ttl <s>       authToken lifetime in seconds (env KEYSTEAD_SESSION_TTL; default 43200)
   --body-limit <bytes>    largest request body (env KEYSTEAD_BODY_LIMIT; default 1048576)
   --paymail-domain <d>    domain of this Keystead's paymail aliases (env KEYSTEAD_PAYMAIL_DOMAIN; default localhost)
+  --paymail-hosts <list>  paymail domains served by known hosts, e.g. b.test=http://127.0.0.1:7481,c.test=… (env KEYSTEAD_PAYMAIL_HOSTS)
   --help                  show this text`;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
@@ -85,7 +87,7 @@ export function isDomainName(value: string): boolean {
 export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostConfig | null {
   const flags = new Map<string, string>();
   const known = [
-    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain',
+    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts',
     '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key',
   ];
   for (let i = 0; i < argv.length; i++) {
@@ -116,6 +118,14 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     }
     return v.replace(/\/+$/, '');
   };
+  const paymailHosts: Record<string, string> = {};
+  for (const pair of (pick('--paymail-hosts', 'KEYSTEAD_PAYMAIL_HOSTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [domain, target] = pair.split('=');
+    if (!domain || !target || !isDomainName(domain.toLowerCase()) || !/^https?:\/\/[^\s/]+\/?$/.test(target)) {
+      throw new UsageError(`--paymail-hosts entries look like domain=http://host:port, got "${pair}".`);
+    }
+    paymailHosts[domain.toLowerCase()] = target.replace(/\/+$/, '');
+  }
   const chain: ChainConfig = {
     network: network as ChainConfig['network'],
     remoteUrl: url('--remote-url', 'KEYSTEAD_REMOTE_URL'),
@@ -138,5 +148,6 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     sessionTtlSeconds: ttl === undefined ? 12 * 3600 : integer('--session-ttl', ttl, 1, 365 * 24 * 3600),
     bodyLimit: bodyLimit === undefined ? 1024 * 1024 : integer('--body-limit', bodyLimit, 1024, 256 * 1024 * 1024),
     paymailDomain,
+    paymailHosts,
   };
 }

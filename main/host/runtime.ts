@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   sessionTtlSeconds: number;
   /** Domain of this Keystead's paymail aliases; `localhost` by default. */
   paymailDomain?: string;
+  /** Paymail domains of known hosts, looked up before DNS. */
+  paymailHosts?: Record<string, string>;
   bodyLimit?: number;
   uiDir?: string;
   /** See OpenOptions.nativeBinding. */
@@ -56,7 +58,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     chain: chain.provider,
     node: chain.node,
     syncIntervalMs: chainCfg.syncIntervalSeconds * 1000,
-    config: { version: opts.version, network: chain.provider.network, sessionTtlMs: opts.sessionTtlSeconds * 1000, paymailDomain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN },
+    config: {
+      version: opts.version,
+      network: chain.provider.network,
+      sessionTtlMs: opts.sessionTtlSeconds * 1000,
+      paymailDomain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN,
+      paymailHosts: opts.paymailHosts,
+    },
   });
   const closeAll = () => {
     engine.close();
@@ -72,6 +80,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   const port = (server.server.address() as AddressInfo).port;
+  engine.setSelfUrl(`http://127.0.0.1:${port}`);
   let closing: Promise<void> | undefined;
   return {
     engine,

@@ -12,6 +12,7 @@ import { mapError } from './errors.js';
 import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, UI_CSP } from './guards.js';
 import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
+import { registerPaymailRoutes } from './paymail-routes.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 
 export interface ServerOptions {
@@ -103,6 +104,7 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   }
 
   if (node) registerChainRoutes(app, { node, usdRate: () => engine.usdRate(), apiKey: chainApiKey });
+  registerPaymailRoutes(app, engine, logError);
 
   // The UI's RPC: one POST per operation, the body is the input. Same table, same checks as REST.
   app.post<{ Params: { op: string } }>('/rpc/:op', async (req, reply) => {

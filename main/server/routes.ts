@@ -40,6 +40,13 @@ const headersAndBody =
   (req: FastifyRequest) => ({ ...fromHeaders(...names)(req), ...((req.body as object | undefined) ?? {}) });
 
 const WALLET_HEADER = ['walletId'];
+
+/** pay: the payment request is the body (or under `data`); the wallet, its password and the idempotency key are headers. */
+const payInput = (req: FastifyRequest) => {
+  const h = fromHeaders('walletId', 'walletPassword')(req);
+  const key = req.headers['idempotency-key'];
+  return { ...((req.body as object | undefined) ?? {}), ...h, ...(typeof key === 'string' && key ? { idempotencyKey: key } : {}) };
+};
 const CREATE_WALLET_FIELDS = ['walletTitle', 'mnemonicPhrase', 'derivationPath', 'paymail', 'paymailActivate', 'type', 'walletLogo', 'serviceId', 'walletPassword', 'members'];
 
 export const REST_ROUTES: readonly RestRoute[] = [
@@ -76,6 +83,18 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', url: '/v1/convert', op: 'convertAmount', input: query },
   { method: 'POST', url: '/chain/faucet', op: 'faucet' },
   { method: 'POST', url: '/chain/mine', op: 'mineBlock', input: (req) => req.body ?? {} },
+  // Payments (wallet API).
+  { method: 'GET', url: '/v1/URI', op: 'resolveUri', input: fromHeaders('uri', 'amount', 'walletId') },
+  { method: 'POST', url: '/v1/URI', op: 'resolveUri', input: headersAndBody('walletId') },
+  { method: 'POST', url: '/v1/pay', op: 'pay', input: payInput },
+  { method: 'GET', url: '/v1/history', op: 'history', input: fromHeaders('walletId', 'nextPageToken', 'maxResults') },
+  { method: 'POST', url: '/v1/lookup', op: 'lookup', input: headersAndBody('type', 'currency', 'nextPageToken', 'compact', 'maxResults') },
+  { method: 'GET', url: '/v1/paymailHosts', op: 'listPaymailHosts', input: none },
+  { method: 'POST', url: '/v1/paymailHosts', op: 'setPaymailHost' },
+  // Fee manager (the spec's enterprise paths, "Beta").
+  { method: 'GET', url: '/api/v1/initBeta', op: 'feeManagerInit', input: fromHeaders('mnemonic') },
+  { method: 'GET', url: '/api/v1/feeAddressBeta', op: 'feeManagerAddresses', input: none },
+  { method: 'GET', url: '/api/v1/feeMetricsBeta', op: 'feeManagerMetrics', input: none },
   // Address API (the spec's enterprise paths; manager only).
   { method: 'GET', url: '/api/v1/addresses', op: 'addresses', input: fromHeaders(...WALLET_HEADER) },
   { method: 'GET', url: '/api/v1/address', op: 'address', input: fromHeaders(...WALLET_HEADER) },

@@ -150,4 +150,30 @@ export const MIGRATIONS: readonly Migration[] = [
         ('AUD', 61, 'default', 0), ('CHF', 35, 'default', 0), ('JPY', 6100, 'default', 0);
     `,
   },
+  {
+    version: 5,
+    name: 'payments: coin reservations, paymail references, idempotency keys',
+    sql: `
+      ALTER TABLE utxos ADD COLUMN reserved_by TEXT;
+      ALTER TABLE utxos ADD COLUMN reserved_at INTEGER;
+      CREATE INDEX utxos_reserved ON utxos(reserved_by) WHERE reserved_by IS NOT NULL;
+      CREATE TABLE paymail_refs (
+        reference   TEXT PRIMARY KEY,
+        wallet_row  INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        outputs     TEXT NOT NULL,
+        satoshis    INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL,
+        txid        TEXT
+      );
+      CREATE TABLE idempotency (
+        uid         TEXT NOT NULL,
+        key         TEXT NOT NULL,
+        state       TEXT NOT NULL CHECK (state IN ('pending','done')),
+        response    TEXT,
+        created_at  INTEGER NOT NULL,
+        PRIMARY KEY (uid, key)
+      );
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import { createEngine, type Engine } from '../../main/engine/engine.js';
 import type { ThrottleOptions } from '../../main/engine/auth/throttle.js';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
+import type { ChainProvider } from '../../main/chain/types.js';
 import { openStore } from '../../main/store/database.js';
 import { tempDir } from './tmp.js';
 
@@ -13,14 +14,14 @@ export interface TestEngine {
 }
 
 /** An in-process engine over a real SQLCipher file in a temp dir, with a clock the test can move. */
-export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: number } = {}): TestEngine {
+export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: number; chain?: (local: ChainProvider) => ChainProvider } = {}): TestEngine {
   const dataDir = tempDir();
   const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
   const store = openStore({ dataDir, password: 'test-password' });
   const node = LocalNode.open({ dataDir, password: 'test-password', now: () => clock.now });
   const engine = createEngine({
     store,
-    chain: new LocalProvider(node, () => null),
+    chain: (opts.chain ?? ((c) => c))(new LocalProvider(node, () => null)),
     node,
     config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test' },
     throttle: opts.throttle,

@@ -34,7 +34,7 @@ function checkKind(input: CreateInput): void {
   if (input.type !== 'shared' && input.members?.length) throw new AppError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
 }
 
-export async function createWalletFor(ctx: OpContext, ownerUid: string, input: CreateInput): Promise<WalletRow> {
+export async function createWalletFor(ctx: OpContext, ownerUid: string, input: CreateInput, fixedWalletId?: string): Promise<WalletRow> {
   const { services } = ctx;
   const { repos, db, config } = services;
   checkKind(input);
@@ -42,7 +42,7 @@ export async function createWalletFor(ctx: OpContext, ownerUid: string, input: C
     throw new AppError('SERVICE_MISMATCH', 'serviceId does not match this organisation.');
   }
   const isDefault = input.walletTitle.toLowerCase() === 'default';
-  const walletId = isDefault ? DEFAULT_WALLET_ID : randomUUID();
+  const walletId = fixedWalletId ?? (isDefault ? DEFAULT_WALLET_ID : randomUUID());
   const members = resolveMembers(services, ownerUid, input.members ?? []);
   const derivationPath = accountPathFrom(input.derivationPath);
   const mnemonic = input.mnemonicPhrase ? checkedMnemonic(input.mnemonicPhrase) : newMnemonic();

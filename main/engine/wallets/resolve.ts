@@ -3,6 +3,7 @@ import type { WalletRow } from '../../store/repos/wallets.js';
 import { callerOf, type OpContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { createWalletFor } from './create.js';
+import { FEE_MANAGER_WALLET_ID } from './fee-manager-id.js';
 
 export interface ResolvedWallet extends WalletRow {
   access: 'owner' | 'member';
@@ -16,6 +17,7 @@ export async function resolveWallet(ctx: OpContext, walletId: string | undefined
   const { uid } = callerOf(ctx);
   const { wallets } = ctx.services.repos;
   const id = walletId || DEFAULT_WALLET_ID;
+  if (id === FEE_MANAGER_WALLET_ID) throw new AppError('NOT_FOUND', 'The fee manager is not a wallet of your account; use the fee manager routes.');
   const own = wallets.own(uid, id);
   if (own) return { ...own, access: 'owner' };
   if (id === DEFAULT_WALLET_ID) {

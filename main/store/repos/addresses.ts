@@ -16,6 +16,7 @@ export function createAddressRepo(db: Db) {
   );
   const highestUsed = db.prepare<[number, number], { idx: number | null }>('SELECT max(idx) AS idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1');
   const markUsed = db.prepare('UPDATE addresses SET used = 1 WHERE wallet_row = ? AND address = ?');
+  const markUnused = db.prepare('UPDATE addresses SET used = 0 WHERE wallet_row = ? AND address = ?');
   const owner = db.prepare<[string], { wallet_row: number; chain: 0 | 1; idx: number }>('SELECT wallet_row, chain, idx FROM addresses WHERE address = ? ORDER BY wallet_row LIMIT 1');
   const at = db.prepare<[number, number, number], { address: string; used: number }>('SELECT address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND idx = ?');
   return {
@@ -42,6 +43,10 @@ export function createAddressRepo(db: Db) {
     at(walletRow: number, chain: 0 | 1, idx: number): { address: string; used: boolean } | null {
       const r = at.get(walletRow, chain, idx);
       return r ? { address: r.address, used: r.used === 1 } : null;
+    },
+    /** Hands back an address a failed payment had claimed for change (nothing was ever paid to it). */
+    markUnused(walletRow: number, address: string): void {
+      markUnused.run(walletRow, address);
     },
     markUsed(walletRow: number, address: string): boolean {
       return markUsed.run(walletRow, address).changes > 0;

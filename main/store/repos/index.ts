@@ -3,6 +3,7 @@ import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
 import { createAuditRepo } from './audit.js';
 import { createOrganisationRepo } from './organisation.js';
+import { createPaymentRepo } from './payments.js';
 import { createRateRepo } from './rates.js';
 import { createSessionRepo } from './sessions.js';
 import { createSettingsRepo } from './settings.js';
@@ -25,6 +26,7 @@ export function createRepos(db: Db) {
     walletUtxos: createWalletUtxoRepo(db),
     walletTxs: createWalletTxRepo(db),
     rates: createRateRepo(db),
+    payments: createPaymentRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -40,6 +40,12 @@ export function createWalletUtxoRepo(db: Db) {
   const balance = db.prepare<[number], { confirmed: number | null; unconfirmed: number | null }>(
     "SELECT sum(CASE WHEN height IS NOT NULL THEN satoshis END) AS confirmed, sum(CASE WHEN height IS NULL THEN satoshis END) AS unconfirmed FROM utxos WHERE wallet_row = ? AND status <> 'spent'",
   );
+  const available = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout");
+  const reserve = db.prepare("UPDATE utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available'");
+  const release = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'");
+  const releaseCoin = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'");
+  const reservedAll = db.prepare<[], Raw>("SELECT * FROM utxos WHERE status = 'reserved'");
+  const all = db.prepare<[number, number], Raw>('SELECT * FROM utxos WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, txid, vout LIMIT ?');
   const unspent = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY height IS NULL, height, txid, vout");
   return {
     get(txid: string, vout: number): WalletUtxo | null {
@@ -61,6 +67,27 @@ export function createWalletUtxoRepo(db: Db) {
     },
     unspent(walletRow: number): WalletUtxo[] {
       return unspent.all(walletRow).map(toRow);
+    },
+    available(walletRow: number): WalletUtxo[] {
+      return available.all(walletRow).map(toRow);
+    },
+    /** Marks coins as taken by one payment; false if any was taken meanwhile. Call inside a transaction. */
+    reserve(coins: readonly { txid: string; vout: number }[], by: string, at: number): boolean {
+      return coins.every((c) => reserve.run(by, at, c.txid, c.vout).changes === 1);
+    },
+    /** Gives back the coins a payment held (when it failed before reaching the chain). */
+    release(by: string): number {
+      return release.run(by).changes;
+    },
+    releaseCoin(txid: string, vout: number): void {
+      releaseCoin.run(txid, vout);
+    },
+    reserved(): WalletUtxo[] {
+      return reservedAll.all().map(toRow);
+    },
+    /** Every output of the wallet, newest first (spent ones too), for the fee manager's metrics. */
+    recent(walletRow: number, limit: number): WalletUtxo[] {
+      return all.all(walletRow, limit).map(toRow);
     },
   };
 }

@@ -60,12 +60,13 @@ export function createWalletRepo(db: Db) {
     `SELECT w.* FROM wallets w JOIN wallet_members m ON m.wallet_row = w.id WHERE w.wallet_id = ? AND m.uid = ? AND w.type = 'shared'`,
   );
   const visible = db.prepare<[string, string], Raw & { role_in_wallet: string }>(
-    `SELECT w.*, 'owner' AS role_in_wallet FROM wallets w WHERE w.owner_uid = ?
+    `SELECT w.*, 'owner' AS role_in_wallet FROM wallets w WHERE w.owner_uid = ? AND w.wallet_id <> 'fee-manager'
      UNION ALL
      SELECT w.*, 'member' AS role_in_wallet FROM wallets w JOIN wallet_members m ON m.wallet_row = w.id WHERE m.uid = ? AND w.type = 'shared'
      ORDER BY created_at, id`,
   );
-  const ownedBy = db.prepare<[string], Raw>('SELECT * FROM wallets WHERE owner_uid = ? ORDER BY created_at, id');
+  const ownedBy = db.prepare<[string], Raw>("SELECT * FROM wallets WHERE owner_uid = ? AND wallet_id <> 'fee-manager' ORDER BY created_at, id");
+  const feeManager = db.prepare<[], Raw>("SELECT * FROM wallets WHERE wallet_id = 'fee-manager' LIMIT 1");
   const byPaymail = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE paymail_alias = ? AND paymail_domain = ?');
   const remove = db.prepare('DELETE FROM wallets WHERE id = ?');
   const members = db.prepare<[number], { uid: string }>('SELECT uid FROM wallet_members WHERE wallet_row = ? ORDER BY uid');
@@ -97,6 +98,11 @@ export function createWalletRepo(db: Db) {
     },
     ownedBy(uid: string): WalletRow[] {
       return ownedBy.all(uid).map(toRow);
+    },
+    /** The organisation's fee wallet, once initialised. */
+    feeManager(): WalletRow | null {
+      const r = feeManager.get();
+      return r ? toRow(r) : null;
     },
     byPaymail(alias: string, domain: string): WalletRow | null {
       const r = byPaymail.get(alias, domain);

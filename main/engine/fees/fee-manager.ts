@@ -1,0 +1,61 @@
+import type { FeeUtxo, OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { requiredFee } from '../../chain/policy.js';
+import { callerOf, type OpContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { P2PKH_INPUT_BYTES } from '../payments/coin-select.js';
+import { createWalletFor } from '../wallets/create.js';
+import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
+
+/** Below this the fee manager warns that it may soon be unable to pay fees. */
+export const LOW_BALANCE = 10_000;
+
+function feeWallet(ctx: OpContext) {
+  const w = ctx.services.repos.wallets.feeManager();
+  if (!w) throw new AppError('NOT_FOUND', 'The fee manager is not initialised yet. Call initBeta first.');
+  return w;
+}
+
+/**
+ * Creates the organisation's fee wallet: an escrow HD wallet (optionally from a given mnemonic) that
+ * then pays the network fee of every payment the organisation's wallets make, when it can.
+ */
+export async function feeManagerInit(ctx: OpContext, input: ParsedInput<'feeManagerInit'>): Promise<OperationOutput<'feeManagerInit'>> {
+  if (ctx.services.repos.wallets.feeManager()) throw new AppError('CONFLICT', 'The fee manager is already initialised.');
+  const w = await createWalletFor(ctx, callerOf(ctx).uid, { walletTitle: 'Fee manager', type: 'escrow', mnemonicPhrase: input.mnemonic, derivationPath: 'bip44-btc' }, FEE_MANAGER_WALLET_ID);
+  if (input.mnemonic) await ctx.services.sync.scanWallet(w).catch(() => undefined);
+  const [first] = ctx.services.addressBook.available(w, 1);
+  return { walletID: w.walletId, address: first.address };
+}
+
+export function feeManagerAddresses(ctx: OpContext): OperationOutput<'feeManagerAddresses'> {
+  return { addresses: ctx.services.addressBook.available(feeWallet(ctx)).map((a) => a.address) };
+}
+
+export async function feeManagerMetrics(ctx: OpContext): Promise<OperationOutput<'feeManagerMetrics'>> {
+  const w = feeWallet(ctx);
+  try {
+    await ctx.services.sync.scanWallet(w); // "refreshes the UTXO state"
+  } catch {
+    /* the provider is unreachable: report what is known */
+  }
+  let dustBelow = 1;
+  try {
+    dustBelow = requiredFee(P2PKH_INPUT_BYTES, await ctx.services.chain.getFeePolicy()) + 1;
+  } catch {
+    /* keep the default */
+  }
+  const rows = ctx.services.repos.walletUtxos.recent(w.id, 200);
+  const utxos: FeeUtxo[] = rows.map((u) => ({
+    script: u.script,
+    tx_pos: u.vout,
+    address: u.address,
+    path: `${w.derivationPath}/${u.chain ?? 0}/${u.idx ?? 0}`,
+    tx_hash: u.txid,
+    value: u.satoshis,
+    createdAt: null,
+    state: u.status === 'spent' ? 'spent' : u.status === 'reserved' ? 'reserved' : u.satoshis < dustBelow ? 'dust' : 'available',
+  }));
+  const balance = utxos.filter((u) => u.state === 'available' || u.state === 'reserved').reduce((s, u) => s + u.value, 0);
+  const dustBalance = utxos.filter((u) => u.state === 'dust').reduce((s, u) => s + u.value, 0);
+  return { totalBalance: { balance, dustBalance }, availableUtxos: utxos, lowBalance: balance < LOW_BALANCE };
+}

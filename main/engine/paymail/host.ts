@@ -1,0 +1,140 @@
+import { BSM, P2PKH, PublicKey, Signature, Transaction, Utils } from '@bsv/sdk';
+import { randomBytes } from 'node:crypto';
+import type { WalletRow } from '../../store/repos/wallets.js';
+import type { Services } from '../context.js';
+import { identityPubKeyHex } from '../payments/keyring.js';
+import { CAP } from './client.js';
+
+/** A paymail protocol failure, answered as `{code, message}` with its HTTP status (the protocol's shape). */
+export class PaymailError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How long a P2P destination (its reference and outputs) may be paid. */
+export const REFERENCE_TTL_MS = 30 * 60_000;
+
+/**
+ * This Keystead as a paymail host, for every wallet whose alias is active: capability discovery, PKI,
+ * public-key verification, public profile, basic and P2P payment destinations, and receive-transaction,
+ * which checks that the transaction pays what was issued for its reference, broadcasts it and records it.
+ */
+export class PaymailHost {
+  constructor(private readonly services: Services) {}
+
+  capabilities(baseUrl: string): { bsvalias: '1.0'; capabilities: Record<string, string | boolean> } {
+    const t = (path: string) => `${baseUrl}/api/bsvalias/${path}/{alias}@{domain.tld}`;
+    return {
+      bsvalias: '1.0',
+      capabilities: {
+        [CAP.pki]: t('id'),
+        [CAP.paymentDestination]: t('address'),
+        [CAP.senderValidation]: false,
+        [CAP.verifyPubkey]: `${t('verify-pubkey')}/{pubkey}`,
+        [CAP.publicProfile]: t('public-profile'),
+        [CAP.p2pDestination]: t('p2p-payment-destination'),
+        [CAP.receiveTransaction]: t('receive-transaction'),
+      },
+    };
+  }
+
+  private wallet(handle: string): WalletRow {
+    const [alias, domain] = handle.toLowerCase().split('@');
+    const w = domain === this.services.config.paymailDomain ? this.services.repos.wallets.byPaymail(alias, domain) : null;
+    if (!w || !w.paymailActive) throw new PaymailError(404, 'not-found', `Paymail not found: ${handle}`);
+    return w;
+  }
+
+  pki(handle: string) {
+    const w = this.wallet(handle);
+    return { bsvalias: '1.0', handle: handle.toLowerCase(), pubkey: identityPubKeyHex(w) };
+  }
+
+  verifyPubkey(handle: string, pubkey: string) {
+    const w = this.wallet(handle);
+    return { bsvalias: '1.0', handle: handle.toLowerCase(), pubkey, match: identityPubKeyHex(w) === pubkey.toLowerCase() };
+  }
+
+  profile(handle: string) {
+    const w = this.wallet(handle);
+    return { avatar: w.logo || null, name: w.title.slice(0, 100) };
+  }
+
+  /** Claims the wallet's next unused receive address for a payer, so two payers never share one. */
+  private nextAddress(w: WalletRow): string {
+    const { db, repos, addressBook } = this.services;
+    return db.transaction(() => {
+      const [next] = addressBook.available(w, 1);
+      repos.addresses.markUsed(w.id, next.address);
+      addressBook.ensureGap(w, 0);
+      return next.address;
+    })();
+  }
+
+  basicDestination(handle: string, body: unknown) {
+    const w = this.wallet(handle);
+    const b = (body ?? {}) as { senderHandle?: unknown; dt?: unknown; amount?: unknown; purpose?: unknown; signature?: unknown };
+    if (typeof b.senderHandle !== 'string' || typeof b.dt !== 'string') throw new PaymailError(400, 'bad-request', 'senderHandle and dt are required.');
+    // Sender validation is not required here (6745385c3fc0: false): signed and unsigned requests are both served.
+    return { output: new P2PKH().lock(this.nextAddress(w)).toHex() };
+  }
+
+  p2pDestination(handle: string, body: unknown) {
+    const w = this.wallet(handle);
+    const satoshis = (body as { satoshis?: unknown } | null)?.satoshis;
+    if (typeof satoshis !== 'number' || !Number.isSafeInteger(satoshis) || satoshis <= 0) {
+      throw new PaymailError(400, 'bad-request', 'satoshis must be a positive whole number.');
+    }
+    const outputs = [{ script: new P2PKH().lock(this.nextAddress(w)).toHex(), satoshis }];
+    const reference = randomBytes(16).toString('hex');
+    const now = this.services.now();
+    this.services.repos.payments.insertRef({ reference, walletRow: w.id, outputs, satoshis, createdAt: now, expiresAt: now + REFERENCE_TTL_MS });
+    return { outputs, reference };
+  }
+
+  async receiveTransaction(handle: string, body: unknown) {
+    const w = this.wallet(handle);
+    const b = (body ?? {}) as { hex?: unknown; reference?: unknown; metadata?: { sender?: unknown; pubkey?: unknown; signature?: unknown; note?: unknown } };
+    if (typeof b.hex !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'hex and reference are required.');
+    const ref = this.services.repos.payments.getRef(b.reference);
+    if (!ref || ref.walletRow !== w.id) throw new PaymailError(404, 'not-found', 'Unknown reference for this paymail.');
+    if (ref.expiresAt < this.services.now()) throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
+    let tx: Transaction;
+    try {
+      tx = Transaction.fromHex(b.hex);
+    } catch {
+      throw new PaymailError(400, 'bad-request', 'hex is not a transaction.');
+    }
+    const txid = tx.id('hex');
+    if (ref.txid && ref.txid !== txid) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
+    // Every output issued for the reference must be paid, at least in full.
+    for (const want of ref.outputs) {
+      if (!tx.outputs.some((o) => o.lockingScript.toHex() === want.script && (o.satoshis ?? 0) >= want.satoshis)) {
+        throw new PaymailError(400, 'wrong-outputs', 'The transaction does not pay the outputs issued for this reference.');
+      }
+    }
+    const meta = b.metadata ?? {};
+    if (typeof meta.signature === 'string' && typeof meta.pubkey === 'string') {
+      let ok = false;
+      try {
+        ok = BSM.verify(Utils.toArray(txid, 'utf8'), Signature.fromCompact(meta.signature, 'base64'), PublicKey.fromString(meta.pubkey));
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new PaymailError(400, 'bad-signature', "metadata.signature does not sign the txid with metadata.pubkey.");
+    }
+    const result = await this.services.chain.broadcast(b.hex);
+    if (result.status === 'rejected') throw new PaymailError(400, 'rejected', `The transaction was refused: ${result.reason} (${result.message}).`);
+    this.services.repos.payments.settleRef(ref.reference, txid);
+    this.services.sync.applyTransaction(tx, txid, null);
+    const note = typeof meta.note === 'string' ? meta.note.slice(0, 500) : null;
+    const sender = typeof meta.sender === 'string' ? meta.sender.slice(0, 200) : null;
+    this.services.repos.walletTxs.annotate(w.id, txid, note, sender);
+    return { txid, note: 'Payment received. Thank you.' };
+  }
+}

@@ -1,0 +1,71 @@
+import { requiredFee } from '../../chain/policy.js';
+import type { FeePolicy } from '../../chain/types.js';
+
+/** Bytes a P2PKH input adds (outpoint, script length, signature + key, sequence). */
+export const P2PKH_INPUT_BYTES = 148;
+/** Bytes a P2PKH output adds. */
+export const P2PKH_OUTPUT_BYTES = 34;
+/** Version, counts and lock time. */
+export const TX_OVERHEAD_BYTES = 10;
+
+export const outputBytes = (scriptHex: string) => 8 + 1 + scriptHex.length / 2 + (scriptHex.length / 2 >= 0xfd ? 2 : 0);
+
+export interface Coin {
+  txid: string;
+  vout: number;
+  satoshis: number;
+}
+
+export interface Selection<C extends Coin> {
+  coins: C[];
+  /** What the selected coins add up to. */
+  total: number;
+  fee: number;
+  /** Change back to the wallet (0: no change output). */
+  change: number;
+}
+
+/**
+ * Picks the coins for a payment: one coin when a single one covers it (the smallest such, so big coins
+ * stay whole and no needless inputs are added), otherwise the largest coins first until covered. Coins
+ * worth less than the fee to spend them are never picked. `feePaidElsewhere` (the fee manager pays)
+ * makes the wallet cover only the outputs. Returns null with the shortfall when the coins do not suffice.
+ */
+export function selectCoins<C extends Coin>(
+  coins: readonly C[],
+  outputs: { satoshis: number; script: string }[],
+  policy: FeePolicy,
+  opts: { feePaidElsewhere?: boolean; extraBytes?: number } = {},
+): { ok: true; selection: Selection<C> } | { ok: false; missing: number; available: number; needed: number } {
+  const target = outputs.reduce((s, o) => s + o.satoshis, 0);
+  const baseBytes = TX_OVERHEAD_BYTES + (opts.extraBytes ?? 0) + outputs.reduce((s, o) => s + outputBytes(o.script), 0);
+  const spendable = coins.filter((c) => c.satoshis > requiredFee(P2PKH_INPUT_BYTES, policy));
+  const feeFor = (inputs: number, withChange: boolean) =>
+    opts.feePaidElsewhere ? 0 : requiredFee(baseBytes + inputs * P2PKH_INPUT_BYTES + (withChange ? P2PKH_OUTPUT_BYTES : 0), policy);
+
+  const finish = (picked: C[]): Selection<C> => {
+    const total = picked.reduce((s, c) => s + c.satoshis, 0);
+    let fee = feeFor(picked.length, true);
+    let change = total - target - fee;
+    if (change < policy.dustLimit) {
+      // Too little for a change output: leave it to the fee.
+      fee = total - target;
+      change = 0;
+    }
+    return { coins: picked, total, fee, change };
+  };
+
+  const single = [...spendable].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= target + feeFor(1, false));
+  if (single) return { ok: true, selection: finish([single]) };
+
+  const picked: C[] = [];
+  let total = 0;
+  for (const c of [...spendable].sort((a, b) => b.satoshis - a.satoshis)) {
+    picked.push(c);
+    total += c.satoshis;
+    if (total >= target + feeFor(picked.length, false)) return { ok: true, selection: finish(picked) };
+  }
+  const available = spendable.reduce((s, c) => s + c.satoshis, 0);
+  const needed = target + feeFor(Math.max(1, spendable.length), false);
+  return { ok: false, missing: needed - available, available, needed };
+}

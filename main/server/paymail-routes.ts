@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Engine } from '../engine/engine.js';
+import { isAppError } from '../engine/errors.js';
+import { PaymailError } from '../engine/paymail/host.js';
+
+/**
+ * The paymail host routes (bsvalias). They answer in the protocol's own shapes (`{code, message}` on
+ * errors), not Keystead's envelope, and need no credentials, like any paymail host.
+ */
+export function registerPaymailRoutes(app: FastifyInstance, engine: Engine, logError: (m: string) => void): void {
+  const host = engine.paymailHost;
+  const answer = async (reply: FastifyReply, work: () => unknown) => {
+    try {
+      return reply.send(await work());
+    } catch (err) {
+      if (err instanceof PaymailError) return reply.code(err.status).send({ code: err.code, message: err.message });
+      if (isAppError(err)) return reply.code(err.status).send({ code: err.code.toLowerCase(), message: err.message });
+      logError(`keystead: paymail host error: ${(err as Error)?.stack ?? String(err)}`);
+      return reply.code(500).send({ code: 'internal', message: 'The paymail host failed.' });
+    }
+  };
+  type H = { Params: { handle: string; pubkey?: string } };
+
+  app.get('/.well-known/bsvalias', async (req, reply) => reply.send(host.capabilities(`http://${req.headers.host}`)));
+  app.get<H>('/api/bsvalias/id/:handle', (req, reply) => answer(reply, () => host.pki(req.params.handle)));
+  app.get<H>('/api/bsvalias/verify-pubkey/:handle/:pubkey', (req, reply) => answer(reply, () => host.verifyPubkey(req.params.handle, req.params.pubkey!)));
+  app.get<H>('/api/bsvalias/public-profile/:handle', (req, reply) => answer(reply, () => host.profile(req.params.handle)));
+  app.post<H>('/api/bsvalias/address/:handle', (req, reply) => answer(reply, () => host.basicDestination(req.params.handle, req.body)));
+  app.post<H>('/api/bsvalias/p2p-payment-destination/:handle', (req, reply) => answer(reply, () => host.p2pDestination(req.params.handle, req.body)));
+  app.post<H>('/api/bsvalias/receive-transaction/:handle', { bodyLimit: 32 * 1024 * 1024 }, (req, reply) => answer(reply, () => host.receiveTransaction(req.params.handle, req.body)));
+}

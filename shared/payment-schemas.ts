@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { boolish, walletId, walletPassword } from './wallet-schemas.js';
+
+const hex = z.string({ error: 'must be a hex string' }).trim().toLowerCase().regex(/^([0-9a-f]{2})*$/, { error: 'must be hex' });
+
+/** The payment request of the resolver (the spec's table), which pay takes back. */
+export const paymentRequest = z.object({
+  uri: z.string().max(2000).optional(),
+  type: z.string().max(50).optional(),
+  mainProtocol: z.string().max(50).optional(),
+  outputs: z
+    .array(
+      z.object({
+        script: hex.min(2, { error: 'is required' }).max(20_000, { error: 'is too long' }),
+        satoshis: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).min(0, { error: 'must not be negative' }).max(21e14, { error: 'is too large' }),
+      }),
+      { error: 'must be a list of {script, satoshis}' },
+    )
+    .min(1, { error: 'must have at least one output' })
+    .max(1000, { error: 'has too many outputs (1000 at most)' }),
+  inputs: z.array(z.unknown()).max(0, { error: 'must be empty (Keystead chooses the inputs)' }).optional(),
+  memo: z.string().max(500, { error: 'is too long' }).nullish(),
+  isBSV: z.boolean().optional(),
+  peer: z.string().max(2000).nullish(),
+  peerData: z.string().max(2000).nullish(),
+  peerProtocol: z.string().max(50).nullish(),
+});
+export type PaymentRequest = z.infer<typeof paymentRequest>;
+
+/** pay takes the request as the body, or nested under `data` (as the resolver returns it). */
+export const payInput = z.preprocess(
+  (v) => {
+    if (v && typeof v === 'object' && 'data' in v && (v as { data?: unknown }).data && typeof (v as { data: unknown }).data === 'object') {
+      const { data, ...rest } = v as { data: object };
+      return { ...data, ...rest };
+    }
+    return v;
+  },
+  paymentRequest.extend({ walletId, walletPassword, idempotencyKey: z.string().trim().min(1).max(200).optional() }),
+);
+
+export const LOOKUP_TYPES = ['ALL', 'BSV', 'STAS', 'STAS-20', 'STAS-789'] as const;
+
+export const lookupInput = z.object({
+  privateKey: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200, { error: 'is too long' }),
+  type: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v), z.enum(LOOKUP_TYPES, { error: `must be one of: ${LOOKUP_TYPES.join(', ')}` }).default('ALL')),
+  currency: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(10).default('USD')),
+  nextPageToken: z.preprocess((v) => (v === '' || v === 'null' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0)),
+  compact: z.preprocess((v) => (v === undefined || v === '' ? true : v), boolish).transform((v) => v !== false),
+  maxResults: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(1000, { error: 'must be 1000 at most' }).default(19)),
+});

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import { P2PKH, PrivateKey } from '@bsv/sdk';
+import fc from 'fast-check';
+import type { LocalNode } from '../../main/chain/local/local-node.js';
+import type { Credentials } from '../../main/engine/context.js';
+import type { Engine } from '../../main/engine/engine.js';
+import { selectCoins } from '../../main/engine/payments/coin-select.js';
+import { bsvToSatoshis, parsePaymentUri } from '../../main/engine/payments/uri.js';
+import { rejectsWith } from '../helpers/assert-app-error.js';
+import { meta, testEngine } from '../helpers/engine.js';
+import { ADMIN } from '../helpers/http.js';
+
+const POLICY = { satoshis: 1, bytes: 1000, dustLimit: 1 };
+const ADDR = PrivateKey.fromRandom().toAddress();
+
+describe('payment URIs', () => {
+  it('parses payto:, paymails, bitcoin: and addresses', () => {
+    assert.deepEqual(parsePaymentUri('payto:Alice@Example.com?purpose=cashback&amount=10000'), { kind: 'paymail', paymail: 'alice@example.com', satoshis: 10000, purpose: 'cashback', multi: false });
+    assert.deepEqual(parsePaymentUri('bob@b.test'), { kind: 'paymail', paymail: 'bob@b.test', satoshis: null, purpose: null, multi: false });
+    assert.deepEqual(parsePaymentUri(`bitcoin:${ADDR}?amount=0.0001&message=Lunch`), { kind: 'address', address: ADDR, satoshis: 10000, purpose: 'Lunch', bip21: true });
+    assert.deepEqual(parsePaymentUri(ADDR), { kind: 'address', address: ADDR, satoshis: null, purpose: null, bip21: false });
+    assert.equal(bsvToSatoshis('1'), 100_000_000);
+    assert.equal(bsvToSatoshis('0.00000001'), 1);
+    assert.equal(bsvToSatoshis('21000000.12345678'), 2_100_000_012_345_678);
+  });
+
+  it('refuses malformed and unsupported URIs with the reason', () => {
+    const cases: [string, RegExp][] = [
+      ['', /is required/],
+      ['payto:not a paymail', /not a paymail/],
+      ['payto:a@b.test?amount=1.5', /whole number of satoshis/],
+      ['bitcoin:1BadAddress?amount=1', /not a valid address/],
+      [`bitcoin:${ADDR}?amount=0.123456789`, /up to 8 decimals/],
+      ['mailto:a@b.test', /"mailto:" scheme is not supported/],
+      ['hello world', /not a payment URI/],
+    ];
+    for (const [uri, msg] of cases) assert.throws(() => parsePaymentUri(uri), (e: Error) => msg.test(e.message), uri);
+  });
+});
+
+describe('coin selection', () => {
+  const out = (satoshis: number) => [{ satoshis, script: new P2PKH().lock(ADDR).toHex() }];
+  it('prefers the smallest single coin that covers the payment', () => {
+    const coins = [{ txid: 'a', vout: 0, satoshis: 5000 }, { txid: 'b', vout: 0, satoshis: 1200 }, { txid: 'c', vout: 0, satoshis: 90_000 }];
+    const r = selectCoins(coins, out(1000), POLICY);
+    assert.ok(r.ok);
+    assert.deepEqual(r.selection.coins.map((c) => c.txid), ['b']);
+  });
+
+  it('always covers outputs and fee, never leaves dust change, and says what is missing', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 200_000 }), { minLength: 0, maxLength: 30 }), fc.integer({ min: 1, max: 500_000 }), (values, amount) => {
+        const coins = values.map((v, i) => ({ txid: `t${i}`, vout: 0, satoshis: v }));
+        const r = selectCoins(coins, out(amount), POLICY);
+        if (r.ok) {
+          const s = r.selection;
+          assert.equal(s.total, s.coins.reduce((x, c) => x + c.satoshis, 0));
+          assert.equal(s.total, amount + s.fee + s.change);
+          assert.ok(s.fee >= 1);
+          assert.ok(s.change === 0 || s.change >= POLICY.dustLimit);
+        } else {
+          assert.ok(r.missing > 0);
+          assert.equal(r.needed - r.available, r.missing);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('engine: pay, fee manager, lookup, history (local node)', () => {
+  let engine: Engine;
+  let node: LocalNode;
+  let admin: Credentials;
+  const run = <T>(p: Promise<{ output: T }>) => p.then((r) => r.output);
+  const balance = async (walletId: string) => {
+    const w = (await run(engine.execute('listWallets', {}, admin, meta))).wallets.find((x) => x.walletID === walletId)!;
+    return w.balance.confirmed + w.balance.unconfirmed;
+  };
+
+  beforeEach(async () => {
+    ({ engine, node } = testEngine());
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+  });
+
+  async function fundedWallet(title: string, amounts: number[], extra: object = {}) {
+    const w = await run(engine.execute('createWallet', { walletTitle: title, ...extra }, admin, meta));
+    for (const a of amounts) await run(engine.execute('faucet', { walletId: w.walletID, satoshis: a }, admin, meta));
+    return w.walletID;
+  }
+
+  it('pays an address from a resolved bitcoin: URI, with change, history and memo', async () => {
+    const wallet = await fundedWallet('Ops', [100_000]);
+    const req = await run(engine.execute('resolveUri', { uri: `bitcoin:${ADDR}?amount=0.0003&message=Invoice 7` }, admin, meta));
+    assert.deepEqual([req.data.type, req.data.isBSV, req.data.memo, req.data.outputs[0].satoshis], ['bip21', false, 'Invoice 7', 30_000]);
+    const paid = await run(engine.execute('pay', { data: req.data, walletId: wallet }, admin, meta));
+    assert.match(paid.txid, /^[0-9a-f]{64}$/);
+    assert.equal(paid.delivered, 'broadcast');
+    assert.equal(paid.feePaidBy, 'wallet');
+    assert.equal(await balance(wallet), 100_000 - 30_000 - paid.fee);
+    assert.deepEqual(node.utxos(ADDR).map((u) => u.satoshis), [30_000]);
+    const h = await run(engine.execute('history', { walletId: wallet }, admin, meta));
+    assert.deepEqual(h.history.map((e) => [e.direction, e.amount, e.memo]), [['out', -(30_000 + paid.fee), 'Invoice 7'], ['in', 100_000, null]]);
+    assert.equal(h.history[0].fee, paid.fee);
+    assert.equal(h.history[0].confirmations, 0);
+    node.mine();
+    assert.equal((await run(engine.execute('history', { walletId: wallet }, admin, meta))).history[0].confirmations, 1);
+  });
+
+  it('says how much is missing and refuses dust', async () => {
+    const wallet = await fundedWallet('Small', [5_000]);
+    await rejectsWith(
+      engine.execute('pay', { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 9_000 }], walletId: wallet }, admin, meta),
+      'INSUFFICIENT_FUNDS',
+      /needs 9\d{3} satoshis including the fee; the wallet has 5000 spendable, \d+ satoshis missing/,
+    );
+    const p2pkh = new P2PKH().lock(ADDR).toHex();
+    await rejectsWith(engine.execute('pay', { outputs: [{ script: p2pkh, satoshis: 0 }], walletId: wallet }, admin, meta), 'VALIDATION_FAILED', /more than 0/);
+    await rejectsWith(engine.execute('pay', { outputs: [{ script: p2pkh, satoshis: 1000 }, { script: p2pkh, satoshis: 0 }], walletId: wallet }, admin, meta), 'VALIDATION_FAILED', /outputs.1: 0 satoshis is below the dust limit/);
+    assert.equal(await balance(wallet), 5_000);
+  });
+
+  it('gives the coins and the change address back when the chain refuses the transaction', async () => {
+    let refuse = true;
+    ({ engine, node } = testEngine({
+      chain: (local) => ({
+        ...local,
+        network: local.network,
+        describe: local.describe,
+        getFeePolicy: () => local.getFeePolicy(),
+        getUtxos: (a) => local.getUtxos(a),
+        getHistory: (a) => local.getHistory(a),
+        getTransactionHex: (t) => local.getTransactionHex(t),
+        getTxStatus: (t) => local.getTxStatus(t),
+        getTip: () => local.getTip(),
+        getUsdRate: () => local.getUsdRate(),
+        broadcast: async (hex) => (refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex)),
+      }),
+    }));
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    const wallet = await fundedWallet('Ops', [5_000]);
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 1_000 }], walletId: wallet };
+    await rejectsWith(engine.execute('pay', req, admin, meta), 'PAYMENT_REJECTED', /fee-too-low/);
+    assert.equal(await balance(wallet), 5_000);
+    refuse = false;
+    const ok = await run(engine.execute('pay', req, admin, meta));
+    assert.ok(ok.txid, 'the coin is spendable again');
+  });
+
+  it('a secure wallet pays only with its password; an idempotency key pays once', async () => {
+    const wallet = await fundedWallet('Vault', [50_000], { type: 'secure', walletPassword: 'vault-pass-1' });
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 1_000 }], walletId: wallet };
+    await rejectsWith(engine.execute('pay', req, admin, meta), 'WALLET_LOCKED');
+    await rejectsWith(engine.execute('pay', { ...req, walletPassword: 'wrong-pass-1' }, admin, meta), 'WALLET_LOCKED');
+    assert.equal(await balance(wallet), 50_000, 'nothing was reserved or spent');
+    const first = await run(engine.execute('pay', { ...req, walletPassword: 'vault-pass-1', idempotencyKey: 'inv-1' }, admin, meta));
+    const again = await run(engine.execute('pay', { ...req, walletPassword: 'vault-pass-1', idempotencyKey: 'inv-1' }, admin, meta));
+    assert.deepEqual(again, first);
+    assert.equal(node.utxos(ADDR).length, 1, 'paid once');
+  });
+
+  it('the fee manager pays the network fee of a payment', async () => {
+    const fm = await run(engine.execute('feeManagerInit', {}, admin, meta));
+    await rejectsWith(engine.execute('feeManagerInit', {}, admin, meta), 'CONFLICT');
+    assert.equal((await run(engine.execute('listWallets', {}, admin, meta))).wallets.length, 0, 'the fee wallet is not a user wallet');
+    await run(engine.execute('faucet', { address: fm.address, satoshis: 20_000 }, admin, meta));
+    const wallet = await fundedWallet('Ops', [10_000]);
+    const paid = await run(engine.execute('pay', { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 10_000 }], walletId: wallet }, admin, meta));
+    assert.equal(paid.feePaidBy, 'feeManager');
+    assert.equal(await balance(wallet), 0, 'the wallet paid exactly the amount, no fee');
+    const metrics = await run(engine.execute('feeManagerMetrics', {}, admin, meta));
+    assert.equal(metrics.totalBalance.balance, 20_000 - paid.fee);
+    assert.ok(metrics.availableUtxos.some((u) => u.state === 'spent') && metrics.availableUtxos.some((u) => u.state === 'available'));
+    assert.equal(metrics.lowBalance, false);
+    assert.equal((await run(engine.execute('feeManagerAddresses', {}, admin, meta))).addresses.length, 20);
+  });
+
+  it('lookup pages over more than 40 coins in a stable order', async () => {
+    const key = PrivateKey.fromRandom();
+    for (let i = 0; i < 45; i++) await node.faucet(key.toAddress(), 1000 + i);
+    node.mine();
+    const total = Array.from({ length: 45 }, (_, i) => 1000 + i).reduce((a, b) => a + b, 0);
+    const compact = await run(engine.execute('lookup', { privateKey: key.toWif() }, admin, meta));
+    assert.deepEqual(compact.coins, [{ protocol: 'BSV', balance: total, address: key.toAddress() }]);
+    assert.equal(compact.totalBalance.currency, 'USD');
+    assert.equal(compact.totalBalance.balance, Math.round((total / 1e8) * 40 * 100) / 100);
+    assert.equal(compact.meta.nextPageToken, null);
+    const seen: string[] = [];
+    let token: number | null = 0;
+    const sizes: number[] = [];
+    while (token !== null) {
+      const page = await run(engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', nextPageToken: token, currency: 'EUR' }, admin, meta));
+      assert.equal(page.coins[0].balance, total, 'the BSV entry comes first on every page');
+      sizes.push(page.coins.length - 1);
+      seen.push(...page.coins.slice(1).map((c) => `${c.txid}:${c.vout}`));
+      token = page.meta.nextPageToken;
+    }
+    assert.deepEqual(sizes, [19, 19, 7]);
+    assert.equal(new Set(seen).size, 45);
+    assert.deepEqual((await run(engine.execute('lookup', { privateKey: key.toWif(), type: 'STAS-20' }, admin, meta))).coins, []);
+    await rejectsWith(engine.execute('lookup', { privateKey: 'nope' }, admin, meta), 'VALIDATION_FAILED', /privateKey/);
+    await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), currency: 'XYZ' }, admin, meta), 'VALIDATION_FAILED', /XYZ/);
+  });
+});
