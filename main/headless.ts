@@ -30,9 +30,8 @@ async function main(): Promise<number> {
     version: appVersion(),
     uiDir: path.join(projectRoot(), 'dist', 'renderer'),
   });
-  process.stdout.write(`Keystead listening on ${runtime.url}\n`);
-
-  await new Promise<void>((resolve) => {
+  // Handlers go in before the ready line: a script may signal us the moment it reads that line.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       console.error(`keystead: ${signal} received, shutting down`);
       runtime.close().then(resolve, (err) => {
@@ -43,6 +42,8 @@ async function main(): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  process.stdout.write(`Keystead listening on ${runtime.url}\n`);
+  await stopped;
   return 0;
 }
 

@@ -59,7 +59,12 @@ function spawnHeadless(opts: StartOptions): Spawned {
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code, signal) => {
+      if (code === null) err += `\n[test helper] the process was ended by ${signal}`;
+      resolve(code);
+    }),
+  );
   return { proc, stdout: () => out, stderr: () => err, exited };
 }
 

@@ -128,7 +128,7 @@ describe('headless host: contract, first run, restart', () => {
     const code = await host.stop('SIGTERM');
     const r = await inflight;
     assert.equal(r.status, 200, 'the in-flight login completed');
-    assert.equal(code, 0);
+    assert.equal(code, 0, host.stderr());
     assert.match(host.stderr(), /SIGTERM received/);
   });
 
@@ -141,7 +141,7 @@ describe('headless host: contract, first run, restart', () => {
       const old = await request(again.url, 'GET', '/api/v1/me', { headers: { authToken: token } });
       assert.equal(old.status, 200, 'sessions survive a restart until they expire');
     } finally {
-      assert.equal(await again.stop('SIGINT'), 0);
+      assert.equal(await again.stop('SIGINT'), 0, again.stderr());
     }
   });
 
@@ -184,7 +184,7 @@ describe('headless host: password sources', () => {
     const wrong = await runHeadlessExpectingExit({ dataDir: path.join(dir, 'data'), password: 'file-password\n' });
     assert.notEqual(wrong.code, 0, 'the trailing newline is not part of the password');
     const right = await startHeadless({ dataDir: path.join(dir, 'data'), password: 'file-password' });
-    assert.equal(await right.stop(), 0);
+    assert.equal(await right.stop(), 0, right.stderr());
   });
 
   it('without any password creates a 0600 key file and warns', async () => {

@@ -6,6 +6,7 @@ import type { LocalNode } from '../../main/chain/local/local-node.js';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
 import { selectCoins } from '../../main/engine/payments/coin-select.js';
+import type { LookupOutput } from '../../shared/operations.js';
 import { bsvToSatoshis, parsePaymentUri } from '../../main/engine/payments/uri.js';
 import { rejectsWith } from '../helpers/assert-app-error.js';
 import { meta, testEngine } from '../helpers/engine.js';
@@ -192,7 +193,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     let token: number | null = 0;
     const sizes: number[] = [];
     while (token !== null) {
-      const page = await run(engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', nextPageToken: token, currency: 'EUR' }, admin, meta));
+      const page: LookupOutput = await run(engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', nextPageToken: token, currency: 'EUR' }, admin, meta));
       assert.equal(page.coins[0].balance, total, 'the BSV entry comes first on every page');
       sizes.push(page.coins.length - 1);
       seen.push(...page.coins.slice(1).map((c) => `${c.txid}:${c.vout}`));
