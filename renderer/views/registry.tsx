@@ -2,6 +2,10 @@ import type { ComponentType } from 'react';
 import { canCall, type OperationName } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
 import { AuditView } from './AuditView.js';
+import { FeeManagerView } from './FeeManagerView.js';
+import { HistoryView } from './HistoryView.js';
+import { LookupView } from './LookupView.js';
+import { SendView } from './SendView.js';
 import { NetworkView } from './NetworkView.js';
 import { OverviewView } from './OverviewView.js';
 import { ProfileView } from './ProfileView.js';
@@ -23,7 +27,11 @@ export interface ViewDef {
 export const VIEWS: readonly ViewDef[] = [
   { id: 'overview', label: 'Overview', requires: 'me', Component: OverviewView },
   { id: 'wallets', label: 'Wallets', requires: 'listWallets', Component: WalletsView },
+  { id: 'send', label: 'Send', requires: 'pay', Component: SendView },
   { id: 'receive', label: 'Receive', requires: 'walletAddresses', Component: ReceiveView },
+  { id: 'history', label: 'History', requires: 'history', Component: HistoryView },
+  { id: 'lookup', label: 'Lookup', requires: 'lookup', Component: LookupView },
+  { id: 'fees', label: 'Fee manager', requires: 'feeManagerMetrics', Component: FeeManagerView },
   { id: 'network', label: 'Network', requires: 'networkStatus', Component: NetworkView },
   { id: 'users', label: 'Users', requires: 'listUsers', Component: UsersView },
   { id: 'audit', label: 'Audit log', requires: 'auditLog', Component: AuditView },

@@ -1,0 +1,90 @@
+import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import type { HistoryEntry } from '../../shared/operations.js';
+import { messageOf } from '../components/errors.js';
+import { formatBsv, formatSats, formatTime } from '../components/format.js';
+import { useInterval } from '../components/useInterval.js';
+import { useLoad } from '../components/useLoad.js';
+import { WalletSelect } from '../components/WalletSelect.js';
+import { useSession } from '../state/store.js';
+
+const COLORS = { in: 'teal', out: 'orange', self: 'gray' } as const;
+
+/** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations. */
+export function HistoryView() {
+  const call = useSession((s) => s.call);
+  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const [walletId, setWalletId] = useState<string | null>(null);
+  const [entries, setEntries] = useState<HistoryEntry[]>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (from: number) => {
+      try {
+        const r = await call('history', { walletId: walletId ?? undefined, nextPageToken: from, maxResults: 25 });
+        setEntries((prev) => (from === 0 ? r.history : [...prev, ...r.history]));
+        setNext(r.meta.nextPageToken);
+        setError(null);
+      } catch (err) {
+        setError(messageOf(err));
+      }
+    },
+    [call, walletId],
+  );
+  useEffect(() => {
+    void load(0);
+  }, [load]);
+  const refresh = useCallback(() => void load(0), [load]);
+  useInterval(refresh, 5000);
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <Title order={2}>History</Title>
+        <WalletSelect wallets={wallets.data} value={walletId} onChange={setWalletId} />
+      </Group>
+      {error && <Alert color="red">{error}</Alert>}
+      {entries.length === 0 && !error && <Text c="dimmed">No transactions yet.</Text>}
+      {entries.length > 0 && (
+        <Table striped aria-label="History">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>When</Table.Th>
+              <Table.Th />
+              <Table.Th ta="right">Amount (BSV)</Table.Th>
+              <Table.Th>Fee</Table.Th>
+              <Table.Th>Counterparty</Table.Th>
+              <Table.Th>Memo</Table.Th>
+              <Table.Th>Confirmations</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {entries.map((e) => (
+              <Table.Tr key={e.txid} title={e.txid}>
+                <Table.Td>{formatTime(e.time)}</Table.Td>
+                <Table.Td>
+                  <Badge color={COLORS[e.direction]} variant="light">
+                    {e.direction}
+                  </Badge>
+                </Table.Td>
+                <Table.Td ta="right" ff="monospace">
+                  {formatBsv(e.amount)}
+                </Table.Td>
+                <Table.Td>{e.fee === null ? '—' : formatSats(e.fee)}</Table.Td>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
+                <Table.Td>{e.memo ?? '—'}</Table.Td>
+                <Table.Td>{e.confirmations}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {next !== null && (
+        <Button variant="default" onClick={() => void load(next)}>
+          Load more
+        </Button>
+      )}
+    </Stack>
+  );
+}
