@@ -5,18 +5,10 @@ import { NetworkProvider, remoteEndpoints } from '../../main/chain/network/netwo
 import { startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
+import { until } from '../helpers/until.js';
 
 const key = PrivateKey.fromRandom();
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two instances', () => {
   const dataA = tempDir();

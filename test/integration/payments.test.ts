@@ -5,16 +5,8 @@ import { oracleAddress } from '../helpers/bip32-oracle.js';
 import { startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
+import { until } from '../helpers/until.js';
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface Org {
   host: Headless;
