@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PrivateKey } from '@bsv/sdk';
+import { PaymailClient } from '../../main/engine/paymail/client.js';
 import { oracleAddress } from '../helpers/bip32-oracle.js';
 import { startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
@@ -118,11 +119,29 @@ describe('payments between two instances on one local chain', () => {
     const paid = await call(a, 'POST', '/v1/pay', { body: resolved.body.data.data, headers: { walletID: alice } });
     assert.equal(paid.body.data.delivered, 'broadcast');
     await until('B to see the bitcoin: payment', async () => ((await balanceOf(b, bob)) === 22_000 ? true : undefined));
+    await until('B to have applied it', async () => ((await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history.length === 2 ? true : undefined));
     await call(a, 'POST', '/chain/mine', { body: {} });
     await until('the confirmation to reach B', async () => {
       const h = (await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history;
       return h.every((e: { confirmations: number }) => e.confirmations >= 1) ? true : undefined;
     });
+  });
+
+  it('basic address resolution (multi=true) and the client\'s PKI checks work against B', async () => {
+    const resolved = await call(a, 'GET', '/v1/URI', { headers: { uri: 'payto:bob@b.test?amount=3000&multi=true', walletID: alice } });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    const req = resolved.body.data.data;
+    assert.deepEqual([req.peer, req.peerProtocol, req.outputs.length, req.outputs[0].satoshis], [null, null, 1, 3000]);
+    assert.match(req.outputs[0].script, /^76a914[0-9a-f]{40}88ac$/);
+    const before = await balanceOf(b, bob);
+    const paid = await call(a, 'POST', '/v1/pay', { body: req, headers: { walletID: alice } });
+    assert.equal(paid.body.data.delivered, 'broadcast');
+    await until('B to see the basic-resolution payment', async () => ((await balanceOf(b, bob)) === before + 3000 ? true : undefined));
+
+    const client = new PaymailClient(() => new Map([['b.test', b.host.url]]));
+    const pubkey = await client.pki('bob@b.test');
+    assert.equal(await client.verifyPubkey('bob@b.test', pubkey), true);
+    assert.equal(await client.verifyPubkey('bob@b.test', PrivateKey.fromRandom().toPublicKey().toString()), false);
   });
 
   it('refuses unresolvable URIs and overspending with clear errors', async () => {
