@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import type { ContractLike } from './ast.js';
+import { abiType } from './codegen.js';
+
+export const COMPILER_VERSION = '0.1.0-keystead';
+
+export interface AbiEntity {
+  type: 'function' | 'constructor';
+  name?: string;
+  index?: number;
+  params: { name: string; type: string }[];
+}
+
+/** The scryptlib v9 artifact; scryptlib's buildContractClass reads contract, version, abi and hex. */
+export interface Artifact {
+  version: 9;
+  compilerVersion: string;
+  contract: string;
+  md5: string;
+  structs: unknown[];
+  library: unknown[];
+  alias: unknown[];
+  abi: AbiEntity[];
+  stateProps: unknown[];
+  buildType: 'debug' | 'release';
+  file: string;
+  hex: string;
+  sourceMapFile: string;
+}
+
+/** md5 of the template with every <placeholder> emptied, as scryptlib computes it. */
+export function templateMd5(hex: string): string {
+  return createHash('md5').update(hex.replace(/<[^>]*>/g, '<>')).digest('hex');
+}
+
+export function buildArtifact(contract: ContractLike, hex: string, optimized: boolean): Artifact {
+  const publics = contract.functions.filter((f) => f.visibility === 'public');
+  const props = contract.properties.filter((p) => !p.isStatic);
+  const abi: AbiEntity[] = [
+    ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => ({ name: p.name, type: abiType(p.type.name) })) })),
+    // Always present, and last: without it a two-function contract gets no selector.
+    { type: 'constructor', params: props.map((p) => ({ name: p.name, type: abiType(p.type.name) })) },
+  ];
+  return {
+    version: 9,
+    compilerVersion: COMPILER_VERSION,
+    contract: contract.name,
+    md5: templateMd5(hex),
+    structs: [],
+    library: [],
+    alias: [],
+    abi,
+    stateProps: [],
+    buildType: optimized ? 'release' : 'debug',
+    file: '',
+    hex,
+    sourceMapFile: '',
+  };
+}

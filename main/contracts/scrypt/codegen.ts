@@ -1,0 +1,371 @@
+import type { ContractLike, Expr, Func, Stmt, TypeRef } from './ast.js';
+import type { Diagnostics, Position } from './diagnostics.js';
+import { pushBytes, pushInt, type Token } from './script.js';
+
+/** The value types of the core subset. Bytes subtypes keep their name for the ABI. */
+export const BYTES_TYPES = new Set(['bytes', 'PubKey', 'Sig', 'Ripemd160', 'PubKeyHash', 'Sha1', 'Sha256', 'SigHashType', 'SigHashPreimage', 'OpCodeType']);
+export const INT_TYPES = new Set(['int', 'PrivKey']);
+export type Family = 'int' | 'bool' | 'bytes';
+
+/** The type the ABI shows: aliases resolved (PubKeyHash is Ripemd160). */
+export const abiType = (name: string) => (name === 'PubKeyHash' ? 'Ripemd160' : name);
+
+export function familyOf(name: string): Family | null {
+  if (INT_TYPES.has(name)) return 'int';
+  if (name === 'bool') return 'bool';
+  if (BYTES_TYPES.has(name)) return 'bytes';
+  return null;
+}
+
+class Unsupported extends Error {
+  constructor(
+    readonly at: Position,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Built-in functions of the core subset: argument families, result type, and their opcodes. */
+const BUILTINS: Record<string, { args: Family[]; result: string; ops: string[] }> = {
+  hash160: { args: ['bytes'], result: 'Ripemd160', ops: ['OP_HASH160'] },
+  sha256: { args: ['bytes'], result: 'Sha256', ops: ['OP_SHA256'] },
+  hash256: { args: ['bytes'], result: 'Sha256', ops: ['OP_HASH256'] },
+  ripemd160: { args: ['bytes'], result: 'Ripemd160', ops: ['OP_RIPEMD160'] },
+  sha1: { args: ['bytes'], result: 'Sha1', ops: ['OP_SHA1'] },
+  checkSig: { args: ['bytes', 'bytes'], result: 'bool', ops: ['OP_CHECKSIG'] },
+  len: { args: ['bytes'], result: 'int', ops: ['OP_SIZE', 'OP_NIP'] },
+  num2bin: { args: ['int', 'int'], result: 'bytes', ops: ['OP_NUM2BIN'] },
+  unpack: { args: ['bytes'], result: 'int', ops: ['OP_BIN2NUM'] },
+  pack: { args: ['int'], result: 'bytes', ops: [] },
+  abs: { args: ['int'], result: 'int', ops: ['OP_ABS'] },
+  min: { args: ['int', 'int'], result: 'int', ops: ['OP_MIN'] },
+  max: { args: ['int', 'int'], result: 'int', ops: ['OP_MAX'] },
+  within: { args: ['int', 'int', 'int'], result: 'bool', ops: ['OP_WITHIN'] },
+};
+
+const ARITH: Record<string, string> = { '+': 'OP_ADD', '-': 'OP_SUB', '*': 'OP_MUL', '/': 'OP_DIV', '%': 'OP_MOD' };
+const COMPARE: Record<string, string> = { '<': 'OP_LESSTHAN', '<=': 'OP_LESSTHANOREQUAL', '>': 'OP_GREATERTHAN', '>=': 'OP_GREATERTHANOREQUAL' };
+
+/**
+ * Code generation over a symbolic stack, in the official compiler's non-optimised shape: every read is
+ * a PICK by depth (OP_<d> OP_PICK), a non-final require is `e OP_VERIFY`, the final require leaves its
+ * value and NIPs everything else, and several public functions are dispatched on a selector.
+ */
+export class CodeGen {
+  private out: Token[] = [];
+  /** Names on the stack, bottom first; temporaries are null. */
+  private stack: (string | null)[] = [];
+  private types = new Map<string, string>();
+
+  constructor(
+    private readonly contract: ContractLike,
+    private readonly diags: Diagnostics,
+  ) {}
+
+  private emit(...ops: string[]): void {
+    for (const op of ops) this.out.push({ op });
+  }
+
+  private pick(depth: number): void {
+    this.out.push(pushInt(BigInt(depth)));
+    this.emit('OP_PICK');
+  }
+
+  private depthOf(name: string, at: Position): number {
+    const i = this.stack.lastIndexOf(name);
+    if (i === -1) throw new Unsupported(at, `unknown name '${name.replace(/^this\./, '')}'`);
+    return this.stack.length - 1 - i;
+  }
+
+  /** The whole locking script (after the property placeholders) for the contract's public functions. */
+  generate(): Token[] | null {
+    const c = this.contract;
+    const props = c.properties.filter((p) => !p.isStatic);
+    const publics = c.functions.filter((f) => f.visibility === 'public');
+    try {
+      if (c.ctor) throw new Unsupported(c.ctor.at, 'explicit constructors are not supported yet (the implicit constructor is)');
+      for (const p of c.properties) {
+        if (p.isStatic || p.state || p.init) throw new Unsupported(p.at, 'static, const-initialised and @state properties are not supported yet');
+        this.checkType(p.type);
+      }
+      for (const f of c.functions) if (f.visibility !== 'public') throw new Unsupported(f.at, 'private and static functions are not supported yet');
+      if (publics.length === 0) throw new Unsupported(c.at, `contract ${c.name} needs at least one public function`);
+      const head: Token[] = props.map((p) => ({ placeholder: p.name }));
+      publics.forEach((f, i) => {
+        this.stack = [...f.params.map((p) => p.name)];
+        if (publics.length > 1) this.stack.push(null); // the selector
+        this.stack.push(...props.map((p) => `this.${p.name}`));
+        this.types = new Map([...f.params.map((p) => [p.name, this.checkType(p.type)] as const), ...props.map((p) => [`this.${p.name}`, p.type.name] as const)]);
+        if (publics.length > 1) {
+          this.pick(props.length);
+          this.out.push(pushInt(BigInt(i)));
+          this.emit('OP_EQUAL', 'OP_IF');
+        }
+        this.functionBody(f);
+        if (publics.length > 1) this.emit('OP_ELSE');
+      });
+      if (publics.length > 1) {
+        this.emit('OP_0');
+        for (let i = 0; i < publics.length; i++) this.emit('OP_ENDIF');
+      }
+      return [...head, ...this.out];
+    } catch (err) {
+      if (err instanceof Unsupported) {
+        this.diags.error(err.at, err.message);
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  private checkType(t: TypeRef): string {
+    if (t.dims.length || t.generics.length || !familyOf(t.name)) throw new Unsupported(t.at, `type ${t.name}${t.dims.length ? '[]' : ''} is not supported yet (int, bool, bytes and its subtypes are)`);
+    return t.name;
+  }
+
+  private functionBody(f: Func): void {
+    const last = f.body[f.body.length - 1];
+    if (!last || last.kind !== 'require') throw new Unsupported(f.at, `public function ${f.name} must end with require(…)`);
+    for (const s of f.body.slice(0, -1)) this.stmt(s);
+    const t = this.expr(last.cond);
+    if (t !== 'bool' && familyOf(t) !== 'bool') this.requireBool(t, last.cond.at);
+    for (let i = 0; i < this.stack.length - 1; i++) this.emit('OP_NIP');
+  }
+
+  private requireBool(type: string, at: Position): void {
+    if (familyOf(type) !== 'bool') throw new Unsupported(at, `require needs a bool, not ${type}`);
+  }
+
+  private stmt(s: Stmt): void {
+    switch (s.kind) {
+      case 'require': {
+        this.requireBool(this.expr(s.cond), s.cond.at);
+        this.emit('OP_VERIFY');
+        this.stack.pop();
+        return;
+      }
+      case 'var': {
+        if (!s.init) throw new Unsupported(s.at, `variable ${s.name} needs an initial value`);
+        const t = this.expr(s.init);
+        const declared = s.type === 'auto' ? t : this.checkType(s.type);
+        if (familyOf(declared) !== familyOf(t)) throw new Unsupported(s.at, `cannot assign ${t} to ${declared} ${s.name}`);
+        this.stack[this.stack.length - 1] = s.name;
+        this.types.set(s.name, declared);
+        return;
+      }
+      case 'assign': {
+        if (s.target.kind !== 'ident') throw new Unsupported(s.at, 'only local variables can be assigned in this version');
+        const name = s.target.name;
+        const type = this.types.get(name);
+        if (!type) throw new Unsupported(s.at, `unknown name '${name}'`);
+        if (s.op === '=') this.expr(s.value);
+        else {
+          const arith = ARITH[s.op.slice(0, -1)];
+          if (!arith) throw new Unsupported(s.at, `${s.op} is not supported yet`);
+          this.pick(this.depthOf(name, s.at));
+          this.stack.push(null);
+          this.expr(s.value);
+          this.emit(familyOf(type) === 'bytes' && s.op === '+=' ? 'OP_CAT' : arith);
+          this.stack.pop();
+        }
+        this.replace(name, s.at);
+        return;
+      }
+      case 'if': {
+        const t = this.expr(s.cond);
+        if (familyOf(t) === 'int') this.emit('OP_0NOTEQUAL');
+        this.emit('OP_IF');
+        this.stack.pop();
+        this.branch(s.then);
+        if (s.else) {
+          this.emit('OP_ELSE');
+          this.branch(s.else);
+        }
+        this.emit('OP_ENDIF');
+        return;
+      }
+      case 'block':
+        this.branch(s);
+        return;
+      case 'codesep':
+        this.emit('OP_CODESEPARATOR');
+        return;
+      default:
+        throw new Unsupported(s.at, `${s.kind} statements are not supported yet`);
+    }
+  }
+
+  /** A nested block: its locals are dropped at its end, so both branches leave the stack as found. */
+  private branch(s: Stmt): void {
+    const height = this.stack.length;
+    const types = new Map(this.types);
+    for (const inner of s.kind === 'block' ? s.body : [s]) this.stmt(inner);
+    while (this.stack.length > height) {
+      this.emit('OP_DROP');
+      this.stack.pop();
+    }
+    this.types = types;
+  }
+
+  /** Moves the new value (on top) into the variable's slot: OP_d OP_ROLL OP_DROP, then (d−1)× OP_(d−1) OP_ROLL. */
+  private replace(name: string, at: Position): void {
+    const d = this.depthOf(name, at);
+    this.out.push(pushInt(BigInt(d)));
+    this.emit('OP_ROLL', 'OP_DROP');
+    for (let k = 0; k < d - 1; k++) {
+      this.out.push(pushInt(BigInt(d - 1)));
+      this.emit('OP_ROLL');
+    }
+    this.stack.pop(); // the new value now sits in the variable's slot
+  }
+
+  /** Emits an expression; its value ends on top of the stack. Returns its type name. */
+  private expr(e: Expr): string {
+    const push = (token: Token, type: string) => {
+      this.out.push(token);
+      this.stack.push(null);
+      return type;
+    };
+    switch (e.kind) {
+      case 'int':
+        return push(pushInt(e.value), 'int');
+      case 'bool':
+        return push({ op: e.value ? 'OP_1' : 'OP_0' }, 'bool');
+      case 'bytes':
+        return push(pushBytes(e.hex), 'bytes');
+      case 'string':
+        return push(pushBytes(Buffer.from(e.value, 'utf8').toString('hex')), 'bytes');
+      case 'ident': {
+        const type = this.types.get(e.name);
+        if (!type) throw new Unsupported(e.at, `unknown name '${e.name}'`);
+        this.pick(this.depthOf(e.name, e.at));
+        this.stack.push(null);
+        return type;
+      }
+      case 'member': {
+        if (e.object.kind !== 'this') throw new Unsupported(e.at, 'member access other than this.<property> is not supported yet');
+        const key = `this.${e.name}`;
+        const type = this.types.get(key);
+        if (!type) throw new Unsupported(e.at, `${this.contract.name} has no property '${e.name}'`);
+        this.pick(this.depthOf(key, e.at));
+        this.stack.push(null);
+        return type;
+      }
+      case 'call':
+        return this.call(e);
+      case 'unary': {
+        const t = this.expr(e.operand);
+        if (e.op === '!') {
+          if (familyOf(t) !== 'bool') throw new Unsupported(e.at, `! needs a bool, not ${t}`);
+          this.emit('OP_NOT');
+          return 'bool';
+        }
+        if (e.op === '-') {
+          if (familyOf(t) !== 'int') throw new Unsupported(e.at, `unary - needs an int, not ${t}`);
+          this.emit('OP_NEGATE');
+          return 'int';
+        }
+        throw new Unsupported(e.at, `unary ${e.op} is not supported yet`);
+      }
+      case 'binary':
+        return this.binary(e as Extract<Expr, { kind: 'binary' }>);
+      case 'ternary': {
+        const c = this.expr(e.cond);
+        if (familyOf(c) !== 'bool') throw new Unsupported(e.cond.at, `the condition needs a bool, not ${c}`);
+        this.emit('OP_IF');
+        this.stack.pop();
+        const a = this.expr(e.then);
+        this.stack.pop();
+        this.emit('OP_ELSE');
+        const b = this.expr(e.else);
+        this.emit('OP_ENDIF');
+        if (familyOf(a) !== familyOf(b)) throw new Unsupported(e.at, `both branches of ?: need the same type (${a}, ${b})`);
+        return a;
+      }
+      case 'slice': {
+        const t = this.expr(e.object);
+        if (familyOf(t) !== 'bytes') throw new Unsupported(e.at, `only bytes can be sliced, not ${t}`);
+        if (e.end) {
+          this.intArg(e.end);
+          this.emit('OP_SPLIT', 'OP_DROP');
+          this.stack.pop();
+        }
+        if (e.start) {
+          this.intArg(e.start);
+          this.emit('OP_SPLIT', 'OP_NIP');
+          this.stack.pop();
+        }
+        return 'bytes';
+      }
+      default:
+        throw new Unsupported(e.at, `${e.kind} expressions are not supported yet`);
+    }
+  }
+
+  private intArg(e: Expr): void {
+    const t = this.expr(e);
+    if (familyOf(t) !== 'int') throw new Unsupported(e.at, `expected an int, not ${t}`);
+  }
+
+  private call(e: Extract<Expr, { kind: 'call' }>): string {
+    if (e.callee.kind !== 'ident') throw new Unsupported(e.at, 'only built-in functions and casts can be called in this version');
+    const name = e.callee.name;
+    if (familyOf(name) && name !== 'int' && name !== 'bool') {
+      // A cast such as PubKey(b): no code, a new type.
+      if (e.args.length !== 1) throw new Unsupported(e.at, `${name}(…) takes one argument`);
+      const t = this.expr(e.args[0]);
+      if (familyOf(t) !== familyOf(name)) throw new Unsupported(e.at, `cannot convert ${t} to ${name}`);
+      return name;
+    }
+    const b = BUILTINS[name];
+    if (!b) throw new Unsupported(e.at, `${name}() is not supported yet`);
+    if (e.args.length !== b.args.length) throw new Unsupported(e.at, `${name}() takes ${b.args.length} argument(s), got ${e.args.length}`);
+    e.args.forEach((a, i) => {
+      const t = this.expr(a);
+      if (familyOf(t) !== b.args[i]) throw new Unsupported(a.at, `argument ${i + 1} of ${name}() must be ${b.args[i]}, not ${t}`);
+    });
+    this.emit(...b.ops);
+    this.stack.splice(this.stack.length - b.args.length, b.args.length, null);
+    return b.result;
+  }
+
+  private binary(e: Extract<Expr, { kind: 'binary' }>): string {
+    if (e.op === '&&' || e.op === '||') {
+      const a = this.expr(e.left);
+      if (familyOf(a) !== 'bool') throw new Unsupported(e.left.at, `${e.op} needs bools, not ${a}`);
+      this.emit(e.op === '&&' ? 'OP_IF' : 'OP_NOTIF');
+      this.stack.pop();
+      const b = this.expr(e.right);
+      if (familyOf(b) !== 'bool') throw new Unsupported(e.right.at, `${e.op} needs bools, not ${b}`);
+      this.emit('OP_ELSE', e.op === '&&' ? 'OP_0' : 'OP_1', 'OP_ENDIF');
+      return 'bool';
+    }
+    const a = this.expr(e.left);
+    const b = this.expr(e.right);
+    const fa = familyOf(a);
+    const fb = familyOf(b);
+    this.stack.splice(-2, 2, null);
+    if (e.op === '==' || e.op === '!=') {
+      if (fa !== fb) throw new Unsupported(e.at, `cannot compare ${a} with ${b}`);
+      if (fa === 'int') this.emit(e.op === '==' ? 'OP_NUMEQUAL' : 'OP_NUMNOTEQUAL');
+      else this.emit(...(e.op === '==' ? ['OP_EQUAL'] : ['OP_EQUAL', 'OP_NOT']));
+      return 'bool';
+    }
+    if (COMPARE[e.op]) {
+      if (fa !== 'int' || fb !== 'int') throw new Unsupported(e.at, `${e.op} compares ints, not ${a} and ${b}`);
+      this.emit(COMPARE[e.op]);
+      return 'bool';
+    }
+    if (e.op === '+' && fa === 'bytes' && fb === 'bytes') {
+      this.emit('OP_CAT');
+      return 'bytes';
+    }
+    if (ARITH[e.op]) {
+      if (fa !== 'int' || fb !== 'int') throw new Unsupported(e.at, `${e.op} needs ints, not ${a} and ${b}`);
+      this.emit(ARITH[e.op]);
+      return 'int';
+    }
+    throw new Unsupported(e.at, `operator ${e.op} is not supported yet`);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Script emission: opcodes and minimal pushes, as ASM tokens and as hex. A template token `$name`
+ * (ASM) / `<name>` (hex) stands for a constructor argument that scryptlib fills in.
+ */
+export const OP: Record<string, number> = {
+  OP_0: 0x00, OP_PUSHDATA1: 0x4c, OP_PUSHDATA2: 0x4d, OP_1NEGATE: 0x4f,
+  OP_NOP: 0x61, OP_IF: 0x63, OP_NOTIF: 0x64, OP_ELSE: 0x67, OP_ENDIF: 0x68, OP_VERIFY: 0x69, OP_RETURN: 0x6a,
+  OP_TOALTSTACK: 0x6b, OP_FROMALTSTACK: 0x6c, OP_DROP: 0x75, OP_DUP: 0x76, OP_NIP: 0x77, OP_OVER: 0x78, OP_PICK: 0x79,
+  OP_ROLL: 0x7a, OP_ROT: 0x7b, OP_SWAP: 0x7c, OP_TUCK: 0x7d, OP_CAT: 0x7e, OP_SPLIT: 0x7f, OP_NUM2BIN: 0x80,
+  OP_BIN2NUM: 0x81, OP_SIZE: 0x82, OP_INVERT: 0x83, OP_AND: 0x84, OP_OR: 0x85, OP_XOR: 0x86, OP_EQUAL: 0x87,
+  OP_EQUALVERIFY: 0x88, OP_1ADD: 0x8b, OP_1SUB: 0x8c, OP_NEGATE: 0x8f, OP_ABS: 0x90, OP_NOT: 0x91, OP_0NOTEQUAL: 0x92,
+  OP_ADD: 0x93, OP_SUB: 0x94, OP_MUL: 0x95, OP_DIV: 0x96, OP_MOD: 0x97, OP_LSHIFT: 0x98, OP_RSHIFT: 0x99,
+  OP_BOOLAND: 0x9a, OP_BOOLOR: 0x9b, OP_NUMEQUAL: 0x9c, OP_NUMEQUALVERIFY: 0x9d, OP_NUMNOTEQUAL: 0x9e,
+  OP_LESSTHAN: 0x9f, OP_GREATERTHAN: 0xa0, OP_LESSTHANOREQUAL: 0xa1, OP_GREATERTHANOREQUAL: 0xa2, OP_MIN: 0xa3, OP_MAX: 0xa4,
+  OP_WITHIN: 0xa5, OP_RIPEMD160: 0xa6, OP_SHA1: 0xa7, OP_SHA256: 0xa8, OP_HASH160: 0xa9, OP_HASH256: 0xaa,
+  OP_CODESEPARATOR: 0xab, OP_CHECKSIG: 0xac, OP_CHECKSIGVERIFY: 0xad, OP_CHECKMULTISIG: 0xae,
+};
+for (let n = 1; n <= 16; n++) OP[`OP_${n}`] = 0x50 + n;
+
+export type Token = { op: string } | { push: string } | { placeholder: string };
+
+/** Script number encoding: little-endian sign-magnitude, minimal. */
+export function numberBytes(n: bigint): number[] {
+  if (n === 0n) return [];
+  const neg = n < 0n;
+  let abs = neg ? -n : n;
+  const out: number[] = [];
+  while (abs > 0n) {
+    out.push(Number(abs & 0xffn));
+    abs >>= 8n;
+  }
+  if (out[out.length - 1] & 0x80) out.push(neg ? 0x80 : 0x00);
+  else if (neg) out[out.length - 1] |= 0x80;
+  return out;
+}
+
+const toHex = (bytes: number[]) => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The minimal push of an integer: OP_0, OP_1NEGATE, OP_1…OP_16, or data. */
+export function pushInt(n: bigint): Token {
+  if (n === 0n) return { op: 'OP_0' };
+  if (n === -1n) return { op: 'OP_1NEGATE' };
+  if (n >= 1n && n <= 16n) return { op: `OP_${n}` };
+  return { push: toHex(numberBytes(n)) };
+}
+
+/** The minimal push of bytes: OP_0 for empty, OP_1…OP_16 for one byte 0x01…0x10, else data. */
+export function pushBytes(hex: string): Token {
+  if (hex === '') return { op: 'OP_0' };
+  if (hex.length === 2) {
+    const v = parseInt(hex, 16);
+    if (v >= 1 && v <= 16) return { op: `OP_${v}` };
+    if (v === 0x81) return { op: 'OP_1NEGATE' };
+  }
+  return { push: hex };
+}
+
+function pushHex(data: string): string {
+  const n = data.length / 2;
+  if (n < 0x4c) return n.toString(16).padStart(2, '0') + data;
+  if (n <= 0xff) return `4c${n.toString(16).padStart(2, '0')}${data}`;
+  return `4d${(n & 0xff).toString(16).padStart(2, '0')}${(n >> 8).toString(16).padStart(2, '0')}${data}`;
+}
+
+export function toAsm(tokens: readonly Token[]): string {
+  return tokens.map((t) => ('op' in t ? t.op : 'push' in t ? t.push : `$${t.placeholder}`)).join(' ');
+}
+
+export function toScriptHex(tokens: readonly Token[]): string {
+  return tokens
+    .map((t) => {
+      if ('op' in t) {
+        const code = OP[t.op];
+        if (code === undefined) throw new Error(`unknown opcode ${t.op}`);
+        return code.toString(16).padStart(2, '0');
+      }
+      if ('push' in t) return pushHex(t.push);
+      return `<${t.placeholder}>`;
+    })
+    .join('');
+}
