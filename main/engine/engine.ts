@@ -19,7 +19,7 @@ import { PaymailClient, type SrvResolver } from './paymail/client.js';
 import { PaymailHost } from './paymail/host.js';
 import { PaymailHostMap } from './paymail/host-map.js';
 import { KeyRing } from './payments/keyring.js';
-import { reconcileReservations } from './payments/reconcile.js';
+import { reconcileReservations, settlePendingPayments } from './payments/reconcile.js';
 
 export interface EngineOptions {
   store: Store;
@@ -49,6 +49,8 @@ export interface Engine {
   readonly paymailHost: PaymailHost;
   /** Tells the engine its own address, so its own paymail domain resolves to itself. */
   setSelfUrl(url: string): void;
+  /** Re-sends payments whose outcome is unknown now (it also happens every 30 s). */
+  settlePayments(): Promise<void>;
   execute<N extends OperationName>(name: N, input: unknown, credentials: Credentials, meta: CallMeta): Promise<OperationResult<N>>;
   close(): void;
 }
@@ -102,6 +104,9 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
   else sync.startPolling(syncIntervalMs);
   // Catch up with what happened while Keystead was not running (or, on the network, since the last poll).
   const ready = sync.scanAll().then(() => reconcileReservations(services));
+  // Payments whose outcome was unclear are re-sent until the chain settles them.
+  const settler = setInterval(() => void ready.then(() => settlePendingPayments(services)).catch(() => undefined), 30_000);
+  settler.unref();
   const paymailHost = new PaymailHost(services);
 
   return {
@@ -110,6 +115,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
     usdRate: () => usdRateOf(services),
     paymailHost,
     setSelfUrl: (url) => paymailHosts.setSelf(config.paymailDomain, url),
+    settlePayments: () => settlePendingPayments(services),
     async execute(name, input, credentials, meta) {
       const def: OperationDef = OPERATIONS[name];
       const handler = HANDLERS[name] as AnyHandler;
@@ -139,6 +145,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
       }
     },
     close() {
+      clearInterval(settler);
       sync.stop();
       store.close();
     },

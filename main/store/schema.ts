@@ -176,4 +176,24 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'payment attempts: the signed transaction is kept until its outcome is known',
+    sql: `
+      CREATE TABLE payment_attempts (
+        attempt       TEXT PRIMARY KEY,
+        wallet_row    INTEGER NOT NULL,
+        txid          TEXT NOT NULL,
+        raw           TEXT NOT NULL,
+        state         TEXT NOT NULL CHECK (state IN ('sending','unknown','done','failed')),
+        result        TEXT NOT NULL,
+        memo          TEXT,
+        counterparty  TEXT,
+        created_at    INTEGER NOT NULL
+      );
+      CREATE INDEX payment_attempts_open ON payment_attempts(state) WHERE state IN ('sending','unknown');
+      ALTER TABLE idempotency ADD COLUMN attempt TEXT;
+      ALTER TABLE idempotency ADD COLUMN request_hash TEXT;
+    `,
+  },
 ];

@@ -109,7 +109,11 @@ describe('payments between two instances on one local chain', () => {
     const hb = (await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history[0];
     assert.deepEqual([hb.txid, hb.direction, hb.amount, hb.memo, hb.counterparty], [txid, 'in', 12_000, 'Rent May', 'alice@a.test']);
     const replay = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', { body: { hex: 'ab', reference: req.peerData } });
-    assert.equal(replay.status, 400, 'a used reference with another transaction is refused');
+    assert.equal(replay.status, 400, 'garbage is refused');
+    const rawTx = (await request(a.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${txid}/hex`)).body as string;
+    const again = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', { body: { hex: rawTx, reference: req.peerData } });
+    assert.deepEqual([again.status, again.body.txid], [200, txid], 're-delivering the same transaction is a success');
+    assert.equal(await balanceOf(b, bob), 12_000, 'and is not credited twice');
   });
 
   it('pays a bitcoin: URI by broadcast; the other instance sees it by polling', async () => {

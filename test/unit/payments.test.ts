@@ -151,6 +151,39 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.ok(ok.txid, 'the coin is spendable again');
   });
 
+  it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {
+    let down = true;
+    ({ engine, node } = testEngine({
+      chain: (local) => ({
+        network: local.network,
+        describe: local.describe,
+        getFeePolicy: () => local.getFeePolicy(),
+        getUtxos: (a) => local.getUtxos(a),
+        getHistory: (a) => local.getHistory(a),
+        getTransactionHex: (t) => local.getTransactionHex(t),
+        getTxStatus: (t) => local.getTxStatus(t),
+        getTip: () => local.getTip(),
+        getUsdRate: () => local.getUsdRate(),
+        broadcast: async (hex) => (down ? { status: 'rejected', txid: null, reason: 'network-error', message: 'ARC timed out' } : local.broadcast(hex)),
+      }),
+    }));
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    const wallet = await fundedWallet('Ops', [10_000, 10_000]);
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 4_000 }], walletId: wallet, idempotencyKey: 'rent-may' };
+    await rejectsWith(engine.execute('pay', req, admin, meta), 'CHAIN_UNAVAILABLE', /outcome is not known yet/);
+    await rejectsWith(engine.execute('pay', req, admin, meta), 'CONFLICT', /still in progress/);
+    await rejectsWith(engine.execute('pay', { ...req, outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 5_000 }] }, admin, meta), 'CONFLICT', /different payment/);
+    await engine.settlePayments();
+    assert.equal(node.utxos(ADDR).length, 0, 'still down: nothing sent, nothing released');
+    down = false;
+    await engine.settlePayments();
+    const settled = await run(engine.execute('pay', req, admin, meta));
+    assert.match(settled.txid, /^[0-9a-f]{64}$/);
+    assert.deepEqual(node.utxos(ADDR).map((u) => [u.txid, u.satoshis]), [[settled.txid, 4_000]], 'paid exactly once');
+    assert.equal(await balance(wallet), 20_000 - 4_000 - settled.fee);
+  });
+
   it('a secure wallet pays only with its password; an idempotency key pays once', async () => {
     const wallet = await fundedWallet('Vault', [50_000], { type: 'secure', walletPassword: 'vault-pass-1' });
     const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 1_000 }], walletId: wallet };

@@ -97,7 +97,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     }, this.policy);
     if (!v.ok) return { status: 'rejected', txid, reason: v.reason, message: v.message, ...(v.competingTxs ? { competingTxs: v.competingTxs } : {}) };
     this.db.transaction(() => this.record(tx, txid, raw, v.fee, v.spent, null, null))();
-    this.emit('tx', { txid, tx });
+    this.notify('tx', { txid, tx });
     return { status: 'accepted', txid, alreadyKnown: false };
   }
 
@@ -153,8 +153,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       pending.forEach((t, i) => confirm.run(height, i + 1, t.txid));
       return { height, hash, txids };
     })();
-    this.emit('block', result);
+    this.notify('block', result);
     return result;
+  }
+
+  /** Tells listeners; their failure never turns an accepted transaction or a mined block into an error. */
+  private notify<K extends keyof NodeEvents>(event: K, payload: NodeEvents[K][0]): void {
+    try {
+      (this.emit as (e: string, p: unknown) => boolean)(event, payload);
+    } catch (err) {
+      console.error(`keystead: a ${String(event)} listener failed: ${(err as Error).message}`);
+    }
   }
 
   /** Sends test coins from the node's coinbase rewards, through the same validation as any transaction. */

@@ -55,7 +55,9 @@ export async function feeManagerMetrics(ctx: OpContext): Promise<OperationOutput
     createdAt: null,
     state: u.status === 'spent' ? 'spent' : u.status === 'reserved' ? 'reserved' : u.satoshis < dustBelow ? 'dust' : 'available',
   }));
-  const balance = utxos.filter((u) => u.state === 'available' || u.state === 'reserved').reduce((s, u) => s + u.value, 0);
-  const dustBalance = utxos.filter((u) => u.state === 'dust').reduce((s, u) => s + u.value, 0);
+  // Totals from every unspent output (the list shows only the newest 200).
+  const unspent = ctx.services.repos.walletUtxos.unspent(w.id);
+  const dustBalance = unspent.filter((u) => u.status === 'available' && u.satoshis < dustBelow).reduce((s, u) => s + u.satoshis, 0);
+  const balance = unspent.reduce((s, u) => s + u.satoshis, 0) - dustBalance;
   return { totalBalance: { balance, dustBalance }, availableUtxos: utxos, lowBalance: balance < LOW_BALANCE };
 }

@@ -108,7 +108,8 @@ export class PaymailClient {
     }
     if (r.status >= 400) {
       const msg = (r.body as { message?: string } | null)?.message ?? `HTTP ${r.status}`;
-      throw new AppError(r.status === 404 ? 'NOT_FOUND' : 'PAYMAIL_FAILED', `${failure}: ${msg}`);
+      // A 4xx is the host's definite answer; anything else (unreachable, 5xx) leaves the outcome open.
+      throw new AppError(r.status === 404 ? 'NOT_FOUND' : 'PAYMAIL_FAILED', `${failure}: ${msg}`, { definite: r.status < 500 });
     }
     return r.body;
   }

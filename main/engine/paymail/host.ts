@@ -103,7 +103,6 @@ export class PaymailHost {
     if (typeof b.hex !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'hex and reference are required.');
     const ref = this.services.repos.payments.getRef(b.reference);
     if (!ref || ref.walletRow !== w.id) throw new PaymailError(404, 'not-found', 'Unknown reference for this paymail.');
-    if (ref.expiresAt < this.services.now()) throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
     let tx: Transaction;
     try {
       tx = Transaction.fromHex(b.hex);
@@ -111,7 +110,10 @@ export class PaymailHost {
       throw new PaymailError(400, 'bad-request', 'hex is not a transaction.');
     }
     const txid = tx.id('hex');
-    if (ref.txid && ref.txid !== txid) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
+    // A re-delivery of the transaction that already paid this reference is a success, expired or not.
+    if (ref.txid === txid) return { txid, note: 'Payment received. Thank you.' };
+    if (ref.txid) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
+    if (ref.expiresAt < this.services.now()) throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
     // Every output issued for the reference must be paid, at least in full.
     for (const want of ref.outputs) {
       if (!tx.outputs.some((o) => o.lockingScript.toHex() === want.script && (o.satoshis ?? 0) >= want.satoshis)) {
@@ -128,9 +130,14 @@ export class PaymailHost {
       }
       if (!ok) throw new PaymailError(400, 'bad-signature', "metadata.signature does not sign the txid with metadata.pubkey.");
     }
+    // Claimed before broadcasting, so two transactions cannot both pay one reference.
+    if (!this.services.repos.payments.claimRef(ref.reference, txid)) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
     const result = await this.services.chain.broadcast(b.hex);
-    if (result.status === 'rejected') throw new PaymailError(400, 'rejected', `The transaction was refused: ${result.reason} (${result.message}).`);
-    this.services.repos.payments.settleRef(ref.reference, txid);
+    if (result.status === 'rejected') {
+      this.services.repos.payments.unclaimRef(ref.reference, txid);
+      if (result.reason === 'network-error') throw new PaymailError(503, 'unavailable', `The transaction could not be broadcast yet: ${result.message}`);
+      throw new PaymailError(400, 'rejected', `The transaction was refused: ${result.reason} (${result.message}).`);
+    }
     this.services.sync.applyTransaction(tx, txid, null);
     const note = typeof meta.note === 'string' ? meta.note.slice(0, 500) : null;
     const sender = typeof meta.sender === 'string' ? meta.sender.slice(0, 200) : null;

@@ -5,8 +5,10 @@ import type { FeePolicy } from '../../chain/types.js';
 export const P2PKH_INPUT_BYTES = 148;
 /** Bytes a P2PKH output adds. */
 export const P2PKH_OUTPUT_BYTES = 34;
-/** Version, counts and lock time. */
-export const TX_OVERHEAD_BYTES = 10;
+/** Version and lock time (the input and output counts are added as varints). */
+export const TX_OVERHEAD_BYTES = 8;
+
+export const varintBytes = (n: number) => (n < 0xfd ? 1 : n <= 0xffff ? 3 : 5);
 
 export const outputBytes = (scriptHex: string) => 8 + 1 + scriptHex.length / 2 + (scriptHex.length / 2 >= 0xfd ? 2 : 0);
 
@@ -40,8 +42,11 @@ export function selectCoins<C extends Coin>(
   const target = outputs.reduce((s, o) => s + o.satoshis, 0);
   const baseBytes = TX_OVERHEAD_BYTES + (opts.extraBytes ?? 0) + outputs.reduce((s, o) => s + outputBytes(o.script), 0);
   const spendable = coins.filter((c) => c.satoshis > requiredFee(P2PKH_INPUT_BYTES, policy));
+  const outputCount = (withChange: boolean) => outputs.length + (withChange ? 1 : 0);
   const feeFor = (inputs: number, withChange: boolean) =>
-    opts.feePaidElsewhere ? 0 : requiredFee(baseBytes + inputs * P2PKH_INPUT_BYTES + (withChange ? P2PKH_OUTPUT_BYTES : 0), policy);
+    opts.feePaidElsewhere
+      ? 0
+      : requiredFee(baseBytes + varintBytes(inputs) + varintBytes(outputCount(withChange)) + inputs * P2PKH_INPUT_BYTES + (withChange ? P2PKH_OUTPUT_BYTES : 0), policy);
 
   const finish = (picked: C[]): Selection<C> => {
     const total = picked.reduce((s, c) => s + c.satoshis, 0);

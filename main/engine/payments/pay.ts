@@ -1,5 +1,5 @@
 import { LockingScript, P2PKH, Transaction, BSM, Utils } from '@bsv/sdk';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
 import { isDust, requiredFee } from '../../chain/policy.js';
 import type { FeePolicy } from '../../chain/types.js';
@@ -9,7 +9,7 @@ import { callerOf, type OpContext, type Services } from '../context.js';
 import { AppError } from '../errors.js';
 import { paymailOf } from '../wallets/paymail-alias.js';
 import { resolveWallet } from '../wallets/resolve.js';
-import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, selectCoins, TX_OVERHEAD_BYTES } from './coin-select.js';
+import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, selectCoins, TX_OVERHEAD_BYTES, varintBytes } from './coin-select.js';
 import { identityPubKeyHex, type SigningAccount } from './keyring.js';
 
 type PayInput = ParsedInput<'pay'>;
@@ -49,15 +49,19 @@ function planAndReserve(services: Services, wallet: WalletRow, outputs: { script
       if (sel.ok) {
         const inputs = sel.selection.coins.length + 1;
         const outs = (sel.selection.change > 0 ? 1 : 0) + 1;
-        const fee = requiredFee(TX_OVERHEAD_BYTES + outputsBytes + inputs * P2PKH_INPUT_BYTES + outs * P2PKH_OUTPUT_BYTES, policy);
+        const fee = requiredFee(
+          TX_OVERHEAD_BYTES + varintBytes(inputs) + varintBytes(outputs.length + outs) + outputsBytes + inputs * P2PKH_INPUT_BYTES + outs * P2PKH_OUTPUT_BYTES,
+          policy,
+        );
         const coin = [...fmCoins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= fee);
         if (coin) {
           const fmChange = coin.satoshis - fee;
+          const fmDust = fmChange >= policy.dustLimit ? 0 : fmChange; // too little for change: it goes to the miners too
           const plan: Plan = {
             attempt,
             coins: sel.selection.coins,
             change: sel.selection.change > 0 ? { address: claimChangeAddress(services, wallet), satoshis: sel.selection.change } : null,
-            fee: fee + (sel.selection.total - sel.selection.change - outputs.reduce((s, o) => s + o.satoshis, 0)),
+            fee: fee + fmDust + (sel.selection.total - sel.selection.change - outputs.reduce((s, o) => s + o.satoshis, 0)),
             feeManager: { wallet: fm!, coin, change: fmChange >= policy.dustLimit ? { address: claimChangeAddress(services, fm!), satoshis: fmChange } : null },
           };
           if (!repos.walletUtxos.reserve([...plan.coins, coin], attempt, services.now())) throw new Error('coins taken concurrently');
@@ -106,33 +110,67 @@ async function build(plan: Plan, outputs: { script: string; satoshis: number }[]
   return tx;
 }
 
+/** What identifies a payment request, so an idempotency key cannot be reused for a different one. */
+function requestHash(input: PayInput): string {
+  const { walletId, outputs, peer, peerData } = input;
+  return createHash('sha256').update(JSON.stringify({ walletId: walletId ?? '', outputs, peer: peer ?? null, peerData: peerData ?? null })).digest('hex');
+}
+
 /**
- * Pays a payment request: reserve coins, build and sign, deliver (P2P to the receiver's paymail host,
- * or broadcast), then record. A failure before the chain accepts the transaction gives the coins back;
- * an idempotency key makes a retried call return the first result instead of paying twice.
+ * Pays a payment request: reserve coins, build and sign, keep the signed transaction, deliver (P2P to
+ * the receiver's paymail host, or broadcast), then record. Only a definite refusal gives the coins back;
+ * when the outcome is unknown (a timeout, a 5xx) they stay reserved and Keystead re-sends the same
+ * transaction until the chain settles it. An idempotency key makes a retried call return the first result.
  */
 export async function pay(ctx: OpContext, input: PayInput): Promise<PayOutput> {
   const caller = callerOf(ctx);
   const { services } = ctx;
   const key = input.idempotencyKey;
   if (key) {
-    const claim = services.repos.payments.claimKey(caller.uid, key, services.now());
+    const claim = services.repos.payments.claimKey(caller.uid, key, services.now(), requestHash(input));
     if (!claim.claimed) {
+      if (!claim.sameRequest) throw new AppError('CONFLICT', 'This idempotency-key was used for a different payment.');
       if (claim.state === 'done' && claim.response) return JSON.parse(claim.response) as PayOutput;
-      throw new AppError('CONFLICT', 'A payment with this idempotency-key is still in progress.');
+      throw new AppError('CONFLICT', 'A payment with this idempotency-key is still in progress; its outcome will be settled. Retry later.');
     }
   }
   try {
-    const result = await payOnce(ctx, input);
-    if (key) services.repos.payments.finishKey(caller.uid, key, JSON.stringify(result));
-    return result;
+    return await payOnce(ctx, input, key ? { uid: caller.uid, key } : null);
   } catch (err) {
-    if (key) services.repos.payments.dropKey(caller.uid, key);
+    // The key stays claimed while the payment's outcome is unknown, so a retry cannot pay twice.
+    if (key && !(err instanceof AppError && err.extra.outcomeUnknown)) services.repos.payments.dropKey(caller.uid, key);
     throw err;
   }
 }
 
-async function payOnce(ctx: OpContext, input: PayInput): Promise<PayOutput> {
+type Delivery = { ok: true; delivered: 'p2p' | 'broadcast' } | { ok: false; definite: boolean; error: AppError };
+
+async function deliver(services: Services, input: PayInput, wallet: WalletRow, account: SigningAccount, tx: Transaction, txid: string): Promise<Delivery> {
+  if (input.peerProtocol === 'paymail' && input.peer) {
+    try {
+      await services.paymail.deliver(input.peer, {
+        hex: tx.toHex(),
+        reference: input.peerData ?? '',
+        metadata: {
+          sender: paymailOf(wallet) ?? '',
+          pubkey: identityPubKeyHex(wallet),
+          signature: BSM.sign(Utils.toArray(txid, 'utf8'), account.identityKey(), 'base64') as string,
+          note: input.memo ?? '',
+        },
+      });
+      return { ok: true, delivered: 'p2p' };
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return { ok: false, definite: err.extra.definite === true, error: err };
+    }
+  }
+  const r = await services.chain.broadcast(tx.toHex());
+  if (r.status === 'accepted') return { ok: true, delivered: 'broadcast' };
+  if (r.reason === 'network-error') return { ok: false, definite: false, error: new AppError('CHAIN_UNAVAILABLE', `The transaction could not be sent: ${r.message}`) };
+  return { ok: false, definite: true, error: new AppError('PAYMENT_REJECTED', `The network refused the transaction (${r.reason}): ${r.message}`, { reason: r.reason }) };
+}
+
+async function payOnce(ctx: OpContext, input: PayInput, key: { uid: string; key: string } | null): Promise<PayOutput> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
   const outputs = input.outputs;
@@ -149,46 +187,57 @@ async function payOnce(ctx: OpContext, input: PayInput): Promise<PayOutput> {
   });
 
   const plan = planAndReserve(services, wallet, outputs, policy);
-  let tx: Transaction;
-  let txid: string;
-  let delivered: 'p2p' | 'broadcast';
-  try {
-    const fmAccount = plan.feeManager ? await services.keyring.open(plan.feeManager.wallet) : null;
-    tx = await build(plan, outputs, account, fmAccount);
-    txid = tx.id('hex');
-    if (input.peerProtocol === 'paymail' && input.peer) {
-      const identity = account.identityKey();
-      const sender = paymailOf(wallet) ?? '';
-      await services.paymail.deliver(input.peer, {
-        hex: tx.toHex(),
-        reference: input.peerData ?? '',
-        metadata: {
-          sender,
-          pubkey: identityPubKeyHex(wallet),
-          signature: BSM.sign(Utils.toArray(txid, 'utf8'), identity, 'base64') as string,
-          note: input.memo ?? '',
-        },
-      });
-      delivered = 'p2p';
-    } else {
-      const r = await services.chain.broadcast(tx.toHex());
-      if (r.status === 'rejected') {
-        if (r.reason === 'network-error') throw new AppError('CHAIN_UNAVAILABLE', `The transaction could not be sent: ${r.message}`);
-        throw new AppError('PAYMENT_REJECTED', `The network refused the transaction (${r.reason}): ${r.message}`, { reason: r.reason });
-      }
-      delivered = 'broadcast';
-    }
-  } catch (err) {
+  const giveBack = () =>
     services.db.transaction(() => {
       services.repos.walletUtxos.release(plan.attempt);
       if (plan.change) services.repos.addresses.markUnused(wallet.id, plan.change.address);
       if (plan.feeManager?.change) services.repos.addresses.markUnused(plan.feeManager.wallet.id, plan.feeManager.change.address);
     })();
+
+  let tx: Transaction;
+  try {
+    const fmAccount = plan.feeManager ? await services.keyring.open(plan.feeManager.wallet) : null;
+    tx = await build(plan, outputs, account, fmAccount);
+  } catch (err) {
+    giveBack();
     throw err;
   }
-  // Accepted: record it now (the local node has usually done so already; applying twice is harmless).
-  services.sync.applyTransaction(tx, txid, null);
+  const txid = tx.id('hex');
+  const delivered: PayOutput['delivered'] = input.peerProtocol === 'paymail' && input.peer ? 'p2p' : 'broadcast';
+  const result: PayOutput = { txid, fee: plan.fee, feePaidBy: plan.feeManager ? 'feeManager' : 'wallet', delivered, walletID: wallet.walletId };
+  const memo = input.memo ?? null;
   const counterparty = input.uri?.replace(/^payto:/i, '').split('?')[0] ?? null;
-  services.repos.walletTxs.annotate(wallet.id, txid, input.memo ?? null, counterparty);
-  return { txid, fee: plan.fee, feePaidBy: plan.feeManager ? 'feeManager' : 'wallet', delivered, walletID: wallet.walletId };
+  // Kept before sending: after a crash or an unclear answer, this is what gets settled.
+  services.db.transaction(() => {
+    services.repos.payments.recordAttempt({ attempt: plan.attempt, walletRow: wallet.id, txid, raw: tx.toHex(), result: JSON.stringify(result), memo, counterparty, at: services.now() });
+    if (key) services.repos.payments.linkKey(key.uid, key.key, plan.attempt);
+  })();
+
+  const outcome = await deliver(services, input, wallet, account, tx, txid);
+  if (!outcome.ok) {
+    if (outcome.definite) {
+      services.db.transaction(() => services.repos.payments.attemptFailed(plan.attempt))();
+      giveBack();
+      throw outcome.error;
+    }
+    services.repos.payments.attemptUnknown(plan.attempt);
+    throw new AppError(
+      'CHAIN_UNAVAILABLE',
+      `The payment's outcome is not known yet (${outcome.error.message}). Its coins stay reserved while Keystead re-sends transaction ${txid} until the chain settles it; repeat the call with the same idempotency-key to get the result.`,
+      { outcomeUnknown: true, txid },
+    );
+  }
+  services.db.transaction(() => services.repos.payments.attemptDone(plan.attempt, JSON.stringify(result)))();
+  recordPayment(services, wallet.id, tx, txid, memo, counterparty);
+  return result;
+}
+
+/** Bookkeeping after the chain accepted: never turns a sent payment into an error. */
+export function recordPayment(services: Services, walletRow: number, tx: Transaction, txid: string, memo: string | null, counterparty: string | null): void {
+  try {
+    services.sync.applyTransaction(tx, txid, null); // the local node has usually done so already; applying twice is harmless
+    services.repos.walletTxs.annotate(walletRow, txid, memo, counterparty);
+  } catch (err) {
+    console.error(`keystead: payment ${txid} was sent, but recording it failed (the next wallet scan will): ${(err as Error).message}`);
+  }
 }

@@ -1,29 +1,44 @@
+import { Transaction } from '@bsv/sdk';
 import type { Services } from '../context.js';
+import { recordPayment } from './pay.js';
 
 /**
- * After a crash, coins may still be marked reserved by a payment that never finished. The wallet scan
- * (run first) has applied every transaction the chain knows, so a coin still reserved is either unspent
- * on the chain (the payment never left: give it back) or spent by something the scan could not see
- * (keep it out of use, marked spent). Pending idempotency keys of unanswered calls are dropped.
+ * Settles payments whose outcome was unknown (an unclear answer, or a crash after signing): the same
+ * signed transaction is sent again. Accepted (or already known) completes the payment and its
+ * idempotency key; a definite refusal gives the coins back; no answer leaves it for the next round.
  */
-export async function reconcileReservations(services: Services): Promise<void> {
-  const { repos, chain, db } = services;
-  const reserved = repos.walletUtxos.reserved();
-  const byAddress = new Map<string, Set<string>>();
-  for (const u of reserved) {
-    if (!u.address || byAddress.has(u.address)) continue;
+export async function settlePendingPayments(services: Services): Promise<void> {
+  for (const a of services.repos.payments.openAttempts()) {
+    let r;
     try {
-      byAddress.set(u.address, new Set((await chain.getUtxos(u.address)).map((c) => `${c.txid}:${c.vout}`)));
+      r = await services.chain.broadcast(a.raw);
     } catch {
-      return; // the chain is unreachable: leave reservations for the next start
+      continue;
+    }
+    if (r.status === 'accepted') {
+      services.db.transaction(() => services.repos.payments.attemptDone(a.attempt, a.result))();
+      recordPayment(services, a.wallet_row, Transaction.fromHex(a.raw), a.txid, a.memo, a.counterparty);
+    } else if (r.reason !== 'network-error') {
+      services.db.transaction(() => {
+        services.repos.payments.attemptFailed(a.attempt);
+        services.repos.walletUtxos.release(a.attempt);
+      })();
     }
   }
+}
+
+/**
+ * At start, after the wallet scan: settle what was sent, then give back coins reserved by payments that
+ * never got as far as signing (no attempt was recorded, so nothing can have reached the chain).
+ */
+export async function reconcileReservations(services: Services): Promise<void> {
+  await settlePendingPayments(services);
+  const { repos, db } = services;
   db.transaction(() => {
-    for (const u of reserved) {
-      const live = u.address ? byAddress.get(u.address)?.has(`${u.txid}:${u.vout}`) : false;
-      if (live) repos.walletUtxos.releaseCoin(u.txid, u.vout);
-      else repos.walletUtxos.markSpent(u.txid, u.vout, 'unknown');
+    for (const u of repos.walletUtxos.reserved()) {
+      const by = u.reservedBy;
+      if (by && !repos.payments.attemptExists(by)) repos.walletUtxos.releaseCoin(u.txid, u.vout);
     }
-    repos.payments.dropPendingKeys();
+    repos.payments.dropUnsentPendingKeys();
   })();
 }

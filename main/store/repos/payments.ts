@@ -16,12 +16,27 @@ export function createPaymentRepo(db: Db) {
   const getRef = db.prepare<[string], { reference: string; wallet_row: number; outputs: string; satoshis: number; created_at: number; expires_at: number; txid: string | null }>(
     'SELECT * FROM paymail_refs WHERE reference = ?',
   );
+  const claimRef = db.prepare('UPDATE paymail_refs SET txid = ? WHERE reference = ? AND txid IS NULL');
+  const unclaimRef = db.prepare('UPDATE paymail_refs SET txid = NULL WHERE reference = ? AND txid = ?');
   const settleRef = db.prepare('UPDATE paymail_refs SET txid = ? WHERE reference = ? AND (txid IS NULL OR txid = ?)');
-  const claimKey = db.prepare("INSERT INTO idempotency (uid, key, state, created_at) VALUES (?, ?, 'pending', ?) ON CONFLICT DO NOTHING");
-  const getKey = db.prepare<[string, string], { state: 'pending' | 'done'; response: string | null }>('SELECT state, response FROM idempotency WHERE uid = ? AND key = ?');
+  const claimKey = db.prepare("INSERT INTO idempotency (uid, key, state, created_at, request_hash) VALUES (?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING");
+  const getKey = db.prepare<[string, string], { state: 'pending' | 'done'; response: string | null; request_hash: string | null }>(
+    'SELECT state, response, request_hash FROM idempotency WHERE uid = ? AND key = ?',
+  );
+  const linkKey = db.prepare('UPDATE idempotency SET attempt = ? WHERE uid = ? AND key = ?');
+  const finishByAttempt = db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE attempt = ?");
+  const dropByAttempt = db.prepare("DELETE FROM idempotency WHERE attempt = ? AND state = 'pending'");
+  const insertAttempt = db.prepare(
+    "INSERT INTO payment_attempts (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at) VALUES (?, ?, ?, ?, 'sending', ?, ?, ?, ?)",
+  );
+  const setAttempt = db.prepare('UPDATE payment_attempts SET state = ? WHERE attempt = ?');
+  const openAttempts = db.prepare<[], { attempt: string; wallet_row: number; txid: string; raw: string; result: string; memo: string | null; counterparty: string | null }>(
+    "SELECT attempt, wallet_row, txid, raw, result, memo, counterparty FROM payment_attempts WHERE state IN ('sending','unknown') ORDER BY created_at",
+  );
+  const attemptExists = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM payment_attempts WHERE attempt = ?');
   const finishKey = db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE uid = ? AND key = ?");
   const dropKey = db.prepare("DELETE FROM idempotency WHERE uid = ? AND key = ? AND state = 'pending'");
-  const dropPending = db.prepare("DELETE FROM idempotency WHERE state = 'pending'");
+  const dropPending = db.prepare("DELETE FROM idempotency WHERE state = 'pending' AND attempt IS NULL");
   return {
     insertRef(r: Omit<PaymailRef, 'txid'>): void {
       insertRef.run(r.reference, r.walletRow, JSON.stringify(r.outputs), r.satoshis, r.createdAt, r.expiresAt);
@@ -34,11 +49,43 @@ export function createPaymentRepo(db: Db) {
     settleRef(reference: string, txid: string): boolean {
       return settleRef.run(txid, reference, txid).changes > 0;
     },
-    /** Claims an idempotency key; returns the earlier state if it was claimed before. */
-    claimKey(uid: string, key: string, at: number): { claimed: true } | { claimed: false; state: 'pending' | 'done'; response: string | null } {
-      if (claimKey.run(uid, key, at).changes > 0) return { claimed: true };
+    /** Claims an idempotency key for one request; returns the earlier state if it was claimed before. */
+    claimKey(uid: string, key: string, at: number, requestHash: string): { claimed: true } | { claimed: false; state: 'pending' | 'done'; response: string | null; sameRequest: boolean } {
+      if (claimKey.run(uid, key, at, requestHash).changes > 0) return { claimed: true };
       const r = getKey.get(uid, key)!;
-      return { claimed: false, state: r.state, response: r.response };
+      return { claimed: false, state: r.state, response: r.response, sameRequest: r.request_hash === null || r.request_hash === requestHash };
+    },
+    linkKey(uid: string, key: string, attempt: string): void {
+      linkKey.run(attempt, uid, key);
+    },
+    /** Claims a P2P reference for one transaction before broadcasting; false if another already holds it. */
+    claimRef(reference: string, txid: string): boolean {
+      return claimRef.run(txid, reference).changes > 0;
+    },
+    unclaimRef(reference: string, txid: string): void {
+      unclaimRef.run(reference, txid);
+    },
+    recordAttempt(a: { attempt: string; walletRow: number; txid: string; raw: string; result: string; memo: string | null; counterparty: string | null; at: number }): void {
+      insertAttempt.run(a.attempt, a.walletRow, a.txid, a.raw, a.result, a.memo, a.counterparty, a.at);
+    },
+    attemptExists(attempt: string): boolean {
+      return attemptExists.get(attempt)!.n > 0;
+    },
+    /** The attempt reached the chain: it and every key waiting on it are done. */
+    attemptDone(attempt: string, result: string): void {
+      setAttempt.run('done', attempt);
+      finishByAttempt.run(result, attempt);
+    },
+    /** The chain refused it for good: the keys waiting on it may be used again. */
+    attemptFailed(attempt: string): void {
+      setAttempt.run('failed', attempt);
+      dropByAttempt.run(attempt);
+    },
+    attemptUnknown(attempt: string): void {
+      setAttempt.run('unknown', attempt);
+    },
+    openAttempts() {
+      return openAttempts.all();
     },
     finishKey(uid: string, key: string, response: string): void {
       finishKey.run(response, uid, key);
@@ -46,8 +93,8 @@ export function createPaymentRepo(db: Db) {
     dropKey(uid: string, key: string): void {
       dropKey.run(uid, key);
     },
-    /** After a crash, pending keys belong to calls that never answered; they may be retried. */
-    dropPendingKeys(): number {
+    /** After a crash: pending keys of calls that never sent anything may be used again. */
+    dropUnsentPendingKeys(): number {
       return dropPending.run().changes;
     },
   };

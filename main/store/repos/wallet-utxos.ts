@@ -12,6 +12,7 @@ export interface WalletUtxo {
   height: number | null;
   address: string | null;
   spentBy: string | null;
+  reservedBy?: string | null;
 }
 
 interface Raw {
@@ -26,8 +27,12 @@ interface Raw {
   height: number | null;
   address: string | null;
   spent_by: string | null;
+  reserved_by?: string | null;
 }
-const toRow = (r: Raw): WalletUtxo => ({ walletRow: r.wallet_row, txid: r.txid, vout: r.vout, satoshis: r.satoshis, script: r.script, chain: r.chain, idx: r.idx, status: r.status, height: r.height, address: r.address, spentBy: r.spent_by });
+const toRow = (r: Raw): WalletUtxo => ({
+  walletRow: r.wallet_row, txid: r.txid, vout: r.vout, satoshis: r.satoshis, script: r.script, chain: r.chain, idx: r.idx,
+  status: r.status, height: r.height, address: r.address, spentBy: r.spent_by, reservedBy: r.reserved_by ?? null,
+});
 
 /** The outputs the organisation's wallets own (table `utxos`): one row per outpoint. */
 export function createWalletUtxoRepo(db: Db) {
