@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { Hash, LockingScript, P2PKH, PrivateKey, Spend, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
+import { buildContractClass, Bytes, Int, PubKey, Ripemd160, Sha256, Sig } from 'scryptlib';
+import { templateMd5 } from '../../main/contracts/scrypt/artifact.js';
+import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
+import { ROOT } from '../helpers/headless.js';
+
+const fixture = (name: string) => readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrypt', name), 'utf8');
+
+function compiled(name: string) {
+  const r = compileScrypt(fixture(name), { file: name });
+  assert.deepEqual(r.diagnostics, [], `${name} compiles`);
+  return r;
+}
+
+/** Runs the interpreter on unlocking + locking script: the oracle for every compiled contract. */
+function spends(lockingHex: string, unlockingHex: string): boolean {
+  const lockingScript = LockingScript.fromHex(lockingHex);
+  const source = new Transaction();
+  source.addOutput({ lockingScript, satoshis: 1000 });
+  const spend = new Spend({
+    sourceTXID: source.id('hex'),
+    sourceOutputIndex: 0,
+    sourceSatoshis: 1000,
+    lockingScript,
+    transactionVersion: 1,
+    otherInputs: [],
+    unlockingScript: UnlockingScript.fromHex(unlockingHex),
+    inputSequence: 0xffffffff,
+    inputIndex: 0,
+    outputs: [],
+    lockTime: 0,
+  });
+  try {
+    return spend.validate();
+  } catch {
+    return false;
+  }
+}
+
+/** Spend-validates input 0 of a signed transaction against its source output. */
+function spendsTx(tx: Transaction): boolean {
+  const input = tx.inputs[0];
+  const out = input.sourceTransaction!.outputs[input.sourceOutputIndex];
+  try {
+    return new Spend({
+      sourceTXID: input.sourceTransaction!.id('hex'),
+      sourceOutputIndex: input.sourceOutputIndex,
+      sourceSatoshis: out.satoshis!,
+      lockingScript: out.lockingScript,
+      transactionVersion: tx.version,
+      otherInputs: [],
+      unlockingScript: input.unlockingScript!,
+      inputSequence: input.sequence ?? 0xffffffff,
+      inputIndex: 0,
+      outputs: tx.outputs,
+      lockTime: tx.lockTime,
+    }).validate();
+  } catch {
+    return false;
+  }
+}
+
+describe('sCrypt compiler: output equal to the official compiler, and spendable', () => {
+  it("P2PKH: byte for byte the official non-optimised template, ASM and artifact", () => {
+    const r = compiled('p2pkh.scrypt');
+    assert.equal(r.hex, '<pubKeyHash>5179a95179876952795279ac777777');
+    assert.equal(r.asm, '$pubKeyHash OP_1 OP_PICK OP_HASH160 OP_1 OP_PICK OP_EQUAL OP_VERIFY OP_2 OP_PICK OP_2 OP_PICK OP_CHECKSIG OP_NIP OP_NIP OP_NIP');
+    const a = r.artifact!;
+    assert.deepEqual(
+      { version: a.version, contract: a.contract, abi: a.abi, md5: a.md5 },
+      {
+        version: 9,
+        contract: 'P2PKH',
+        abi: [
+          { type: 'function', name: 'unlock', index: 0, params: [{ name: 'sig', type: 'Sig' }, { name: 'pubKey', type: 'PubKey' }] },
+          { type: 'constructor', params: [{ name: 'pubKeyHash', type: 'Ripemd160' }] },
+        ],
+        md5: templateMd5('<pubKeyHash>5179a95179876952795279ac777777'),
+      },
+    );
+  });
+
+  it('P2PKH: scryptlib loads the artifact; a real signature spends it, a wrong key does not', async () => {
+    const Contract = buildContractClass(compiled('p2pkh.scrypt').artifact as never);
+    const key = PrivateKey.fromRandom();
+    const pkh = Utils.toHex(Hash.hash160(key.toPublicKey().encode(true) as number[]));
+    const instance = new Contract(Ripemd160(pkh)) as unknown as { lockingScript: { toHex(): string }; unlock(s: unknown, p: unknown): { unlockingScript: { toHex(): string } } };
+    const locking = instance.lockingScript.toHex();
+    assert.equal(locking, `14${pkh}5179a95179876952795279ac777777`);
+
+    // Sign a real spend with @bsv/sdk, then have scryptlib encode the same call, and run it.
+    const source = new Transaction();
+    source.addOutput({ lockingScript: LockingScript.fromHex(locking), satoshis: 5000 });
+    const sign = async (signer: PrivateKey) => {
+      const tx = new Transaction();
+      tx.addInput({ sourceTransaction: source, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(signer) });
+      tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 4000 });
+      await tx.sign();
+      const chunks = tx.inputs[0].unlockingScript!.chunks;
+      const call = instance.unlock(Sig(Utils.toHex(chunks[0].data!)), PubKey(Utils.toHex(chunks[1].data!)));
+      assert.equal(call.unlockingScript.toHex(), tx.inputs[0].unlockingScript!.toHex(), 'scryptlib encodes unlock(sig, pubKey) as the SDK does');
+      return tx;
+    };
+    const good = await sign(key);
+    assert.equal(spendsTx(good), true);
+    const bad = await sign(PrivateKey.fromRandom());
+    assert.equal(spendsTx(bad), false);
+  });
+
+  it('Demo: two public functions dispatched on a selector', () => {
+    const r = compiled('demo.scrypt');
+    assert.equal(r.asm!.split(' ').slice(0, 7).join(' '), '$x $y OP_2 OP_PICK OP_0 OP_EQUAL OP_IF');
+    assert.ok(r.asm!.endsWith('OP_ELSE OP_0 OP_ENDIF OP_ENDIF'));
+    const Contract = buildContractClass(r.artifact as never);
+    const demo = new Contract(Int(5), Int(2)) as unknown as Record<string, (...a: unknown[]) => { unlockingScript: { toHex(): string } }> & { lockingScript: { toHex(): string } };
+    const locking = demo.lockingScript.toHex();
+    assert.equal(spends(locking, demo.add(Int(7)).unlockingScript.toHex()), true, 'add(7)');
+    assert.equal(spends(locking, demo.sub(Int(3)).unlockingScript.toHex()), true, 'sub(3)');
+    assert.equal(spends(locking, demo.add(Int(8)).unlockingScript.toHex()), false, 'add(8)');
+    assert.equal(spends(locking, demo.sub(Int(7)).unlockingScript.toHex()), false, 'sub(7)');
+  });
+
+  it('HashPuzzle: the preimage unlocks, anything else does not', () => {
+    const Contract = buildContractClass(compiled('hash-puzzle.scrypt').artifact as never);
+    const secret = Utils.toHex(Utils.toArray('open sesame', 'utf8'));
+    const c = new Contract(Sha256(Utils.toHex(Hash.sha256(Utils.toArray(secret, 'hex'))))) as any;
+    assert.equal(spends(c.lockingScript.toHex(), c.unlock(Bytes(secret)).unlockingScript.toHex()), true);
+    assert.equal(spends(c.lockingScript.toHex(), c.unlock(Bytes('00')).unlockingScript.toHex()), false);
+  });
+
+  it('Arith: locals, assignment, branches, ternary, logic, slices, len, num2bin, unpack', () => {
+    const Contract = buildContractClass(compiled('arith.scrypt').artifact as never);
+    const c = new Contract(Int(100), Bytes('abcd')) as any;
+    const locking = c.lockingScript.toHex();
+    const ok = (a: number, b: number, blob: string) => spends(locking, c.check(Int(a), Int(b), Bytes(blob)).unlockingScript.toHex());
+    assert.equal(ok(3, 9, 'abcd010203'), true, 'sum 12, |d| 6 → 18 ≤ 100');
+    assert.equal(ok(9, 3, 'abcd010203'), true, 'the else branch');
+    assert.equal(ok(500, 1, 'abcd010203'), true, 'capped at the limit by ?:');
+    assert.equal(ok(3, 9, 'ffff010203'), false, 'wrong prefix');
+    assert.equal(ok(3, 9, 'abcd0102'), false, 'wrong length');
+  });
+
+  it('reports unsupported constructs and type errors as positioned diagnostics, never a crash', () => {
+    const cases: [string, RegExp][] = [
+      ['contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }', /1:21: error: public function f must end with require/],
+      ['contract A { int x; public function f(int a) { require(a == b\'00\'); } }', /cannot compare int with bytes/],
+      ['contract A { int x; public function f(bytes a) { require(a + 1 == 2); } }', /\+ needs ints, not bytes and int/],
+      ['contract A { int x; public function f(int a) { require(nope == 1); } }', /unknown name 'nope'/],
+      ['contract A { int x; public function f(int a) { require(this.y == 1); } }', /A has no property 'y'/],
+      ['contract A { int[3] x; public function f(int a) { require(a == 1); } }', /type int\[\] is not supported yet/],
+      ['contract A { int x; constructor(int x) { this.x = x; } public function f(int a) { require(a == 1); } }', /explicit constructors are not supported yet/],
+      ['contract A { int x; }', /needs at least one public function/],
+      ['struct S { int a; } contract A { int x; public function f(int a) { require(a == 1); } }', /struct declarations are not supported yet/],
+      ['contract A { int x; public function f(int a) { require(a == 1) }', /expected ';'/],
+    ];
+    for (const [source, message] of cases) {
+      const r = compileScrypt(source, { file: 'A.scrypt' });
+      assert.equal(r.artifact, null, source);
+      assert.ok(r.diagnostics.some((d) => message.test(`${d.line}:${d.column}: ${d.severity}: ${d.message}`)), `${source}\n→ ${JSON.stringify(r.diagnostics)}`);
+    }
+  });
+});
