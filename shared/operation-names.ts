@@ -43,5 +43,6 @@ export const OPERATION_NAMES = [
   'feeManagerMetrics',
   'listPaymailHosts',
   'setPaymailHost',
+  'compile',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];

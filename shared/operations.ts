@@ -314,6 +314,16 @@ export const OPERATIONS = {
     summary: 'Maps a paymail domain to a host URL (null removes it).',
     audit: true,
   }),
+  compile: op({
+    input: z.object({
+      sourceCode: z.string({ error: 'is required (base64 of the sCrypt source)' }).trim().min(1, { error: 'is required' }).max(4_000_000, { error: 'is too large (about 3 MB of source at most)' })
+        .regex(/^[A-Za-z0-9+/=\s]+$/, { error: 'must be base64' }),
+      optimize: boolish,
+      file: optionalText(200),
+    }),
+    access: ALL_ROLES,
+    summary: 'Compiles sCrypt source (base64) to Bitcoin Script: ASM with $placeholders, hex, and the scryptlib artifact.',
+  }),
 } as const satisfies { [N in OperationName]: OperationDef<z.ZodType> };
 export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['input']>;
 export type ParsedInput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['input']>;
@@ -456,6 +466,22 @@ export interface OperationOutputs {
   feeManagerMetrics: FeeMetricsOutput;
   listPaymailHosts: { hosts: { domain: string; url: string; source: 'config' | 'admin' | 'self' }[] };
   setPaymailHost: { domain: string; url: string | null };
+  compile: CompileOutput;
+}
+
+export interface CompileDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
+export interface CompileOutput {
+  /** ASM of the locking-script template, constructor arguments as $name (as the public service returns). */
+  scrypt: string;
+  hex: string;
+  artifact: Record<string, unknown>;
+  errors: CompileDiagnostic[];
 }
 
 export interface HistoryEntry {

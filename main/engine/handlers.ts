@@ -7,6 +7,7 @@ import { createUser, deleteUser, listUsers, updateUser } from './users/manage.js
 import { changePassword, login, logout, me, setup } from './users/session-ops.js';
 import { faucet, mineBlock, networkStatus } from './chain/chain-ops.js';
 import { convertAmount, listRates, setRate } from './rates/rates.js';
+import { compile } from './contracts/compile-op.js';
 import { createWallet } from './wallets/create.js';
 import { feeManagerAddresses, feeManagerInit, feeManagerMetrics } from './fees/fee-manager.js';
 import { listPaymailHosts, setPaymailHost } from './paymail/host-ops.js';
@@ -66,4 +67,5 @@ export const HANDLERS: { [N in OperationName]: Handler<N> } = {
   feeManagerMetrics: { msg: 'Operation successful', run: feeManagerMetrics },
   listPaymailHosts: { msg: 'Paymail hosts fetched successfully.', run: listPaymailHosts },
   setPaymailHost: { msg: 'Paymail host saved.', run: setPaymailHost, target: (i) => i.domain },
+  compile: { msg: 'Operation completed successfully', run: compile },
 };

@@ -10,6 +10,7 @@ export async function toBridgeResult<T>(work: () => Promise<{ msg: string; outpu
     const mapped = mapError(err);
     if (mapped.unexpected) logError(`keystead: unexpected error: ${(err as Error)?.stack ?? String(err)}`);
     const { code, msg, retryAfter } = mapped.envelope.data;
-    return { ok: false, error: { code, msg, statusCode: mapped.envelope.statusCode, ...(retryAfter ? { retryAfter } : {}) } };
+    const errors = (mapped.envelope.data as { errors?: unknown }).errors;
+    return { ok: false, error: { code, msg, statusCode: mapped.envelope.statusCode, ...(retryAfter ? { retryAfter } : {}), ...(errors ? { errors } : {}) } };
   }
 }

@@ -91,6 +91,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', url: '/v1/lookup', op: 'lookup', input: headersAndBody('type', 'currency', 'nextPageToken', 'compact', 'maxResults') },
   { method: 'GET', url: '/v1/paymailHosts', op: 'listPaymailHosts', input: none },
   { method: 'POST', url: '/v1/paymailHosts', op: 'setPaymailHost' },
+  // Contracts: the offline sCrypt compiler (sourceCode is base64, so the body may be large).
+  { method: 'POST', url: '/v1/compile', op: 'compile', bodyLimit: 8 * 1024 * 1024 },
   // Fee manager (the spec's enterprise paths, "Beta").
   { method: 'GET', url: '/api/v1/initBeta', op: 'feeManagerInit', input: fromHeaders('mnemonic') },
   { method: 'GET', url: '/api/v1/feeAddressBeta', op: 'feeManagerAddresses', input: none },

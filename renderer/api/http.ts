@@ -25,8 +25,8 @@ export function createHttpClient(baseUrl = ''): KeysteadClient {
       const body = (await response.json().catch(() => null)) as Envelope<Record<string, unknown>> | null;
       if (!body || typeof body.data !== 'object') throw new ApiError('INTERNAL', `Unexpected answer from the server (HTTP ${response.status}).`, response.status);
       if (body.data.status === 'error') {
-        const err = body.data as unknown as ErrorData;
-        throw new ApiError(err.code, err.msg, body.statusCode, err.retryAfter);
+        const err = body.data as unknown as ErrorData & { errors?: unknown };
+        throw Object.assign(new ApiError(err.code, err.msg, body.statusCode, err.retryAfter), err.errors ? { errors: err.errors } : {});
       }
       const { status: _s, msg, ...output } = body.data;
       return { msg, output } as never;

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { canCall, type OperationName } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
 import { AuditView } from './AuditView.js';
+import { ContractsView } from './ContractsView.js';
 import { FeeManagerView } from './FeeManagerView.js';
 import { HistoryView } from './HistoryView.js';
 import { LookupView } from './LookupView.js';
@@ -32,6 +33,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'history', label: 'History', requires: 'history', Component: HistoryView },
   { id: 'lookup', label: 'Lookup', requires: 'lookup', Component: LookupView },
   { id: 'fees', label: 'Fee manager', requires: 'feeManagerMetrics', Component: FeeManagerView },
+  { id: 'contracts', label: 'Contracts', requires: 'compile', Component: ContractsView },
   { id: 'network', label: 'Network', requires: 'networkStatus', Component: NetworkView },
   { id: 'users', label: 'Users', requires: 'listUsers', Component: UsersView },
   { id: 'audit', label: 'Audit log', requires: 'auditLog', Component: AuditView },

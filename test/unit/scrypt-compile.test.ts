@@ -111,6 +111,22 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.equal(spendsTx(bad), false);
   });
 
+  it('-O: the peephole optimiser gives the official optimised P2PKH, and every corpus contract still spends the same', () => {
+    assert.equal(compileScrypt(fixture('p2pkh.scrypt'), { optimize: true }).hex, '<pubKeyHash>78a978886f75ac777777');
+    const Plain = buildContractClass(compiled('demo.scrypt').artifact as never);
+    const Opt = buildContractClass(compileScrypt(fixture('demo.scrypt'), { optimize: true }).artifact as never);
+    for (const C of [Plain, Opt]) {
+      const d = new C(Int(5), Int(2)) as any;
+      assert.equal(spends(d.lockingScript.toHex(), d.add(Int(7)).unlockingScript.toHex()), true);
+      assert.equal(spends(d.lockingScript.toHex(), d.sub(Int(4)).unlockingScript.toHex()), false);
+    }
+    const ArithOpt = buildContractClass(compileScrypt(fixture('arith.scrypt'), { optimize: true }).artifact as never);
+    const a = new ArithOpt(Int(100), Bytes('abcd')) as any;
+    assert.ok(a.lockingScript.toHex().length < (new (buildContractClass(compiled('arith.scrypt').artifact as never))(Int(100), Bytes('abcd')) as any).lockingScript.toHex().length);
+    assert.equal(spends(a.lockingScript.toHex(), a.check(Int(9), Int(3), Bytes('abcd010203')).unlockingScript.toHex()), true);
+    assert.equal(spends(a.lockingScript.toHex(), a.check(Int(9), Int(3), Bytes('ffff010203')).unlockingScript.toHex()), false);
+  });
+
   it('Demo: two public functions dispatched on a selector', () => {
     const r = compiled('demo.scrypt');
     assert.equal(r.asm!.split(' ').slice(0, 7).join(' '), '$x $y OP_2 OP_PICK OP_0 OP_EQUAL OP_IF');

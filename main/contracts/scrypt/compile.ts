@@ -2,6 +2,7 @@ import { buildArtifact, type Artifact } from './artifact.js';
 import { CodeGen } from './codegen.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parse } from './parser.js';
+import { optimize } from './optimize.js';
 import { toAsm, toScriptHex } from './script.js';
 
 export interface CompileResult {
@@ -18,7 +19,7 @@ export interface CompileResult {
  * generation over a symbolic stack (with type checks) → artifact. The last contract of the file is the
  * main one. Errors at any stage come back as diagnostics with file:line:column; nothing throws.
  */
-export function compileScrypt(source: string, opts: { file?: string } = {}): CompileResult {
+export function compileScrypt(source: string, opts: { file?: string; optimize?: boolean } = {}): CompileResult {
   const file = opts.file ?? 'contract.scrypt';
   const { program, diagnostics } = parse(source, file);
   const contracts = program.items.filter((i) => i.kind === 'contract');
@@ -34,6 +35,7 @@ export function compileScrypt(source: string, opts: { file?: string } = {}): Com
   if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported yet');
   const tokens = diagnostics.hasErrors ? null : new CodeGen(main, diagnostics).generate();
   if (!tokens || diagnostics.hasErrors) return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
-  const hex = toScriptHex(tokens);
-  return { artifact: buildArtifact(main, hex, false), asm: toAsm(tokens), hex, diagnostics: diagnostics.items };
+  const final = opts.optimize ? optimize(tokens) : tokens;
+  const hex = toScriptHex(final);
+  return { artifact: buildArtifact(main, hex, opts.optimize === true), asm: toAsm(final), hex, diagnostics: diagnostics.items };
 }

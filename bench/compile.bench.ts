@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileScrypt } from '../main/contracts/scrypt/compile.js';
+import { report, type Timing } from './lib.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A contract with `n` public functions, each a few statements: a program that grows linearly with n. */
+function program(n: number): string {
+  const fns = Array.from(
+    { length: n },
+    (_, i) => `  public function f${i}(int a, bytes b) {
+    int s = a + ${i};
+    if (s > 10) {
+      s = s - 1;
+    }
+    require(len(b) == ${i % 7} || sha256(b) == this.h);
+    require(s * 2 >= this.limit && hash160(b) != this.p);
+  }`,
+  );
+  return `contract Big {\n  int limit;\n  Sha256 h;\n  Ripemd160 p;\n${fns.join('\n')}\n}\n`;
+}
+
+function timeCompile(label: string, source: string, rounds: number): Timing {
+  for (let i = 0; i < 3; i++) compileScrypt(source);
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < rounds; i++) {
+    if (!compileScrypt(source).artifact) throw new Error(`${label} did not compile`);
+  }
+  const totalMs = Number(process.hrtime.bigint() - t) / 1e6;
+  return { label, iterations: rounds, totalMs, perOpMs: totalMs / rounds };
+}
+
+/** Compile time of a program and of the same program ten times larger (goal: linear, ≤ 11×); corpus throughput. */
+export async function run(): Promise<void> {
+  const small = timeCompile('program with 20 functions', program(20), 40);
+  const large = timeCompile('the same, 10× larger (200 functions)', program(200), 4);
+  report({ bench: 'compiler scaling', floor: small, measured: large, goal: 11 });
+
+  const dir = path.join(root, 'test', 'fixtures', 'scrypt');
+  const corpus = readdirSync(dir)
+    .filter((f) => f.endsWith('.scrypt'))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+    .filter((s) => compileScrypt(s).artifact);
+  const rounds = 200;
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < rounds; i++) for (const s of corpus) compileScrypt(s);
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  console.log(`  corpus    ${Math.round((rounds * corpus.length * 1000) / ms)} contracts compiled per second (${corpus.length} contracts of the core subset)`);
+}
