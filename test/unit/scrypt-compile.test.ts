@@ -160,6 +160,18 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.equal(ok(3, 9, 'abcd0102'), false, 'wrong length');
   });
 
+  it('LoopSum: static consts and unrolled loops (OP_NOP before each iteration)', () => {
+    const r = compiled('loop-sum.scrypt');
+    assert.equal(r.asm!.split(' ').filter((t) => t === 'OP_NOP').length, 6, '4 + 2 iterations');
+    assert.deepEqual(r.artifact!.abi.at(-1), { type: 'constructor', params: [{ name: 'target', type: 'int' }] }, 'static consts are not constructor parameters');
+    const Contract = buildContractClass(r.artifact as never);
+    const c = new Contract(Int(2 * (0 + 1 + 2 + 3) + 6)) as any;
+    assert.equal(spends(c.lockingScript.toHex(), c.check(Int(2)).unlockingScript.toHex()), true);
+    assert.equal(spends(c.lockingScript.toHex(), c.check(Int(3)).unlockingScript.toHex()), false);
+    const bad = compileScrypt('contract A { int n; public function f(int a) { loop (this.n) { a += 1; } require(a == 1); } }');
+    assert.match(bad.diagnostics[0].message, /loop count must be a compile-time constant/);
+  });
+
   it('reports unsupported constructs and type errors as positioned diagnostics, never a crash', () => {
     const cases: [string, RegExp][] = [
       ['contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }', /1:21: error: public function f must end with require/],

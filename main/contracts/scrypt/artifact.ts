@@ -35,7 +35,7 @@ export function templateMd5(hex: string): string {
 
 export function buildArtifact(contract: ContractLike, hex: string, optimized: boolean): Artifact {
   const publics = contract.functions.filter((f) => f.visibility === 'public');
-  const props = contract.properties.filter((p) => !p.isStatic);
+  const props = contract.properties.filter((p) => !p.isStatic); // static consts are compile-time, not constructor params
   const abi: AbiEntity[] = [
     ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => ({ name: p.name, type: abiType(p.type.name) })) })),
     // Always present, and last: without it a two-function contract gets no selector.

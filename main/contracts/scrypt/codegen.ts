@@ -57,11 +57,28 @@ export class CodeGen {
   /** Names on the stack, bottom first; temporaries are null. */
   private stack: (string | null)[] = [];
   private types = new Map<string, string>();
+  /** Compile-time constants in scope: static consts and loop induction variables. */
+  private consts = new Map<string, bigint>();
 
   constructor(
     private readonly contract: ContractLike,
     private readonly diags: Diagnostics,
-  ) {}
+    globals: ReadonlyMap<string, Expr> = new Map(),
+  ) {
+    for (const [name, value] of globals) if (value.kind === 'int') this.consts.set(name, value.value);
+  }
+
+  /** The value of a compile-time constant expression (a literal, or a constant in scope). */
+  private constant(e: Expr): bigint | null {
+    if (e.kind === 'int') return e.value;
+    if (e.kind === 'ident') return this.consts.get(e.name) ?? null;
+    if (e.kind === 'member' && e.object.kind === 'this') return this.consts.get(e.name) ?? null;
+    if (e.kind === 'unary' && e.op === '-') {
+      const v = this.constant(e.operand);
+      return v === null ? null : -v;
+    }
+    return null;
+  }
 
   private emit(...ops: string[]): void {
     for (const op of ops) this.out.push({ op });
@@ -86,7 +103,14 @@ export class CodeGen {
     try {
       if (c.ctor) throw new Unsupported(c.ctor.at, 'explicit constructors are not supported yet (the implicit constructor is)');
       for (const p of c.properties) {
-        if (p.isStatic || p.state || p.init) throw new Unsupported(p.at, 'static, const-initialised and @state properties are not supported yet');
+        if (p.isStatic) {
+          // static const with a literal value: a compile-time constant, no stack slot.
+          const v = p.init && p.isConst ? this.constant(p.init) : null;
+          if (v === null || familyOf(p.type.name) !== 'int') throw new Unsupported(p.at, 'only static const int properties with a constant value are supported yet');
+          this.consts.set(p.name, v);
+          continue;
+        }
+        if (p.state || p.init) throw new Unsupported(p.at, 'initialised and @state properties are not supported yet');
         this.checkType(p.type);
       }
       for (const f of c.functions) if (f.visibility !== 'public') throw new Unsupported(f.at, 'private and static functions are not supported yet');
@@ -191,6 +215,23 @@ export class CodeGen {
       case 'codesep':
         this.emit('OP_CODESEPARATOR');
         return;
+      case 'loop': {
+        // Unrolled: each copy starts with OP_NOP and sees its own value of the induction variable.
+        const n = this.constant(s.count);
+        if (n === null) throw new Unsupported(s.count.at, 'the loop count must be a compile-time constant');
+        if (n < 0n || n > 10_000n) throw new Unsupported(s.count.at, `the loop count must be between 0 and 10000, not ${n}`);
+        const outer = s.induction ? this.consts.get(s.induction) : undefined;
+        for (let k = 0n; k < n; k++) {
+          this.emit('OP_NOP');
+          if (s.induction) this.consts.set(s.induction, k);
+          this.branch(s.body);
+        }
+        if (s.induction) {
+          if (outer === undefined) this.consts.delete(s.induction);
+          else this.consts.set(s.induction, outer);
+        }
+        return;
+      }
       default:
         throw new Unsupported(s.at, `${s.kind} statements are not supported yet`);
     }
@@ -237,6 +278,8 @@ export class CodeGen {
       case 'string':
         return push(pushBytes(Buffer.from(e.value, 'utf8').toString('hex')), 'bytes');
       case 'ident': {
+        const constant = this.consts.get(e.name);
+        if (constant !== undefined && !this.types.has(e.name)) return push(pushInt(constant), 'int');
         const type = this.types.get(e.name);
         if (!type) throw new Unsupported(e.at, `unknown name '${e.name}'`);
         this.pick(this.depthOf(e.name, e.at));
@@ -246,6 +289,8 @@ export class CodeGen {
       case 'member': {
         if (e.object.kind !== 'this') throw new Unsupported(e.at, 'member access other than this.<property> is not supported yet');
         const key = `this.${e.name}`;
+        const constant = this.consts.get(e.name);
+        if (constant !== undefined && !this.types.has(key)) return push(pushInt(constant), 'int');
         const type = this.types.get(key);
         if (!type) throw new Unsupported(e.at, `${this.contract.name} has no property '${e.name}'`);
         this.pick(this.depthOf(key, e.at));

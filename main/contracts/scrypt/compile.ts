@@ -1,4 +1,5 @@
 import { buildArtifact, type Artifact } from './artifact.js';
+import type { Expr } from './ast.js';
 import { CodeGen } from './codegen.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parse } from './parser.js';
@@ -29,11 +30,14 @@ export function compileScrypt(source: string, opts: { file?: string; optimize?: 
     diagnostics.error({ line: 1, column: 1 }, 'the file has no contract');
     return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
   }
+  const globals = new Map<string, Expr>();
   for (const item of program.items) {
-    if (item !== main) diagnostics.error(item.at, `${item.kind} declarations are not supported yet (one contract per file)`);
+    if (item === main) continue;
+    if (item.kind === 'const' && item.value.kind === 'int') globals.set(item.name, item.value);
+    else diagnostics.error(item.at, `${item.kind} declarations are not supported yet (one contract per file, plus static const ints)`);
   }
   if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported yet');
-  const tokens = diagnostics.hasErrors ? null : new CodeGen(main, diagnostics).generate();
+  const tokens = diagnostics.hasErrors ? null : new CodeGen(main, diagnostics, globals).generate();
   if (!tokens || diagnostics.hasErrors) return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
   const final = opts.optimize ? optimize(tokens) : tokens;
   const hex = toScriptHex(final);
