@@ -172,6 +172,16 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.match(bad.diagnostics[0].message, /loop count must be a compile-time constant/);
   });
 
+  it('PrivateCalls: private and static functions inlined, callers\' names untouched', () => {
+    const Contract = buildContractClass(compiled('private-calls.scrypt').artifact as never);
+    const c = new Contract(Int(10)) as any;
+    const ok = (x: number, expected: number) => spends(c.lockingScript.toHex(), c.check(Int(x), Int(expected)).unlockingScript.toHex());
+    assert.equal(ok(4, 4 * 3 + 10 + 2), true);
+    assert.equal(ok(4, 25), false);
+    const rec = compileScrypt('contract A { private function f(int a) : int { return f(a); } public function g(int a) { require(f(a) == 1); } }');
+    assert.match(rec.diagnostics[0].message, /recursion is not allowed: f → f/);
+  });
+
   it('reports unsupported constructs and type errors as positioned diagnostics, never a crash', () => {
     const cases: [string, RegExp][] = [
       ['contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }', /1:21: error: public function f must end with require/],

@@ -59,6 +59,8 @@ export class CodeGen {
   private types = new Map<string, string>();
   /** Compile-time constants in scope: static consts and loop induction variables. */
   private consts = new Map<string, bigint>();
+  /** Functions being inlined, outermost first (a repeat would be recursion). */
+  private readonly calling: string[] = [];
 
   constructor(
     private readonly contract: ContractLike,
@@ -113,7 +115,9 @@ export class CodeGen {
         if (p.state || p.init) throw new Unsupported(p.at, 'initialised and @state properties are not supported yet');
         this.checkType(p.type);
       }
-      for (const f of c.functions) if (f.visibility !== 'public') throw new Unsupported(f.at, 'private and static functions are not supported yet');
+      for (const f of c.functions) {
+        if (f.visibility === 'public' && f.isStatic) throw new Unsupported(f.at, 'a public function cannot be static');
+      }
       if (publics.length === 0) throw new Unsupported(c.at, `contract ${c.name} needs at least one public function`);
       const head: Token[] = props.map((p) => ({ placeholder: p.name }));
       publics.forEach((f, i) => {
@@ -354,7 +358,15 @@ export class CodeGen {
   }
 
   private call(e: Extract<Expr, { kind: 'call' }>): string {
-    if (e.callee.kind !== 'ident') throw new Unsupported(e.at, 'only built-in functions and casts can be called in this version');
+    const own =
+      e.callee.kind === 'member' && (e.callee.object.kind === 'this' || (e.callee.object.kind === 'ident' && e.callee.object.name === this.contract.name))
+        ? e.callee.name
+        : e.callee.kind === 'ident'
+          ? e.callee.name
+          : null;
+    const fn = own ? this.contract.functions.find((f) => f.name === own && f.visibility !== 'public') : undefined;
+    if (fn) return this.inline(fn, e.args, e.at);
+    if (e.callee.kind !== 'ident') throw new Unsupported(e.at, 'only built-ins, casts and this contract\'s private or static functions can be called in this version');
     const name = e.callee.name;
     if (familyOf(name) && name !== 'int' && name !== 'bool') {
       // A cast such as PubKey(b): no code, a new type.
@@ -373,6 +385,49 @@ export class CodeGen {
     this.emit(...b.ops);
     this.stack.splice(this.stack.length - b.args.length, b.args.length, null);
     return b.result;
+  }
+
+  /**
+   * A private or static function, inlined: the arguments become its parameters' slots, OP_NOP marks
+   * the start and the end, and everything between the call's base and the result is removed
+   * (OP_1 OP_ROLL OP_DROP per slot). The body sees only its parameters, its locals and the properties.
+   */
+  private inline(f: Func, args: Expr[], at: Position): string {
+    if (this.calling.includes(f.name)) throw new Unsupported(at, `recursion is not allowed: ${[...this.calling, f.name].join(' → ')}`);
+    if (!f.returnType) throw new Unsupported(f.at, `function ${f.name} needs a return type`);
+    const last = f.body[f.body.length - 1];
+    if (!last || last.kind !== 'return') throw new Unsupported(f.at, `function ${f.name} must end with return`);
+    if (args.length !== f.params.length) throw new Unsupported(at, `${f.name}() takes ${f.params.length} argument(s), got ${args.length}`);
+    const returnType = this.checkType(f.returnType);
+    const base = this.stack.length;
+    const scope = new Map([...this.types].filter(([k]) => k.startsWith('this.') && !f.isStatic));
+    f.params.forEach((p, i) => {
+      if (p.isStaticConst) throw new Unsupported(p.at, 'static const parameters are not supported yet');
+      const want = this.checkType(p.type);
+      const got = this.expr(args[i]);
+      if (familyOf(got) !== familyOf(want)) throw new Unsupported(args[i].at, `argument ${i + 1} of ${f.name}() must be ${want}, not ${got}`);
+      this.stack[this.stack.length - 1] = p.name;
+      scope.set(p.name, want);
+    });
+    const saved = this.types;
+    this.types = scope;
+    this.calling.push(f.name);
+    this.emit('OP_NOP');
+    for (const s of f.body.slice(0, -1)) {
+      if (s.kind === 'return') throw new Unsupported(s.at, 'only one return, as the last statement');
+      this.stmt(s);
+    }
+    const got = this.expr(last.value);
+    if (familyOf(got) !== familyOf(returnType)) throw new Unsupported(last.at, `${f.name} returns ${returnType}, not ${got}`);
+    while (this.stack.length - 1 > base) {
+      this.out.push(pushInt(1n));
+      this.emit('OP_ROLL', 'OP_DROP');
+      this.stack.splice(this.stack.length - 2, 1);
+    }
+    this.emit('OP_NOP');
+    this.calling.pop();
+    this.types = saved;
+    return returnType;
   }
 
   private binary(e: Extract<Expr, { kind: 'binary' }>): string {
