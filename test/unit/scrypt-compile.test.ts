@@ -182,6 +182,17 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.match(rec.diagnostics[0].message, /recursion is not allowed: f → f/);
   });
 
+  it('Ctor: an explicit constructor in the official shape (OP_0 slots, placeholders, OP_NOP … OP_DROPs OP_NOP)', () => {
+    const r = compiled('ctor.scrypt');
+    assert.ok(r.hex!.startsWith('0000<a><tag>61'), r.hex!);
+    assert.match(r.asm!, /^OP_0 OP_0 \$a \$tag OP_NOP .* OP_DROP OP_DROP OP_NOP /);
+    assert.deepEqual(r.artifact!.abi.at(-1), { type: 'constructor', params: [{ name: 'a', type: 'int' }, { name: 'tag', type: 'bytes' }] });
+    const Contract = buildContractClass(r.artifact as never);
+    const c = new Contract(Int(21), Bytes('beef')) as any;
+    assert.equal(spends(c.lockingScript.toHex(), c.check(Int(42), Bytes('beef')).unlockingScript.toHex()), true);
+    assert.equal(spends(c.lockingScript.toHex(), c.check(Int(21), Bytes('beef')).unlockingScript.toHex()), false);
+  });
+
   it('reports unsupported constructs and type errors as positioned diagnostics, never a crash', () => {
     const cases: [string, RegExp][] = [
       ['contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }', /1:21: error: public function f must end with require/],
@@ -190,7 +201,7 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
       ['contract A { int x; public function f(int a) { require(nope == 1); } }', /unknown name 'nope'/],
       ['contract A { int x; public function f(int a) { require(this.y == 1); } }', /A has no property 'y'/],
       ['contract A { int[3] x; public function f(int a) { require(a == 1); } }', /type int\[\] is not supported yet/],
-      ['contract A { int x; constructor(int x) { this.x = x; } public function f(int a) { require(a == 1); } }', /explicit constructors are not supported yet/],
+      ['contract A { int x; constructor(int y) { this.z = y; } public function f(int a) { require(a == 1); } }', /A has no property 'z'/],
       ['contract A { int x; }', /needs at least one public function/],
       ['struct S { int a; } contract A { int x; public function f(int a) { require(a == 1); } }', /struct declarations are not supported yet/],
       ['contract A { int x; public function f(int a) { require(a == 1) }', /expected ';'/],

@@ -39,7 +39,7 @@ export function buildArtifact(contract: ContractLike, hex: string, optimized: bo
   const abi: AbiEntity[] = [
     ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => ({ name: p.name, type: abiType(p.type.name) })) })),
     // Always present, and last: without it a two-function contract gets no selector.
-    { type: 'constructor', params: props.map((p) => ({ name: p.name, type: abiType(p.type.name) })) },
+    { type: 'constructor', params: (contract.ctor ? contract.ctor.params : props).map((p) => ({ name: p.name, type: abiType(p.type.name) })) },
   ];
   return {
     version: 9,

@@ -103,7 +103,6 @@ export class CodeGen {
     const props = c.properties.filter((p) => !p.isStatic);
     const publics = c.functions.filter((f) => f.visibility === 'public');
     try {
-      if (c.ctor) throw new Unsupported(c.ctor.at, 'explicit constructors are not supported yet (the implicit constructor is)');
       for (const p of c.properties) {
         if (p.isStatic) {
           // static const with a literal value: a compile-time constant, no stack slot.
@@ -119,7 +118,7 @@ export class CodeGen {
         if (f.visibility === 'public' && f.isStatic) throw new Unsupported(f.at, 'a public function cannot be static');
       }
       if (publics.length === 0) throw new Unsupported(c.at, `contract ${c.name} needs at least one public function`);
-      const head: Token[] = props.map((p) => ({ placeholder: p.name }));
+      const head: Token[] = c.ctor ? this.constructorCode(props) : props.map((p) => ({ placeholder: p.name }));
       publics.forEach((f, i) => {
         this.stack = [...f.params.map((p) => p.name)];
         if (publics.length > 1) this.stack.push(null); // the selector
@@ -145,6 +144,27 @@ export class CodeGen {
       }
       throw err;
     }
+  }
+
+  /**
+   * An explicit constructor, in the official shape: an OP_0 slot per property, the constructor
+   * parameters' placeholders, OP_NOP, the body (assignments move values into the slots), an OP_DROP per
+   * parameter, OP_NOP.
+   */
+  private constructorCode(props: ContractLike['properties']): Token[] {
+    const ctor = this.contract.ctor!;
+    this.stack = [...props.map((p) => `this.${p.name}`), ...ctor.params.map((p) => p.name)];
+    this.types = new Map([...props.map((p) => [`this.${p.name}`, this.checkType(p.type)] as const), ...ctor.params.map((p) => [p.name, this.checkType(p.type)] as const)]);
+    this.out = [...props.map((): Token => ({ op: 'OP_0' })), ...ctor.params.map((p): Token => ({ placeholder: p.name })), { op: 'OP_NOP' }];
+    for (const s of ctor.body) this.stmt(s);
+    while (this.stack.length > props.length) {
+      this.emit('OP_DROP');
+      this.stack.pop();
+    }
+    this.emit('OP_NOP');
+    const code = this.out;
+    this.out = [];
+    return code;
   }
 
   private checkType(t: TypeRef): string {
@@ -183,10 +203,11 @@ export class CodeGen {
         return;
       }
       case 'assign': {
-        if (s.target.kind !== 'ident') throw new Unsupported(s.at, 'only local variables can be assigned in this version');
-        const name = s.target.name;
+        const name =
+          s.target.kind === 'ident' ? s.target.name : s.target.kind === 'member' && s.target.object.kind === 'this' ? `this.${s.target.name}` : null;
+        if (!name) throw new Unsupported(s.at, 'only variables and this.<property> can be assigned in this version');
         const type = this.types.get(name);
-        if (!type) throw new Unsupported(s.at, `unknown name '${name}'`);
+        if (!type) throw new Unsupported(s.at, name.startsWith('this.') ? `${this.contract.name} has no property '${name.slice(5)}'` : `unknown name '${name}'`);
         if (s.op === '=') this.expr(s.value);
         else {
           const arith = ARITH[s.op.slice(0, -1)];
