@@ -193,6 +193,36 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.equal(spends(c.lockingScript.toHex(), c.check(Int(21), Bytes('beef')).unlockingScript.toHex()), false);
   });
 
+  it('MultiSig: arrays flattened as scryptlib expects, checkMultiSig with real signatures', async () => {
+    const r = compiled('multisig.scrypt');
+    assert.ok(r.hex!.startsWith('<keys[0]><keys[1]><keys[2]><limits[0]><limits[1]>'), r.hex!);
+    assert.deepEqual(r.artifact!.abi.map((x) => x.params.map((p) => p.type)), [['Sig[2]', 'int'], ['PubKey[3]', 'int[2]']]);
+    const Contract = buildContractClass(r.artifact as never);
+    const keys = [PrivateKey.fromRandom(), PrivateKey.fromRandom(), PrivateKey.fromRandom()];
+    const c = new Contract(keys.map((k) => PubKey(k.toPublicKey().toString())), [Int(10), Int(50)]) as any;
+    const locking = c.lockingScript.toHex();
+    const source = new Transaction();
+    source.addOutput({ lockingScript: LockingScript.fromHex(locking), satoshis: 5000 });
+    // Sign with @bsv/sdk's own multisig-style signatures: each key signs the spend (SIGHASH_ALL|FORKID).
+    const attempt = async (signers: PrivateKey[], amount: number) => {
+      const tx = new Transaction();
+      tx.addInput({ sourceTransaction: source, sourceOutputIndex: 0, unlockingScript: new UnlockingScript() });
+      tx.addOutput({ lockingScript: new P2PKH().lock(keys[0].toAddress()), satoshis: 4000 });
+      const sigs: string[] = [];
+      for (const k of signers) {
+        const tmpl = new P2PKH().unlock(k, 'all', false, 5000, LockingScript.fromHex(locking));
+        const u = await tmpl.sign(tx, 0);
+        sigs.push(Utils.toHex(u.chunks[0].data!));
+      }
+      tx.inputs[0].unlockingScript = UnlockingScript.fromHex(c.unlock(sigs.map((x) => Sig(x)), Int(amount)).unlockingScript.toHex());
+      return spendsTx(tx);
+    };
+    assert.equal(await attempt([keys[0], keys[2]], 60), true, 'keys 1 and 3, amount inside (9, 100)');
+    assert.equal(await attempt([keys[2], keys[0]], 60), false, 'signatures out of key order');
+    assert.equal(await attempt([keys[0], PrivateKey.fromRandom()], 60), false, 'a stranger signs');
+    assert.equal(await attempt([keys[0], keys[1]], 9), false, 'amount not above the lowered bound');
+  });
+
   it('reports unsupported constructs and type errors as positioned diagnostics, never a crash', () => {
     const cases: [string, RegExp][] = [
       ['contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }', /1:21: error: public function f must end with require/],
@@ -200,7 +230,9 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
       ['contract A { int x; public function f(bytes a) { require(a + 1 == 2); } }', /\+ needs ints, not bytes and int/],
       ['contract A { int x; public function f(int a) { require(nope == 1); } }', /unknown name 'nope'/],
       ['contract A { int x; public function f(int a) { require(this.y == 1); } }', /A has no property 'y'/],
-      ['contract A { int[3] x; public function f(int a) { require(a == 1); } }', /type int\[\] is not supported yet/],
+      ['contract A { Point x; public function f(int a) { require(a == 1); } }', /type Point is not supported yet/],
+      ['contract A { int[3] x; public function f(int a) { require(this.x[3] == 1); } }', /index 3 is out of bounds for int\[3\]/],
+      ['contract A { int[3] x; public function f(int a) { require(this.x[a] == 1); } }', /indices must be compile-time constants/],
       ['contract A { int x; constructor(int y) { this.z = y; } public function f(int a) { require(a == 1); } }', /A has no property 'z'/],
       ['contract A { int x; }', /needs at least one public function/],
       ['struct S { int a; } contract A { int x; public function f(int a) { require(a == 1); } }', /struct declarations are not supported yet/],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContractLike } from './ast.js';
+import type { ContractLike, TypeRef } from './ast.js';
 import { abiType } from './codegen.js';
 
 export const COMPILER_VERSION = '0.1.0-keystead';
@@ -33,13 +33,13 @@ export function templateMd5(hex: string): string {
   return createHash('md5').update(hex.replace(/<[^>]*>/g, '<>')).digest('hex');
 }
 
-export function buildArtifact(contract: ContractLike, hex: string, optimized: boolean): Artifact {
+export function buildArtifact(contract: ContractLike, hex: string, optimized: boolean, typeOf: (t: TypeRef) => string = (t) => abiType(t.name)): Artifact {
   const publics = contract.functions.filter((f) => f.visibility === 'public');
   const props = contract.properties.filter((p) => !p.isStatic); // static consts are compile-time, not constructor params
   const abi: AbiEntity[] = [
-    ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => ({ name: p.name, type: abiType(p.type.name) })) })),
+    ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => ({ name: p.name, type: typeOf(p.type) })) })),
     // Always present, and last: without it a two-function contract gets no selector.
-    { type: 'constructor', params: (contract.ctor ? contract.ctor.params : props).map((p) => ({ name: p.name, type: abiType(p.type.name) })) },
+    { type: 'constructor', params: (contract.ctor ? contract.ctor.params : props).map((p) => ({ name: p.name, type: typeOf(p.type) })) },
   ];
   return {
     version: 9,

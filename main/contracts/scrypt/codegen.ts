@@ -7,8 +7,23 @@ export const BYTES_TYPES = new Set(['bytes', 'PubKey', 'Sig', 'Ripemd160', 'PubK
 export const INT_TYPES = new Set(['int', 'PrivKey']);
 export type Family = 'int' | 'bool' | 'bytes';
 
-/** The type the ABI shows: aliases resolved (PubKeyHash is Ripemd160). */
-export const abiType = (name: string) => (name === 'PubKeyHash' ? 'Ripemd160' : name);
+/** The type the ABI shows: aliases resolved (PubKeyHash is Ripemd160), arrays as `T[n][m]`. */
+export const abiType = (name: string) => name.replace(/^PubKeyHash\b/, 'Ripemd160');
+
+/** `Sig[2][3]` → { elem: 'Sig', dims: [2, 3] }. */
+export function arrayOf(type: string): { elem: string; dims: number[] } | null {
+  const m = /^(\w+)((?:\[\d+\])+)$/.exec(type);
+  return m ? { elem: m[1], dims: [...m[2].matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1])) } : null;
+}
+
+/** The stack slots of a value: one for a scalar, one per element for arrays (row-major, as scryptlib flattens). */
+export function slotsOf(name: string, type: string): string[] {
+  const arr = arrayOf(type);
+  if (!arr) return [name];
+  let names = [name];
+  for (const d of arr.dims) names = names.flatMap((n) => Array.from({ length: d }, (_, i) => `${n}[${i}]`));
+  return names;
+}
 
 export function familyOf(name: string): Family | null {
   if (INT_TYPES.has(name)) return 'int';
@@ -118,12 +133,12 @@ export class CodeGen {
         if (f.visibility === 'public' && f.isStatic) throw new Unsupported(f.at, 'a public function cannot be static');
       }
       if (publics.length === 0) throw new Unsupported(c.at, `contract ${c.name} needs at least one public function`);
-      const head: Token[] = c.ctor ? this.constructorCode(props) : props.map((p) => ({ placeholder: p.name }));
+      const head: Token[] = c.ctor ? this.constructorCode(props) : props.flatMap((p) => slotsOf(p.name, this.checkType(p.type)).map((placeholder) => ({ placeholder })));
       publics.forEach((f, i) => {
-        this.stack = [...f.params.map((p) => p.name)];
+        this.stack = f.params.flatMap((p) => slotsOf(p.name, this.checkType(p.type)));
         if (publics.length > 1) this.stack.push(null); // the selector
-        this.stack.push(...props.map((p) => `this.${p.name}`));
-        this.types = new Map([...f.params.map((p) => [p.name, this.checkType(p.type)] as const), ...props.map((p) => [`this.${p.name}`, p.type.name] as const)]);
+        this.stack.push(...props.flatMap((p) => slotsOf(`this.${p.name}`, this.checkType(p.type))));
+        this.types = new Map([...f.params.map((p) => [p.name, this.checkType(p.type)] as const), ...props.map((p) => [`this.${p.name}`, this.checkType(p.type)] as const)]);
         if (publics.length > 1) {
           this.pick(props.length);
           this.out.push(pushInt(BigInt(i)));
@@ -153,11 +168,13 @@ export class CodeGen {
    */
   private constructorCode(props: ContractLike['properties']): Token[] {
     const ctor = this.contract.ctor!;
-    this.stack = [...props.map((p) => `this.${p.name}`), ...ctor.params.map((p) => p.name)];
+    const propSlots = props.flatMap((p) => slotsOf(`this.${p.name}`, this.checkType(p.type)));
+    const paramSlots = ctor.params.flatMap((p) => slotsOf(p.name, this.checkType(p.type)));
+    this.stack = [...propSlots, ...paramSlots];
     this.types = new Map([...props.map((p) => [`this.${p.name}`, this.checkType(p.type)] as const), ...ctor.params.map((p) => [p.name, this.checkType(p.type)] as const)]);
-    this.out = [...props.map((): Token => ({ op: 'OP_0' })), ...ctor.params.map((p): Token => ({ placeholder: p.name })), { op: 'OP_NOP' }];
+    this.out = [...propSlots.map((): Token => ({ op: 'OP_0' })), ...paramSlots.map((placeholder): Token => ({ placeholder })), { op: 'OP_NOP' }];
     for (const s of ctor.body) this.stmt(s);
-    while (this.stack.length > props.length) {
+    while (this.stack.length > propSlots.length) {
       this.emit('OP_DROP');
       this.stack.pop();
     }
@@ -167,9 +184,39 @@ export class CodeGen {
     return code;
   }
 
+  /** A declared type as the ABI writes it (`Sig[2]`), array sizes evaluated. */
+  resolveType(t: TypeRef): string {
+    return abiType(this.checkType(t));
+  }
+
   private checkType(t: TypeRef): string {
-    if (t.dims.length || t.generics.length || !familyOf(t.name)) throw new Unsupported(t.at, `type ${t.name}${t.dims.length ? '[]' : ''} is not supported yet (int, bool, bytes and its subtypes are)`);
-    return t.name;
+    if (t.generics.length || !familyOf(t.name)) throw new Unsupported(t.at, `type ${t.name} is not supported yet (int, bool, bytes, its subtypes, and fixed arrays of them are)`);
+    const dims = t.dims.map((d) => {
+      const n = this.constant(d);
+      if (n === null || n < 1n || n > 1000n) throw new Unsupported(d.at, 'an array size must be a compile-time constant from 1 to 1000');
+      return `[${n}]`;
+    });
+    return t.name + dims.join('');
+  }
+
+  /** The slot an element access names: `a[1]`, `this.keys[0]`, `m[1][2]` with compile-time indices. */
+  private elementSlot(e: Expr): { slot: string; type: string } | null {
+    if (e.kind === 'ident') return this.types.has(e.name) ? { slot: e.name, type: this.types.get(e.name)! } : null;
+    if (e.kind === 'member' && e.object.kind === 'this') {
+      const key = `this.${e.name}`;
+      return this.types.has(key) ? { slot: key, type: this.types.get(key)! } : null;
+    }
+    if (e.kind === 'index') {
+      const base = this.elementSlot(e.object);
+      const arr = base && arrayOf(base.type);
+      if (!base || !arr) throw new Unsupported(e.at, 'only arrays can be indexed');
+      const k = this.constant(e.index);
+      if (k === null) throw new Unsupported(e.index.at, 'array indices must be compile-time constants in this version');
+      if (k < 0n || k >= BigInt(arr.dims[0])) throw new Unsupported(e.index.at, `index ${k} is out of bounds for ${base.type}`);
+      const rest = arr.dims.slice(1);
+      return { slot: `${base.slot}[${k}]`, type: arr.elem + rest.map((d) => `[${d}]`).join('') };
+    }
+    return null;
   }
 
   private functionBody(f: Func): void {
@@ -195,6 +242,20 @@ export class CodeGen {
       }
       case 'var': {
         if (!s.init) throw new Unsupported(s.at, `variable ${s.name} needs an initial value`);
+        if (s.type !== 'auto' && s.type.dims.length) {
+          const declared = this.checkType(s.type);
+          const arr = arrayOf(declared)!;
+          if (arr.dims.length !== 1 || s.init.kind !== 'array' || s.init.items.length !== arr.dims[0]) {
+            throw new Unsupported(s.at, `${s.name} needs an array literal of ${arr.dims[0]} items (one-dimensional arrays in this version)`);
+          }
+          s.init.items.forEach((item, i) => {
+            const t = this.expr(item);
+            if (familyOf(t) !== familyOf(arr.elem)) throw new Unsupported(item.at, `item ${i} must be ${arr.elem}, not ${t}`);
+            this.stack[this.stack.length - 1] = `${s.name}[${i}]`;
+          });
+          this.types.set(s.name, declared);
+          return;
+        }
         const t = this.expr(s.init);
         const declared = s.type === 'auto' ? t : this.checkType(s.type);
         if (familyOf(declared) !== familyOf(t)) throw new Unsupported(s.at, `cannot assign ${t} to ${declared} ${s.name}`);
@@ -203,10 +264,17 @@ export class CodeGen {
         return;
       }
       case 'assign': {
-        const name =
-          s.target.kind === 'ident' ? s.target.name : s.target.kind === 'member' && s.target.object.kind === 'this' ? `this.${s.target.name}` : null;
-        if (!name) throw new Unsupported(s.at, 'only variables and this.<property> can be assigned in this version');
-        const type = this.types.get(name);
+        const target = s.target.kind === 'index' ? this.elementSlot(s.target) : null;
+        const name = target
+          ? target.slot
+          : s.target.kind === 'ident'
+            ? s.target.name
+            : s.target.kind === 'member' && s.target.object.kind === 'this'
+              ? `this.${s.target.name}`
+              : null;
+        if (!name) throw new Unsupported(s.at, 'only variables, this.<property> and array elements can be assigned in this version');
+        const type = target ? target.type : this.types.get(name);
+        if (type && arrayOf(type)) throw new Unsupported(s.at, 'whole arrays cannot be assigned in this version; assign their elements');
         if (!type) throw new Unsupported(s.at, name.startsWith('this.') ? `${this.contract.name} has no property '${name.slice(5)}'` : `unknown name '${name}'`);
         if (s.op === '=') this.expr(s.value);
         else {
@@ -307,6 +375,7 @@ export class CodeGen {
         if (constant !== undefined && !this.types.has(e.name)) return push(pushInt(constant), 'int');
         const type = this.types.get(e.name);
         if (!type) throw new Unsupported(e.at, `unknown name '${e.name}'`);
+        if (arrayOf(type)) throw new Unsupported(e.at, `the array ${e.name} can only be used element by element (or in checkMultiSig) in this version`);
         this.pick(this.depthOf(e.name, e.at));
         this.stack.push(null);
         return type;
@@ -353,6 +422,13 @@ export class CodeGen {
         if (familyOf(a) !== familyOf(b)) throw new Unsupported(e.at, `both branches of ?: need the same type (${a}, ${b})`);
         return a;
       }
+      case 'index': {
+        const el = this.elementSlot(e)!;
+        if (arrayOf(el.type)) throw new Unsupported(e.at, 'a whole sub-array cannot be read in this version');
+        this.pick(this.depthOf(el.slot, e.at));
+        this.stack.push(null);
+        return el.type;
+      }
       case 'slice': {
         const t = this.expr(e.object);
         if (familyOf(t) !== 'bytes') throw new Unsupported(e.at, `only bytes can be sliced, not ${t}`);
@@ -396,6 +472,7 @@ export class CodeGen {
       if (familyOf(t) !== familyOf(name)) throw new Unsupported(e.at, `cannot convert ${t} to ${name}`);
       return name;
     }
+    if (name === 'checkMultiSig') return this.checkMultiSig(e);
     const b = BUILTINS[name];
     if (!b) throw new Unsupported(e.at, `${name}() is not supported yet`);
     if (e.args.length !== b.args.length) throw new Unsupported(e.at, `${name}() takes ${b.args.length} argument(s), got ${e.args.length}`);
@@ -406,6 +483,34 @@ export class CodeGen {
     this.emit(...b.ops);
     this.stack.splice(this.stack.length - b.args.length, b.args.length, null);
     return b.result;
+  }
+
+  /** checkMultiSig(Sig[M], PubKey[N]): OP_0 sig0…sigM-1 <M> pk0…pkN-1 <N> OP_CHECKMULTISIG. */
+  private checkMultiSig(e: Extract<Expr, { kind: 'call' }>): string {
+    if (e.args.length !== 2) throw new Unsupported(e.at, 'checkMultiSig() takes an array of Sig and an array of PubKey');
+    const [sigs, keys] = e.args.map((a) => this.elementSlot(a));
+    const sa = sigs && arrayOf(sigs.type);
+    const ka = keys && arrayOf(keys.type);
+    if (!sa || sa.elem !== 'Sig' || sa.dims.length !== 1) throw new Unsupported(e.args[0].at, 'the first argument of checkMultiSig() must be a Sig[M] array');
+    if (!ka || ka.elem !== 'PubKey' || ka.dims.length !== 1) throw new Unsupported(e.args[1].at, 'the second argument of checkMultiSig() must be a PubKey[N] array');
+    const before = this.stack.length;
+    this.emit('OP_0');
+    this.stack.push(null);
+    for (const slot of slotsOf(sigs.slot, sigs.type)) {
+      this.pick(this.depthOf(slot, e.at));
+      this.stack.push(null);
+    }
+    this.out.push(pushInt(BigInt(sa.dims[0])));
+    this.stack.push(null);
+    for (const slot of slotsOf(keys.slot, keys.type)) {
+      this.pick(this.depthOf(slot, e.at));
+      this.stack.push(null);
+    }
+    this.out.push(pushInt(BigInt(ka.dims[0])));
+    this.stack.push(null);
+    this.emit('OP_CHECKMULTISIG');
+    this.stack.splice(before, this.stack.length - before, null);
+    return 'bool';
   }
 
   /**

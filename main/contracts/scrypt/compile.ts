@@ -37,9 +37,10 @@ export function compileScrypt(source: string, opts: { file?: string; optimize?: 
     else diagnostics.error(item.at, `${item.kind} declarations are not supported yet (one contract per file, plus static const ints)`);
   }
   if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported yet');
-  const tokens = diagnostics.hasErrors ? null : new CodeGen(main, diagnostics, globals).generate();
+  const codegen = new CodeGen(main, diagnostics, globals);
+  const tokens = diagnostics.hasErrors ? null : codegen.generate();
   if (!tokens || diagnostics.hasErrors) return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
   const final = opts.optimize ? optimize(tokens) : tokens;
   const hex = toScriptHex(final);
-  return { artifact: buildArtifact(main, hex, opts.optimize === true), asm: toAsm(final), hex, diagnostics: diagnostics.items };
+  return { artifact: buildArtifact(main, hex, opts.optimize === true, (t) => codegen.resolveType(t)), asm: toAsm(final), hex, diagnostics: diagnostics.items };
 }
