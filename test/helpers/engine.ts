@@ -31,3 +31,19 @@ export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: nu
 }
 
 export const meta = { clientId: '127.0.0.1' };
+
+/** The local provider with its broadcast replaced: for outages and refusals the chain cannot be made to give. */
+export function withBroadcast(broadcast: ChainProvider['broadcast']): (local: ChainProvider) => ChainProvider {
+  return (local) => ({
+    network: local.network,
+    describe: local.describe,
+    getFeePolicy: () => local.getFeePolicy(),
+    getUtxos: (a) => local.getUtxos(a),
+    getHistory: (a) => local.getHistory(a),
+    getTransactionHex: (t) => local.getTransactionHex(t),
+    getTxStatus: (t) => local.getTxStatus(t),
+    getTip: () => local.getTip(),
+    getUsdRate: () => local.getUsdRate(),
+    broadcast: (hex) => broadcast.call(local, hex),
+  });
+}

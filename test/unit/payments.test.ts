@@ -9,7 +9,7 @@ import { selectCoins } from '../../main/engine/payments/coin-select.js';
 import type { LookupOutput } from '../../shared/operations.js';
 import { bsvToSatoshis, parsePaymentUri } from '../../main/engine/payments/uri.js';
 import { rejectsWith } from '../helpers/assert-app-error.js';
-import { meta, testEngine } from '../helpers/engine.js';
+import { meta, testEngine, withBroadcast } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
 
 const POLICY = { satoshis: 1, bytes: 1000, dustLimit: 1 };
@@ -126,19 +126,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
   it('gives the coins and the change address back when the chain refuses the transaction', async () => {
     let refuse = true;
     ({ engine, node } = testEngine({
-      chain: (local) => ({
-        ...local,
-        network: local.network,
-        describe: local.describe,
-        getFeePolicy: () => local.getFeePolicy(),
-        getUtxos: (a) => local.getUtxos(a),
-        getHistory: (a) => local.getHistory(a),
-        getTransactionHex: (t) => local.getTransactionHex(t),
-        getTxStatus: (t) => local.getTxStatus(t),
-        getTip: () => local.getTip(),
-        getUsdRate: () => local.getUsdRate(),
-        broadcast: async (hex) => (refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex)),
-      }),
+      chain: (local) => withBroadcast(async (hex) => (refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex)))(local),
     }));
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     admin = { authToken: s.authToken, serviceId: s.serviceId };
@@ -154,18 +142,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
   it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {
     let down = true;
     ({ engine, node } = testEngine({
-      chain: (local) => ({
-        network: local.network,
-        describe: local.describe,
-        getFeePolicy: () => local.getFeePolicy(),
-        getUtxos: (a) => local.getUtxos(a),
-        getHistory: (a) => local.getHistory(a),
-        getTransactionHex: (t) => local.getTransactionHex(t),
-        getTxStatus: (t) => local.getTxStatus(t),
-        getTip: () => local.getTip(),
-        getUsdRate: () => local.getUsdRate(),
-        broadcast: async (hex) => (down ? { status: 'rejected', txid: null, reason: 'network-error', message: 'ARC timed out' } : local.broadcast(hex)),
-      }),
+      chain: (local) => withBroadcast(async (hex) => (down ? { status: 'rejected', txid: null, reason: 'network-error', message: 'ARC timed out' } : local.broadcast(hex)))(local),
     }));
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     admin = { authToken: s.authToken, serviceId: s.serviceId };
