@@ -1,8 +1,9 @@
-import { Alert, Button, Code, Group, Paper, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { CompileDiagnostic, CompileOutput } from '../../shared/operations.js';
 import { ApiError } from '../api/client.js';
 import { messageOf } from '../components/errors.js';
+import { ScryptEditor, type ScryptEditorHandle } from '../components/ScryptEditor.js';
 import { useSession } from '../state/store.js';
 
 const SAMPLE = `contract P2PKH {
@@ -32,7 +33,7 @@ export function ContractsView() {
   const [errors, setErrors] = useState<CompileDiagnostic[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const editor = useRef<HTMLTextAreaElement>(null);
+  const editor = useRef<ScryptEditorHandle>(null);
 
   async function compile() {
     setBusy(true);
@@ -56,12 +57,7 @@ export function ContractsView() {
 
   /** Puts the cursor at a diagnostic's line and column. */
   function goTo(d: CompileDiagnostic) {
-    const area = editor.current;
-    if (!area) return;
-    const lines = source.split('\n');
-    const offset = lines.slice(0, d.line - 1).reduce((n, l) => n + l.length + 1, 0) + d.column - 1;
-    area.focus();
-    area.setSelectionRange(offset, offset + 1);
+    editor.current?.goTo(d.line, d.column);
   }
 
   function download() {
@@ -87,16 +83,7 @@ export function ContractsView() {
           Compile
         </Button>
       </Group>
-      <Textarea
-        ref={editor}
-        aria-label="sCrypt source"
-        value={source}
-        onChange={(e) => setSource(e.currentTarget.value)}
-        autosize
-        minRows={14}
-        spellCheck={false}
-        styles={{ input: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } }}
-      />
+      <ScryptEditor ref={editor} value={source} onChange={setSource} diagnostics={errors} />
       {failure && <Alert color="red">{failure}</Alert>}
       {errors.length > 0 && (
         <Alert color="red" title={`${errors.length} error${errors.length > 1 ? 's' : ''}`} data-testid="compile-errors">
