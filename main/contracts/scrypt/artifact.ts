@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ContractLike, TypeRef } from './ast.js';
-import { abiType } from './codegen.js';
+import type { ContractLike, Program, TypeRef } from './ast.js';
 
-export const COMPILER_VERSION = '0.1.0-keystead';
+export const COMPILER_VERSION = '0.2.0-keystead';
 
 export interface AbiEntity {
   type: 'function' | 'constructor';
@@ -11,17 +10,22 @@ export interface AbiEntity {
   params: { name: string; type: string }[];
 }
 
+interface Named {
+  name: string;
+  type: string;
+}
+
 /** The scryptlib v9 artifact; scryptlib's buildContractClass reads contract, version, abi and hex. */
 export interface Artifact {
   version: 9;
   compilerVersion: string;
   contract: string;
   md5: string;
-  structs: unknown[];
-  library: unknown[];
-  alias: unknown[];
+  structs: { name: string; params: Named[]; genericTypes: string[] }[];
+  library: { name: string; params: Named[]; properties: Named[]; genericTypes: string[] }[];
+  alias: Named[];
   abi: AbiEntity[];
-  stateProps: unknown[];
+  stateProps: Named[];
   buildType: 'debug' | 'release';
   file: string;
   hex: string;
@@ -33,24 +37,42 @@ export function templateMd5(hex: string): string {
   return createHash('md5').update(hex.replace(/<[^>]*>/g, '<>')).digest('hex');
 }
 
-export function buildArtifact(contract: ContractLike, hex: string, optimized: boolean, typeOf: (t: TypeRef) => string = (t) => abiType(t.name)): Artifact {
+/** Resolves written types to the final types the ABI shows (aliases resolved, array sizes evaluated). */
+export interface TypeNamer {
+  resolveType(t: TypeRef, generics?: string[]): string;
+}
+
+export function buildArtifact(program: Program, contract: ContractLike, hex: string, optimized: boolean, types: TypeNamer): Artifact {
+  const named = (name: string, t: TypeRef, generics: string[] = []) => ({ name, type: types.resolveType(t, generics) });
   const publics = contract.functions.filter((f) => f.visibility === 'public');
   const props = contract.properties.filter((p) => !p.isStatic); // static consts are compile-time, not constructor params
   const abi: AbiEntity[] = [
-    ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => ({ name: p.name, type: typeOf(p.type) })) })),
+    ...publics.map((f, index) => ({ type: 'function' as const, name: f.name, index, params: f.params.map((p) => named(p.name, p.type)) })),
     // Always present, and last: without it a two-function contract gets no selector.
-    { type: 'constructor', params: (contract.ctor ? contract.ctor.params : props).map((p) => ({ name: p.name, type: typeOf(p.type) })) },
+    { type: 'constructor', params: (contract.ctor ? contract.ctor.params : props).map((p) => named(p.name, p.type)) },
   ];
+  const structs: Artifact['structs'] = [];
+  const library: Artifact['library'] = [];
+  const alias: Named[] = [];
+  for (const item of program.items) {
+    if (item.kind === 'struct') structs.push({ name: item.name, params: item.fields.map((f) => named(f.name, f.type, item.generics)), genericTypes: item.generics });
+    else if (item.kind === 'alias') alias.push(named(item.name, item.type));
+    else if (item.kind === 'library') {
+      const properties = item.properties.filter((p) => !p.isStatic).map((p) => named(p.name, p.type, item.generics));
+      const params = item.ctor ? item.ctor.params.map((p) => named(`ctor.${p.name}`, p.type, item.generics)) : properties;
+      library.push({ name: item.name, params, properties, genericTypes: item.generics });
+    }
+  }
   return {
     version: 9,
     compilerVersion: COMPILER_VERSION,
     contract: contract.name,
     md5: templateMd5(hex),
-    structs: [],
-    library: [],
-    alias: [],
+    structs,
+    library,
+    alias,
     abi,
-    stateProps: [],
+    stateProps: props.filter((p) => p.state).map((p) => named(p.name, p.type)),
     buildType: optimized ? 'release' : 'debug',
     file: '',
     hex,

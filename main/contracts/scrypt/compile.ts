@@ -1,10 +1,11 @@
 import { buildArtifact, type Artifact } from './artifact.js';
-import type { Expr } from './ast.js';
+import type { Item, Program } from './ast.js';
 import { CodeGen } from './codegen.js';
 import type { Diagnostic } from './diagnostics.js';
 import { parse } from './parser.js';
 import { optimize } from './optimize.js';
 import { toAsm, toScriptHex } from './script.js';
+import { STDLIB_FILE, STDLIB_SOURCE } from './stdlib.js';
 
 export interface CompileResult {
   /** Present when there were no errors. */
@@ -15,32 +16,49 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
 }
 
+let stdlibItems: Item[] | null = null;
+
+/** The standard library's declarations, parsed once. */
+function stdlib(): Item[] {
+  if (!stdlibItems) {
+    const { program, diagnostics } = parse(STDLIB_SOURCE, STDLIB_FILE);
+    if (diagnostics.hasErrors) throw new Error(`the standard library does not parse: ${JSON.stringify(diagnostics.items[0])}`);
+    stdlibItems = program.items;
+  }
+  return stdlibItems;
+}
+
+/** The user's program plus every standard-library declaration it does not replace with its own. */
+function withStdlib(program: Program): Program {
+  const own = new Set(program.items.map((i) => i.name));
+  // Deep copies: code generation may add generated functions to a declaration.
+  const lib = stdlib().filter((i) => !own.has(i.name)).map((i) => structuredClone(i));
+  return { imports: program.imports, items: [...lib, ...program.items] };
+}
+
 /**
  * sCrypt source → locking-script template and scryptlib artifact. Pipeline: lexer → parser → code
- * generation over a symbolic stack (with type checks) → artifact. The last contract of the file is the
- * main one. Errors at any stage come back as diagnostics with file:line:column; nothing throws.
+ * generation over a symbolic stack → artifact. The last contract of the file is the main one. Errors
+ * at any stage come back as diagnostics with file:line:column; nothing throws.
  */
 export function compileScrypt(source: string, opts: { file?: string; optimize?: boolean } = {}): CompileResult {
   const file = opts.file ?? 'contract.scrypt';
+  const failed = () => ({ artifact: null, asm: null, hex: null, diagnostics: diagnostics.items });
   const { program, diagnostics } = parse(source, file);
+  if (diagnostics.hasErrors) return failed();
   const contracts = program.items.filter((i) => i.kind === 'contract');
-  if (diagnostics.hasErrors) return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
   const main = contracts[contracts.length - 1];
   if (!main || main.kind !== 'contract') {
     diagnostics.error({ line: 1, column: 1 }, 'the file has no contract');
-    return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
+    return failed();
   }
-  const globals = new Map<string, Expr>();
-  for (const item of program.items) {
-    if (item === main) continue;
-    if (item.kind === 'const' && item.value.kind === 'int') globals.set(item.name, item.value);
-    else diagnostics.error(item.at, `${item.kind} declarations are not supported yet (one contract per file, plus static const ints)`);
-  }
-  if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported yet');
-  const codegen = new CodeGen(main, diagnostics, globals);
-  const tokens = diagnostics.hasErrors ? null : codegen.generate();
-  if (!tokens || diagnostics.hasErrors) return { artifact: null, asm: null, hex: null, diagnostics: diagnostics.items };
+  if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported: put every declaration in one file');
+  if (diagnostics.hasErrors) return failed();
+  const full = withStdlib(program);
+  const codegen = new CodeGen(full, main, diagnostics);
+  const tokens = codegen.generate();
+  if (!tokens || diagnostics.hasErrors) return failed();
   const final = opts.optimize ? optimize(tokens) : tokens;
   const hex = toScriptHex(final);
-  return { artifact: buildArtifact(main, hex, opts.optimize === true, (t) => codegen.resolveType(t)), asm: toAsm(final), hex, diagnostics: diagnostics.items };
+  return { artifact: buildArtifact(program, main, hex, opts.optimize === true, codegen), asm: toAsm(final), hex, diagnostics: diagnostics.items };
 }
