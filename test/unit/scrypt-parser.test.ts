@@ -7,8 +7,9 @@ import { formatDiagnostic } from '../../main/contracts/scrypt/diagnostics.js';
 import { parse } from '../../main/contracts/scrypt/parser.js';
 import { ROOT } from '../helpers/headless.js';
 
-const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'scrypt');
-const corpus = readdirSync(FIXTURES).filter((f) => f.endsWith('.scrypt')).map((f) => ({ file: f, source: readFileSync(path.join(FIXTURES, f), 'utf8') }));
+// The compiled corpus, plus sources that only the parser takes (imports, every construct in one file).
+const FIXTURES = ['scrypt', 'scrypt-parse'].map((d) => path.join(ROOT, 'test', 'fixtures', d));
+const corpus = FIXTURES.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.scrypt')).map((f) => ({ file: f, source: readFileSync(path.join(dir, f), 'utf8') })));
 
 const errorsOf = (source: string) => parse(source, 'T.scrypt').diagnostics.items.map(formatDiagnostic);
 
