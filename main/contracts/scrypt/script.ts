@@ -16,6 +16,17 @@ export const OP: Record<string, number> = {
   OP_CODESEPARATOR: 0xab, OP_CHECKSIG: 0xac, OP_CHECKSIGVERIFY: 0xad, OP_CHECKMULTISIG: 0xae,
 };
 for (let n = 1; n <= 16; n++) OP[`OP_${n}`] = 0x50 + n;
+// The rest of the instruction set, for asm blocks.
+Object.assign(OP, {
+  OP_PUSHDATA4: 0x4e, OP_RESERVED: 0x50, OP_VER: 0x62, OP_VERIF: 0x65, OP_VERNOTIF: 0x66, OP_2DROP: 0x6d, OP_2OVER: 0x70,
+  OP_2ROT: 0x71, OP_2SWAP: 0x72, OP_IFDUP: 0x73, OP_DEPTH: 0x74, OP_LEFT: 0x80, OP_RIGHT: 0x81, OP_RESERVED1: 0x89,
+  OP_RESERVED2: 0x8a, OP_2MUL: 0x8d, OP_2DIV: 0x8e, OP_CHECKMULTISIGVERIFY: 0xaf, OP_NOP1: 0xb0, OP_NOP2: 0xb1,
+  OP_CHECKLOCKTIMEVERIFY: 0xb1, OP_NOP3: 0xb2, OP_CHECKSEQUENCEVERIFY: 0xb2, OP_NOP4: 0xb3, OP_NOP5: 0xb4, OP_NOP6: 0xb5,
+  OP_NOP7: 0xb6, OP_NOP8: 0xb7, OP_NOP9: 0xb8, OP_NOP10: 0xb9, OP_INVALIDOPCODE: 0xff,
+});
+// OP_LEFT/OP_RIGHT are the pre-Genesis names of OP_NUM2BIN/OP_BIN2NUM; keep the modern names canonical.
+OP.OP_NUM2BIN = 0x80;
+OP.OP_BIN2NUM = 0x81;
 
 export type Token = { op: string } | { push: string } | { placeholder: string };
 
