@@ -47,5 +47,5 @@ export async function run(): Promise<void> {
   const t = process.hrtime.bigint();
   for (let i = 0; i < rounds; i++) for (const s of corpus) compileScrypt(s);
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  console.log(`  corpus    ${Math.round((rounds * corpus.length * 1000) / ms)} contracts compiled per second (${corpus.length} contracts of the core subset)`);
+  console.log(`  corpus    ${Math.round((rounds * corpus.length * 1000) / ms)} contracts compiled per second (${corpus.length} corpus contracts)`);
 }
