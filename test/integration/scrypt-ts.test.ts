@@ -211,6 +211,7 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
         self.to = toScryptTs(forged);
         self.unlock(toByteString(secret), Sig(strangerSig), PubKey(ownerPub));
       }),
+      /signature check failed/,
     );
     /** A spend paying `satoshis` to the owner, signed by `signer` (or carrying a given signature), encoded raw. */
     const attempt = async (secretHex: string, signer: PrivateKey | string, pub: string, satoshis = 4000) => {
@@ -307,8 +308,8 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
       assert.equal(validate(tx), true, `increment() to count ${count}`);
 
       // Wrong next states: scrypt-ts refuses them off-chain, the script must refuse them on-chain.
-      const wrong = (outputs: { lockingHex: string; satoshis: number }[], label: string, lockTime = 0) => {
-        const bad = spending(source, outputs, lockTime);
+      const wrong = (outputs: { lockingHex: string; satoshis: number }[], label: string) => {
+        const bad = spending(source, outputs);
         bad.inputs[0].unlockingScript = encodeRaw(current, 'increment', [SigHashPreimage(preimage(bad))]);
         assert.notEqual(validate(bad), true, label);
         return bad;
@@ -321,6 +322,7 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
           self.to = toScryptTs(skipped);
           self.increment();
         }),
+        /hashOutputs mismatch/,
       );
       wrong([{ lockingHex: current.lockingScript.toHex(), satoshis: amount }], 'the state unchanged');
       wrong([{ lockingHex: next.lockingScript.toHex(), satoshis: amount - 1 }], 'the right state with one satoshi less');
