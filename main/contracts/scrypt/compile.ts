@@ -5,6 +5,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { parse } from './parser.js';
 import { optimize } from './optimize.js';
 import { toAsm, toScriptHex } from './script.js';
+import { checkProgram } from './semantics/index.js';
 import { STDLIB_FILE, STDLIB_SOURCE } from './stdlib.js';
 
 export interface CompileResult {
@@ -55,6 +56,8 @@ export function compileScrypt(source: string, opts: { file?: string; optimize?: 
   if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported: put every declaration in one file');
   if (diagnostics.hasErrors) return failed();
   const full = withStdlib(program);
+  checkProgram(full, diagnostics); // semantic passes: scopes, types, constants, final require, recursion
+  if (diagnostics.hasErrors) return failed();
   const codegen = new CodeGen(full, main, diagnostics);
   const tokens = codegen.generate();
   if (!tokens || diagnostics.hasErrors) return failed();
