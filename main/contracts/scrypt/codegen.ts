@@ -168,6 +168,7 @@ export class CodeGen {
       case 'binary': {
         const a = this.fold(e.left, scope);
         const b = a && this.fold(e.right, scope);
+        if (a && b && e.op === '+' && typeof a.value === 'string' && typeof b.value === 'string') return { type: 'bytes', value: a.value + b.value };
         if (!a || !b || typeof a.value !== 'bigint' || typeof b.value !== 'bigint') return null;
         const x = a.value;
         const y = b.value;
@@ -303,6 +304,12 @@ export class CodeGen {
         continue;
       }
       if (p.init) throw new Unsupported(p.at, `property ${p.name} cannot have an initial value unless it is static const`);
+      const lib = this.decls.get(p.type.name);
+      if (lib?.kind === 'library' && lib.ctor) {
+        // scryptlib would fill such a property from `<name.ctor.param>` placeholders, i.e. run the
+        // library's constructor off-chain; pass its parameters to the contract's constructor instead.
+        throw new Unsupported(p.at, `property ${p.name}: a library with an explicit constructor cannot be a contract property; build it in a function with new ${lib.name}(…)`);
+      }
     }
     const props = this.properties();
     this.stateful = new StatefulSupport(
@@ -423,8 +430,7 @@ export class CodeGen {
       }
       case 'if': {
         const t = this.expr(s.cond, scope);
-        if (familyOf(t) === 'int') this.emit('OP_0NOTEQUAL');
-        else if (!familyOf(t)) throw new Unsupported(s.cond.at, `the condition needs a bool, not ${t}`);
+        this.truthy(t, s.cond.at);
         this.emit('OP_IF');
         this.stack.pop();
         this.branch(s.then, scope);
@@ -725,8 +731,7 @@ export class CodeGen {
         return this.binary(e, scope);
       case 'ternary': {
         const c = this.expr(e.cond, scope);
-        if (familyOf(c) === 'int') this.emit('OP_0NOTEQUAL');
-        else if (familyOf(c) !== 'bool') throw new Unsupported(e.cond.at, `the condition needs a bool, not ${c}`);
+        this.truthy(c, e.cond.at);
         this.emit('OP_IF');
         this.stack.pop();
         const a = this.expr(e.then, scope, expected);
@@ -790,6 +795,17 @@ export class CodeGen {
         return expected;
       }
     }
+  }
+
+  /**
+   * A condition as a bool: an int is true unless 0 (OP_0NOTEQUAL, as the official output does); bytes
+   * are true unless every byte is zero, so b'80' (script's negative zero) still counts as true.
+   */
+  private truthy(type: string, at: Position): void {
+    const f = familyOf(type);
+    if (f === 'int') this.emit('OP_0NOTEQUAL');
+    else if (f === 'bytes') this.emit('OP_SIZE', 'OP_0', 'OP_SWAP', 'OP_NUM2BIN', 'OP_EQUAL', 'OP_NOT');
+    else if (f !== 'bool') throw new Unsupported(at, `the condition needs a bool, not ${type}`);
   }
 
   private readPlace(place: Place, scope: Scope, at: Position): string {
@@ -930,6 +946,7 @@ export class CodeGen {
       if (CAST_TYPES.has(name)) return this.cast(name, e, scope);
       if (name === 'checkMultiSig') return this.checkMultiSig(e, scope);
       if (name === 'reverseBytes') return this.reverseBytes(e, scope);
+      if (name === 'repeat') return this.repeat(e, scope, expected);
       const b = BUILTINS[name];
       if (!b) {
         if (this.types.structs.has(name) || this.types.aliases.has(name)) throw new Unsupported(e.at, `${name}(…) is not a function`);
@@ -1007,6 +1024,24 @@ export class CodeGen {
     return t;
   }
 
+  /** repeat(e, N): an array of N copies of e (evaluated once, then copied with PICKs). */
+  private repeat(e: Extract<Expr, { kind: 'call' }>, scope: Scope, expected?: string): string {
+    if (e.args.length !== 2) throw new Unsupported(e.at, 'repeat() takes a value and a compile-time constant size');
+    const n = this.ctc(e.args[1], scope);
+    if (n === null || n < 1n || n > 10_000n) throw new Unsupported(e.args[1].at, 'the size of repeat() must be a compile-time constant from 1 to 10000');
+    const want = expected ? elementOf(expected)?.elem : undefined;
+    const t = this.expr(e.args[0], scope, want);
+    const k = this.types.size(t);
+    for (let copy = 1n; copy < n; copy++) {
+      for (let j = 0; j < k; j++) {
+        this.pick(k - 1);
+        this.stack.push(null);
+      }
+    }
+    const inner = arrayOf(t);
+    return inner ? `${inner.elem}[${n}]${inner.dims.map((d) => `[${d}]`).join('')}` : `${t}[${n}]`;
+  }
+
   /** checkMultiSig(Sig[M], PubKey[N]): OP_0 sig0…sigM-1 <M> pk0…pkN-1 <N> OP_CHECKMULTISIG. */
   private checkMultiSig(e: Extract<Expr, { kind: 'call' }>, scope: Scope): string {
     if (e.args.length !== 2) throw new Unsupported(e.at, 'checkMultiSig() takes an array of Sig and an array of PubKey');
@@ -1046,13 +1081,14 @@ export class CodeGen {
         scope.consts.set(p.name, v);
         return;
       }
-      const want = this.types.resolve(p.type, typeParams);
+      // Array sizes may name the function's own static const parameters (`int[N] xs`).
+      const want = this.types.resolve(p.type, typeParams, [], (e) => this.ctc(e, scope) ?? this.ctc(e, caller));
       const got = this.expr(args[i], caller, want);
       if (!this.types.assignable(got, want)) throw new Unsupported(args[i].at, `argument ${i + 1} of ${f.name}() must be ${want}, not ${got}`);
       this.bind(p.name, want);
       scope.vars.set(p.name, { slot: p.name, type: want });
     });
-    const returnType = f.returnType ? this.types.resolve(f.returnType, typeParams) : null;
+    const returnType = f.returnType ? this.types.resolve(f.returnType, typeParams, [], (e) => this.ctc(e, scope)) : null;
     const asm = f.body.length === 1 && f.body[0].kind === 'asm' ? f.body[0] : null;
     if (asm) return this.asmFunction(f, asm, base, returnType, owner);
     this.calling.push(key);
@@ -1085,7 +1121,9 @@ export class CodeGen {
    * replaceAsmVars as `<Contract.function.name>`.
    */
   private asmFunction(f: Func, asm: Extract<Stmt, { kind: 'asm' }>, base: number, returnType: string | null, owner: ContractLike): string {
-    for (const word of asm.text.split(/\s+/).filter(Boolean)) {
+    for (const raw of asm.text.split(/\s+/).filter(Boolean)) {
+      // Opcodes are case-insensitive in asm (op_size is OP_SIZE); data and variables are kept as written.
+      const word = /^op_/i.test(raw) ? raw.toUpperCase() : raw;
       if (word.startsWith('$')) {
         if (!/^\$[A-Za-z_]\w*$/.test(word)) throw new Unsupported(asm.at, `bad asm variable ${word}`);
         this.out.push({ placeholder: `${owner.name}.${f.name}.${word.slice(1)}` });

@@ -74,6 +74,8 @@ library SigHash {
   static const SigHashType ALL = SigHashType(b'41');
   static const SigHashType NONE = SigHashType(b'42');
   static const SigHashType SINGLE = SigHashType(b'43');
+  static const SigHashType ANYONECANPAY = SigHashType(b'80');
+  static const SigHashType FORKID = SigHashType(b'40');
   static const SigHashType ANYONECANPAY_ALL = SigHashType(b'c1');
   static const SigHashType ANYONECANPAY_NONE = SigHashType(b'c2');
   static const SigHashType ANYONECANPAY_SINGLE = SigHashType(b'c3');

@@ -83,7 +83,7 @@ export class TypeSystem {
   }
 
   /** A written type → its canonical string. `params` binds generic type parameters in scope. */
-  resolve(t: TypeRef, params: ReadonlyMap<string, string> = new Map(), seen: string[] = []): string {
+  resolve(t: TypeRef, params: ReadonlyMap<string, string> = new Map(), seen: string[] = [], constantOf: (e: Expr) => bigint | null = this.constantOf): string {
     let base: string;
     const bound = params.get(t.name);
     if (bound !== undefined) base = bound;
@@ -94,14 +94,14 @@ export class TypeSystem {
       base = this.resolve(this.aliases.get(t.name)!.type, new Map(), [...seen, t.name]);
     } else if (this.structs.has(t.name) || this.libraries.has(t.name)) {
       const decl = this.structs.get(t.name) ?? this.libraries.get(t.name)!;
-      const args = t.generics.map((g) => this.resolve(g, params, seen));
+      const args = t.generics.map((g) => this.resolve(g, params, seen, constantOf));
       if (args.length && args.length !== decl.generics.length) {
         throw new TypeError_(t.at, `${t.name} takes ${decl.generics.length} type argument(s), not ${args.length}`);
       }
       base = args.length ? `${t.name}<${args.join(',')}>` : t.name;
     } else throw new TypeError_(t.at, `unknown type ${t.name}`);
     const dims = t.dims.map((d) => {
-      const n = this.constantOf(d);
+      const n = constantOf(d);
       if (n === null) throw new TypeError_(d.at, 'an array size must be a compile-time constant');
       if (n < 1n || n > 10_000n) throw new TypeError_(d.at, `an array size must be from 1 to 10000, not ${n}`);
       return `[${n}]`;
