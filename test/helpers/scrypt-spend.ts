@@ -1,4 +1,4 @@
-import { Hash, LockingScript, type PrivateKey, Spend, TransactionSignature, UnlockingScript, Utils } from '@bsv/sdk';
+import { Hash, LockingScript, type PrivateKey, Spend, type Transaction, TransactionSignature, UnlockingScript, Utils } from '@bsv/sdk';
 
 /**
  * Runs a contract call the way a node would: the locking script of a source output, spent by input 0 of
@@ -65,5 +65,30 @@ export function explainSpend(lockingHex: string, unlockingHexOf: (ctx: CallConte
     return ok ? true : 'refused';
   } catch (err) {
     return (err as Error).message.split('\n')[0];
+  }
+}
+
+/** Runs the interpreter on input 0 of a built transaction (its source transaction attached): true, or the error. */
+export function validateInput0(tx: Transaction): true | string {
+  const input = tx.inputs[0];
+  const source = input.sourceTransaction!;
+  const out = source.outputs[input.sourceOutputIndex];
+  try {
+    const ok = new Spend({
+      sourceTXID: source.id('hex'),
+      sourceOutputIndex: input.sourceOutputIndex,
+      sourceSatoshis: out.satoshis!,
+      lockingScript: out.lockingScript,
+      transactionVersion: tx.version,
+      otherInputs: [],
+      unlockingScript: input.unlockingScript!,
+      inputSequence: input.sequence ?? 0xffffffff,
+      inputIndex: 0,
+      outputs: tx.outputs,
+      lockTime: tx.lockTime,
+    }).validate();
+    return ok ? true : 'validate() returned false';
+  } catch (err) {
+    return (err as Error).message;
   }
 }

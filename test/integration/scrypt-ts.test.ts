@@ -21,6 +21,7 @@ import { Hash, LockingScript, P2PKH, PrivateKey, Spend, Transaction, Transaction
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { loadScryptTsModules, transpileScryptTs } from '../helpers/scrypt-ts.js';
 import { tempDir } from '../helpers/tmp.js';
+import { validateInput0 } from '../helpers/scrypt-spend.js';
 
 const require = createRequire(import.meta.url);
 // The same (CommonJS) scrypt-ts module instance the fixture classes extend.
@@ -77,30 +78,7 @@ function contractClass(name: Name): ContractClass {
   return C;
 }
 
-/** Runs the @bsv/sdk interpreter on input 0 of `tx` (whose source transaction is attached): true, or the error. */
-function validate(tx: Transaction): true | string {
-  const input = tx.inputs[0];
-  const source = input.sourceTransaction!;
-  const out = source.outputs[input.sourceOutputIndex];
-  try {
-    const ok = new Spend({
-      sourceTXID: source.id('hex'),
-      sourceOutputIndex: input.sourceOutputIndex,
-      sourceSatoshis: out.satoshis!,
-      lockingScript: out.lockingScript,
-      transactionVersion: tx.version,
-      otherInputs: [],
-      unlockingScript: input.unlockingScript!,
-      inputSequence: input.sequence ?? 0xffffffff,
-      inputIndex: 0,
-      outputs: tx.outputs,
-      lockTime: tx.lockTime,
-    }).validate();
-    return ok ? true : 'validate() returned false';
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
+const validate = validateInput0;
 
 /** An output holding `lockingHex`, in a transaction of its own (nothing spends into it: it is never broadcast). */
 function fund(lockingHex: string, satoshis: number): Transaction {

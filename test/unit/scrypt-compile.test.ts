@@ -7,6 +7,7 @@ import { buildContractClass, Bytes, Int, PubKey, Ripemd160, Sha256, Sig } from '
 import { templateMd5 } from '../../main/contracts/scrypt/artifact.js';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { ROOT } from '../helpers/headless.js';
+import { validateInput0 } from '../helpers/scrypt-spend.js';
 
 const fixture = (name: string) => readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrypt', name), 'utf8');
 
@@ -41,28 +42,7 @@ function spends(lockingHex: string, unlockingHex: string): boolean {
   }
 }
 
-/** Spend-validates input 0 of a signed transaction against its source output. */
-function spendsTx(tx: Transaction): boolean {
-  const input = tx.inputs[0];
-  const out = input.sourceTransaction!.outputs[input.sourceOutputIndex];
-  try {
-    return new Spend({
-      sourceTXID: input.sourceTransaction!.id('hex'),
-      sourceOutputIndex: input.sourceOutputIndex,
-      sourceSatoshis: out.satoshis!,
-      lockingScript: out.lockingScript,
-      transactionVersion: tx.version,
-      otherInputs: [],
-      unlockingScript: input.unlockingScript!,
-      inputSequence: input.sequence ?? 0xffffffff,
-      inputIndex: 0,
-      outputs: tx.outputs,
-      lockTime: tx.lockTime,
-    }).validate();
-  } catch {
-    return false;
-  }
-}
+const spendsTx = (tx: Transaction) => validateInput0(tx) === true;
 
 describe('sCrypt compiler: output equal to the official compiler, and spendable', () => {
   it("P2PKH: byte for byte the official non-optimised template, ASM and artifact", () => {
