@@ -50,6 +50,8 @@ export interface Param extends Node {
   type: TypeRef;
   /** `static const int size`: a compile-time constant parameter. */
   isStaticConst: boolean;
+  /** `const int y`: the body may not assign it. */
+  isConst?: boolean;
 }
 
 export interface Property extends Node {

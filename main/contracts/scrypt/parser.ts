@@ -230,12 +230,13 @@ export class Parser {
       do {
         const at = this.tok.start;
         let isStaticConst = false;
+        let isConst = false;
         if (this.eat('static')) {
           this.expect('const');
           isStaticConst = true;
-        }
+        } else if (this.eat('const')) isConst = true; // a parameter the body may not assign
         const type = this.type();
-        params.push({ name: this.ident('a parameter name').value, type, isStaticConst, at });
+        params.push({ name: this.ident('a parameter name').value, type, isStaticConst, isConst, at });
       } while (this.eat(','));
     }
     this.expect(')');

@@ -110,7 +110,7 @@ class SymbolPass {
   private params(params: Param[]): void {
     for (const p of params) {
       this.type(p.type);
-      this.declare(p, { kind: p.isStaticConst ? 'staticParam' : 'param', name: p.name, at: p.at, isConst: p.isStaticConst });
+      this.declare(p, { kind: p.isStaticConst ? 'staticParam' : 'param', name: p.name, at: p.at, isConst: p.isStaticConst || p.isConst === true });
     }
   }
 
