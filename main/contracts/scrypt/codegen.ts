@@ -4,10 +4,6 @@ import { OP, pushBytes, pushInt, type Token } from './script.js';
 import { StatefulSupport } from './stateful.js';
 import { arrayOf, elementOf, familyOf, genericOf, TypeError_, TypeSystem } from './types.js';
 
-export { arrayOf, familyOf } from './types.js';
-
-/** The type the ABI shows: aliases are already resolved; PubKeyHash is Ripemd160. */
-export const abiType = (name: string) => name.replace(/^PubKeyHash\b/, 'Ripemd160');
 
 class Unsupported extends TypeError_ {}
 
@@ -285,9 +281,9 @@ export class CodeGen {
 
   private propCache: { name: string; type: string; state: boolean }[] | undefined;
 
-  /** A declared type as the ABI writes it; generic type parameters stay as written. */
+  /** A declared type as the ABI writes it (aliases resolved, PubKeyHash is Ripemd160); generic type parameters stay as written. */
   resolveType(t: TypeRef, generics: string[] = []): string {
-    return abiType(this.types.resolve(t, new Map(generics.map((g) => [g, g]))));
+    return this.types.resolve(t, new Map(generics.map((g) => [g, g])));
   }
 
   private contractScope(): Scope {
@@ -1048,16 +1044,14 @@ export class CodeGen {
     const before = this.stack.length;
     this.emit('OP_0');
     this.stack.push(null);
-    const arrays = e.args.map((a, i) => {
+    e.args.forEach((a, i) => {
       const t = this.expr(a, scope);
       const arr = arrayOf(t);
       const want = i === 0 ? 'Sig' : 'PubKey';
       if (!arr || familyOf(arr.elem) !== 'bytes' || arr.dims.length !== 1) throw new Unsupported(a.at, `argument ${i + 1} of checkMultiSig() must be a ${want}[] array, not ${t}`);
       this.pushNumber(arr.dims[0]);
       this.stack.push(null);
-      return arr;
     });
-    void arrays;
     this.emit('OP_CHECKMULTISIG');
     this.stack.splice(before, this.stack.length - before, null);
     return 'bool';

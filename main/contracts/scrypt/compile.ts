@@ -32,8 +32,9 @@ function stdlib(): Item[] {
 /** The user's program plus every standard-library declaration it does not replace with its own. */
 function withStdlib(program: Program): Program {
   const own = new Set(program.items.map((i) => i.name));
-  // Deep copies: code generation may add generated functions to a declaration.
-  const lib = stdlib().filter((i) => !own.has(i.name)).map((i) => structuredClone(i));
+  // Shared, not copied: the passes and code generation only read library declarations (the one thing
+  // generated into a declaration, getStateScript, goes into the user's own contract).
+  const lib = stdlib().filter((i) => !own.has(i.name));
   return { imports: program.imports, items: [...lib, ...program.items] };
 }
 

@@ -1,5 +1,6 @@
 import type { AliasDecl, ConstDecl, ContractLike, Expr, Func, Item, Param, Program, Property, Stmt, StructDecl, TypeRef } from '../ast.js';
 import type { Position } from '../diagnostics.js';
+import { BYTES_TYPES, INT_TYPES } from '../types.js';
 
 /**
  * What the semantic passes share: the program's declarations (`Env`), the semantic types, and the facts
@@ -26,8 +27,9 @@ export const INT: Type = { k: 'int', name: 'int' };
 export const BOOL: Type = { k: 'bool' };
 export const BYTES: Type = { k: 'bytes', name: 'bytes' };
 
-export const BYTES_SUBTYPES = new Set(['PubKey', 'Sig', 'Ripemd160', 'PubKeyHash', 'Sha1', 'Sha256', 'SigHashType', 'SigHashPreimage', 'OpCodeType']);
-export const INT_NAMES = new Set(['int', 'PrivKey']);
+// One list of basic types for the whole compiler (types.ts); PubKeyHash is the alias of Ripemd160.
+export const BYTES_SUBTYPES = new Set([...BYTES_TYPES].filter((t) => t !== 'bytes').concat('PubKeyHash'));
+export const INT_NAMES = INT_TYPES;
 
 /** The basic type a name denotes (`PubKeyHash` → Ripemd160), or null if the name is not a basic type. */
 export function basicType(name: string): Type | null {
