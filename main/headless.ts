@@ -4,6 +4,7 @@ import { resolvePassword } from './host/password.js';
 import { startRuntime } from './host/runtime.js';
 import { appVersion, projectRoot } from './host/version.js';
 import { WrongPasswordError } from './store/database.js';
+import { createLogger } from './log/logger.js';
 
 /**
  * The headless host: the engine and HTTP server under plain Node, serving the built UI at `/`.
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
     password,
     version: appVersion(),
     uiDir: path.join(projectRoot(), 'dist', 'renderer'),
+    logger: createLogger({ level: config.logLevel }),
   });
   // Handlers go in before the ready line: a script may signal us the moment it reads that line.
   const stopped = new Promise<void>((resolve) => {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode, ErrorKind } from './errors.js';
 import { OPERATION_NAMES, type OperationName } from './operation-names.js';
 import type { OperationInput, OperationOutput, SessionOutput } from './operations.js';
 
@@ -18,7 +18,7 @@ export const OP_CHANNELS: readonly string[] = OPERATION_NAMES.map((n) => IPC.op(
 /** Results cross IPC as tagged unions: Electron flattens thrown errors to a bare message. */
 export type BridgeResult<T> =
   | { ok: true; msg: string; output: T }
-  | { ok: false; error: { code: ErrorCode; msg: string; statusCode: number; retryAfter?: number; errors?: unknown } };
+  | { ok: false; error: { code: ErrorCode; msg: string; kind: ErrorKind; retryAfter?: number; errors?: unknown; details?: Record<string, unknown> } };
 
 export interface VaultStatus {
   /** A database exists in the data directory. */

@@ -1,36 +1,77 @@
-/** Stable, machine-readable error codes carried in `data.code`, with the HTTP status each maps to. */
-export const ERROR_STATUS = {
-  BAD_REQUEST: 400,
-  VALIDATION_FAILED: 400,
-  INVALID_JSON: 400,
-  UNAUTHORIZED: 401,
-  INVALID_CREDENTIALS: 401,
-  TOKEN_EXPIRED: 401,
-  FORBIDDEN: 403,
-  ROLE_FORBIDDEN: 403,
-  SERVICE_MISMATCH: 403,
-  WALLET_LOCKED: 403,
-  WRONG_PASSWORD: 403,
-  ORIGIN_FORBIDDEN: 403,
-  HOST_FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  CONFLICT: 409,
-  INSUFFICIENT_FUNDS: 400,
-  PAYMENT_REJECTED: 400,
-  PAYMAIL_FAILED: 502,
-  COMPILE_FAILED: 400,
-  CHAIN_UNAVAILABLE: 503,
-  ALREADY_SET_UP: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  NOT_READY: 503,
-  INTERNAL: 500,
-} as const;
+/**
+ * Domain errors: what the engine raises for an expected failure. Each has a stable machine-readable code
+ * (carried in `data.code` on the wire) and a kind; every transport maps kinds to its own notion of status
+ * (HTTP in main/server/http-errors.ts, IPC in main/host/bridge-result.ts). Messages are written for people.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'too-large'
+  | 'unsupported'
+  | 'throttled'
+  | 'upstream'
+  | 'unavailable'
+  | 'internal';
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_KINDS = {
+  BAD_REQUEST: 'invalid',
+  VALIDATION_FAILED: 'invalid',
+  INVALID_JSON: 'invalid',
+  UNAUTHORIZED: 'unauthenticated',
+  INVALID_CREDENTIALS: 'unauthenticated',
+  TOKEN_EXPIRED: 'unauthenticated',
+  FORBIDDEN: 'forbidden',
+  ROLE_FORBIDDEN: 'forbidden',
+  SERVICE_MISMATCH: 'forbidden',
+  WALLET_LOCKED: 'forbidden',
+  WRONG_PASSWORD: 'forbidden',
+  ORIGIN_FORBIDDEN: 'forbidden',
+  HOST_FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not-found',
+  METHOD_NOT_ALLOWED: 'invalid',
+  CONFLICT: 'conflict',
+  INSUFFICIENT_FUNDS: 'invalid',
+  PAYMENT_REJECTED: 'invalid',
+  PAYMAIL_FAILED: 'upstream',
+  COMPILE_FAILED: 'invalid',
+  COMPILE_LIMIT: 'too-large',
+  CHAIN_UNAVAILABLE: 'unavailable',
+  ALREADY_SET_UP: 'conflict',
+  PAYLOAD_TOO_LARGE: 'too-large',
+  URI_TOO_LONG: 'too-large',
+  HEADERS_TOO_LARGE: 'too-large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported',
+  RATE_LIMITED: 'throttled',
+  BUSY: 'unavailable',
+  NOT_READY: 'unavailable',
+  INTERNAL: 'internal',
+} as const satisfies Record<string, ErrorKind>;
 
-export function statusForCode(code: ErrorCode): number {
-  return ERROR_STATUS[code];
+export type ErrorCode = keyof typeof ERROR_KINDS;
+
+export function kindOf(code: ErrorCode): ErrorKind {
+  return ERROR_KINDS[code];
 }
+
+/**
+ * An expected failure with a message fit to show the caller. `details` travel with it on every wire
+ * (e.g. `retryAfter`, `missing`, compile `errors`); never put a secret there. Anything else that escapes
+ * a handler is a bug, answered without its message.
+ */
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+    this.kind = ERROR_KINDS[code];
+  }
+}
+
+export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;

@@ -77,9 +77,9 @@ export const OPERATIONS = {
     summary: 'The signed-in user, their organisation and serviceId.',
   }),
   changePassword: op({
-    input: z.object({ currentPassword: givenPassword, newPassword }),
+    input: z.object({ currentPassword: givenPassword, newPassword, keepApiKeys: boolish }),
     access: ALL_ROLES,
-    summary: 'Changes your own password; your other sessions are signed out.',
+    summary: 'Changes your own password; your other sessions are signed out and your API keys revoked (unless keepApiKeys is true).',
     audit: true,
   }),
   createApiKey: op({
@@ -431,7 +431,7 @@ export interface OperationOutputs {
   login: SessionOutput;
   logout: { revoked: boolean };
   me: MeOutput;
-  changePassword: { signedOutSessions: number };
+  changePassword: { signedOutSessions: number; revokedApiKeys: { keyId: string; label: string }[] };
   createApiKey: NewApiKey;
   listApiKeys: { apiKeys: ApiKeyInfo[] };
   rotateApiKey: NewApiKey & { replacedKeyId: string };
@@ -458,7 +458,7 @@ export interface OperationOutputs {
   setRate: RateOutput;
   convertAmount: { satoshis: number; currency: string; amount: number; rate: number; source: string; updatedAt: string | null };
   resolveUri: { data: PaymentRequest };
-  pay: { txid: string; fee: number; feePaidBy: 'wallet' | 'feeManager'; delivered: 'p2p' | 'broadcast'; walletID: string };
+  pay: PayOutput;
   history: { walletID: string; history: HistoryEntry[]; meta: { nextPageToken: number | null } };
   lookup: LookupOutput;
   feeManagerInit: { walletID: string; address: string };
@@ -484,8 +484,32 @@ export interface CompileOutput {
   errors: CompileDiagnostic[];
 }
 
+/**
+ * Where a transaction stands with the chain: `pending` (not in a block yet; `seenByChain` says whether any
+ * provider has it), `confirmed` (in a block; see `confirmations`), or `failed` (refused or vanished; its
+ * effect on the books was undone and `failureReason` says why).
+ */
+export type PaymentState = 'pending' | 'confirmed' | 'failed';
+
+export interface PayOutput {
+  txid: string;
+  fee: number;
+  feePaidBy: 'wallet' | 'feeManager';
+  delivered: 'p2p' | 'broadcast';
+  walletID: string;
+  state: PaymentState;
+  /** False while a P2P receiver has the transaction but the chain has not shown it (Keystead broadcasts it itself after the window). */
+  seenByChain: boolean;
+  /** The txid the P2P receiver answered, when it differs from the transaction's own. */
+  peerTxid: string | null;
+}
+
 export interface HistoryEntry {
   txid: string;
+  state: PaymentState;
+  seenByChain: boolean;
+  failureReason: string | null;
+  peerTxid: string | null;
   direction: 'in' | 'out' | 'self';
   /** Net change of the wallet's balance, satoshis (negative when paying). */
   amount: number;

@@ -10,21 +10,18 @@ export interface FeePolicy {
   dustLimit: number;
 }
 
-/** Why a transaction was refused; each a distinct, stable code. */
-export type RejectReason =
-  | 'malformed'
-  | 'missing-inputs'
-  | 'double-spend'
-  | 'bad-signature'
-  | 'outputs-exceed-inputs'
-  | 'dust'
-  | 'fee-too-low'
-  | 'too-large'
-  | 'network-error';
+/** Why the chain refused a transaction; each a distinct, stable code. */
+export type RejectReason = 'malformed' | 'missing-inputs' | 'double-spend' | 'bad-signature' | 'outputs-exceed-inputs' | 'dust' | 'fee-too-low' | 'too-large';
 
+/**
+ * What became of a broadcast. Only `rejected` is the chain's verdict on the transaction and may give its
+ * coins back; `unknown` (no answer, a timeout, a 5xx, an answer about something else, such as a refused
+ * API key) says nothing about it: the transaction may be on its way, so its coins stay reserved.
+ */
 export type BroadcastResult =
   | { status: 'accepted'; txid: string; alreadyKnown: boolean }
-  | { status: 'rejected'; txid: string | null; reason: RejectReason; message: string; competingTxs?: string[] };
+  | { status: 'rejected'; txid: string | null; reason: RejectReason; message: string; competingTxs?: string[] }
+  | { status: 'unknown'; txid: string | null; message: string };
 
 export interface ChainUtxo {
   txid: string;
@@ -38,7 +35,8 @@ export interface ChainUtxo {
 
 export interface TxStatus {
   txid: string;
-  state: 'unknown' | 'mempool' | 'mined';
+  /** `rejected`: the provider knows the transaction and refused it (ARC's REJECTED / DOUBLE_SPEND_ATTEMPTED). */
+  state: 'unknown' | 'mempool' | 'mined' | 'rejected';
   blockHeight: number | null;
   blockHash: string | null;
   /** BUMP (BRC-74) hex, once mined. */

@@ -15,6 +15,7 @@ import {
   windowOpenDecision,
 } from './hardening.js';
 import { registerIpc } from './ipc.js';
+import { createLogger } from '../log/logger.js';
 
 /**
  * The desktop host: Electron glue only. The engine and local API live in the Vault (plain Node); this
@@ -38,6 +39,7 @@ export function runDesktop(): void {
     uiDir,
     // Set by scripts/start-desktop.mjs: the SQLCipher module built for Electron's ABI, kept apart from Node's.
     nativeBinding: process.env.KEYSTEAD_SQLITE_BINDING || undefined,
+    logger: createLogger({ level: cfg.logLevel }),
   });
 
   app.on('web-contents-created', (_e, contents) => {

@@ -1,7 +1,7 @@
 import type { Role } from '../../shared/roles.js';
 import type { Db } from '../store/database.js';
 import type { Repos } from '../store/repos/index.js';
-import type { LoginThrottle } from './auth/throttle.js';
+import type { Throttle } from './auth/throttle.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 import type { ChainProvider } from '../chain/types.js';
 import type { WalletSync } from './sync/wallet-sync.js';
@@ -9,6 +9,7 @@ import type { PaymailClient } from './paymail/client.js';
 import type { PaymailHostMap } from './paymail/host-map.js';
 import type { KeyRing } from './payments/keyring.js';
 import type { AddressBook } from './wallets/address-book.js';
+import type { Logger } from '../log/logger.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
 export interface Credentials {
@@ -43,6 +44,11 @@ export interface EngineConfig {
   paymailDomain: string;
   /** Paymail domains served by known hosts, before DNS (e.g. { "b.test": "http://127.0.0.1:7481" }). */
   paymailHosts?: Readonly<Record<string, string>>;
+  /**
+   * How long a P2P receiver has to get a payment onto the chain before Keystead broadcasts it itself; also
+   * how long a transaction on the books may be missing from the chain before the books are repaired.
+   */
+  broadcastWindowMs: number;
 }
 
 /** Everything a handler may use; built once per engine. */
@@ -50,14 +56,17 @@ export interface Services {
   db: Db;
   repos: Repos;
   config: EngineConfig;
-  throttle: LoginThrottle;
+  throttle: Throttle;
   now: () => number;
+  logger: Logger;
   addressBook: AddressBook;
   /** Where transactions go and chain facts come from. */
   chain: ChainProvider;
   /** The embedded node, on the local network only (faucet, mining). */
   node: LocalNode | null;
   sync: WalletSync;
+  /** Payment attempts being delivered right now, which settling leaves alone. */
+  inFlight: Set<string>;
   keyring: KeyRing;
   paymail: PaymailClient;
   paymailHosts: PaymailHostMap;

@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/database.js';
 import { createRepos } from '../store/repos/index.js';
 import { authenticate, checkServiceId } from './auth/authenticate.js';
-import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from './auth/throttle.js';
+import { DEFAULT_THROTTLE, Throttle, type ThrottleOptions } from './auth/throttle.js';
 import type { CallMeta, Credentials, EngineConfig, OpContext, Services } from './context.js';
-import { AppError } from './errors.js';
+import { DomainError } from '../../shared/errors.js';
 import { HANDLERS } from './handlers.js';
 import { AddressBook } from './wallets/address-book.js';
 import { WalletSync } from './sync/wallet-sync.js';
@@ -19,7 +19,8 @@ import { PaymailClient, type SrvResolver } from './paymail/client.js';
 import { PaymailHost } from './paymail/host.js';
 import { PaymailHostMap } from './paymail/host-map.js';
 import { KeyRing } from './payments/keyring.js';
-import { reconcileReservations, settlePendingPayments } from './payments/reconcile.js';
+import { reconcileBooks, releaseUnsignedReservations, settleAttempts } from './payments/settle.js';
+import { silentLogger, type Logger } from '../log/logger.js';
 
 export interface EngineOptions {
   store: Store;
@@ -32,6 +33,8 @@ export interface EngineOptions {
   srv?: SrvResolver;
   throttle?: ThrottleOptions;
   now?: () => number;
+  /** Where the engine logs (never a secret); silent when absent. */
+  logger?: Logger;
 }
 
 export interface OperationResult<N extends OperationName> {
@@ -41,6 +44,7 @@ export interface OperationResult<N extends OperationName> {
 
 export interface Engine {
   readonly config: EngineConfig;
+  readonly logger: Logger;
   /** Resolves once the first wallet scan has finished. */
   readonly ready: Promise<void>;
   /** The USD rate from the rate table (served by the local node's WhatsOnChain route). */
@@ -49,8 +53,11 @@ export interface Engine {
   readonly paymailHost: PaymailHost;
   /** Tells the engine its own address, so its own paymail domain resolves to itself. */
   setSelfUrl(url: string): void;
-  /** Re-sends payments whose outcome is unknown now (it also happens every 30 s). */
-  settlePayments(): Promise<void>;
+  /**
+   * Settles open payments and reconciles the books with the chain now (it also runs after every wallet
+   * scan and every few seconds). Concurrent calls share one run.
+   */
+  reconcile(): Promise<void>;
   execute<N extends OperationName>(name: N, input: unknown, credentials: Credentials, meta: CallMeta): Promise<OperationResult<N>>;
   close(): void;
 }
@@ -75,7 +82,7 @@ export function isOperationName(name: string): name is OperationName {
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, srv, throttle, now = Date.now }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger() }: EngineOptions): Engine {
   const repos = createRepos(store.db);
   let sealingKey: Buffer | undefined;
   const addressBook = new AddressBook({ repos, now });
@@ -88,12 +95,14 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
     db: store.db,
     repos,
     config,
-    throttle: new LoginThrottle(throttle ?? DEFAULT_THROTTLE, now),
+    throttle: new Throttle(throttle ?? DEFAULT_THROTTLE, now),
     now,
+    logger,
     addressBook,
     chain,
     node,
     sync,
+    inFlight: new Set(),
     sealingKey() {
       sealingKey ??= Buffer.from(repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')), 'hex');
       return sealingKey;
@@ -102,20 +111,34 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
   services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
   if (node) sync.attachLocal(node);
   else sync.startPolling(syncIntervalMs);
+  let reconciling: Promise<void> | null = null;
+  const reconcile = () =>
+    (reconciling ??= (async () => {
+      await settleAttempts(services);
+      await reconcileBooks(services);
+    })()
+      .catch((err) => logger.error({ err: (err as Error).message }, 'reconciling the books with the chain failed; it runs again soon'))
+      .finally(() => {
+        reconciling = null;
+      }));
+  releaseUnsignedReservations(services);
+  // Every scan of all wallets ends by reconciling the books with the chain.
+  sync.afterScan = reconcile;
   // Catch up with what happened while Keystead was not running (or, on the network, since the last poll).
-  const ready = sync.scanAll().then(() => reconcileReservations(services));
-  // Payments whose outcome was unclear are re-sent until the chain settles them.
-  const settler = setInterval(() => void ready.then(() => settlePendingPayments(services)).catch(() => undefined), 30_000);
+  const ready = sync.scanAll();
+  // Open payments are settled, and the books checked, every few seconds (half the broadcast window, 30 s at most).
+  const settler = setInterval(() => void ready.then(reconcile), Math.min(30_000, Math.max(1_000, config.broadcastWindowMs / 2)));
   settler.unref();
   const paymailHost = new PaymailHost(services);
 
   return {
     config,
+    logger,
     ready,
     usdRate: () => usdRateOf(services),
     paymailHost,
     setSelfUrl: (url) => paymailHosts.setSelf(config.paymailDomain, url),
-    settlePayments: () => settlePendingPayments(services),
+    reconcile: () => ready.then(reconcile),
     async execute(name, input, credentials, meta) {
       const def: OperationDef = OPERATIONS[name];
       const handler = HANDLERS[name] as AnyHandler;
@@ -125,12 +148,12 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
         if (def.access !== 'public') {
           ctx.caller = authenticate(services, credentials);
           if (!canCall(ctx.caller.role, name)) {
-            throw new AppError('ROLE_FORBIDDEN', `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}.`);
+            throw new DomainError('ROLE_FORBIDDEN', `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}.`);
           }
           if (def.enterprise) checkServiceId(services, credentials);
         }
         const parsed = def.input.safeParse(input ?? {});
-        if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error, input));
+        if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, input));
         parsedInput = parsed.data;
         const output = await handler.run(ctx, parsedInput);
         if (def.audit) recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
@@ -139,7 +162,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
         // Failed attempts are audited once someone is identified, and always for sign-in operations.
         if (def.audit && (ctx.caller || def.access === 'public')) {
           const target = parsedInput === undefined ? null : (handler.target?.(parsedInput) ?? null);
-          recordAudit(ctx, { action: name, target, outcome: 'error', code: err instanceof AppError ? err.code : 'INTERNAL' });
+          recordAudit(ctx, { action: name, target, outcome: 'error', code: err instanceof DomainError ? err.code : 'INTERNAL' });
         }
         throw err;
       }

@@ -3,6 +3,7 @@ import { LocalProvider } from '../chain/local/local-provider.js';
 import { NetworkProvider, PUBLIC_ENDPOINTS, remoteEndpoints } from '../chain/network/network-provider.js';
 import type { ChainProvider } from '../chain/types.js';
 import type { ChainConfig } from './config.js';
+import type { Logger } from '../log/logger.js';
 
 export interface ChainSetup {
   provider: ChainProvider;
@@ -10,9 +11,9 @@ export interface ChainSetup {
 }
 
 /** The local node in the data dir, or the network provider the configuration names. */
-export function openChain(cfg: ChainConfig, dataDir: string, password: string, nativeBinding?: string): ChainSetup {
+export function openChain(cfg: ChainConfig, dataDir: string, password: string, nativeBinding?: string, logger?: Logger): ChainSetup {
   if (cfg.network === 'local') {
-    const node = LocalNode.open({ dataDir, password, policy: { satoshis: cfg.feeRate, bytes: 1000, dustLimit: 1 }, nativeBinding });
+    const node = LocalNode.open({ dataDir, password, policy: { satoshis: cfg.feeRate, bytes: 1000, dustLimit: 1 }, nativeBinding, logger });
     node.setMiningInterval(cfg.mineIntervalSeconds * 1000);
     // The local provider never asks for a USD rate: on the local network the rate table is the source.
     return { node, provider: new LocalProvider(node, () => null) };

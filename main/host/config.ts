@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
 
 /** Settings of the headless host, from command-line flags with environment variables as fallback. */
 export interface HostConfig {
@@ -12,6 +13,8 @@ export interface HostConfig {
   paymailDomain: string;
   paymailHosts: Record<string, string>;
   chain: ChainConfig;
+  /** How much the engine logs to stderr (JSON lines). */
+  logLevel: LogLevel;
 }
 
 /** Which chain this Keystead uses and how it reaches it. */
@@ -31,6 +34,8 @@ export interface ChainConfig {
   chainApiKey?: string;
   /** local: the node's fee policy in satoshis per 1,000 bytes. */
   feeRate: number;
+  /** How long a P2P receiver has to get a payment onto the chain before Keystead broadcasts it itself. */
+  broadcastWindowSeconds: number;
 }
 
 export class UsageError extends Error {
@@ -58,18 +63,22 @@ export const USAGE = `Usage: npm run serve -- [options]
   --mine-interval <s>     local: mine waiting transactions every s seconds, 0 = on demand (env KEYSTEAD_MINE_INTERVAL; default 60)
   --sync-interval <s>     network: re-scan wallets every s seconds (env KEYSTEAD_SYNC_INTERVAL; default 30)
   --fee-rate <sat/kB>     local: the node's fee policy (env KEYSTEAD_FEE_RATE; default 1)
+  --broadcast-window <s>  how long a P2P receiver has to get a payment onto the chain before Keystead broadcasts it itself (env KEYSTEAD_BROADCAST_WINDOW; default 30)
   --chain-api-key <key>   local: require this key on the node's ARC/WhatsOnChain routes (env KEYSTEAD_CHAIN_API_KEY)
   --session-ttl <s>       authToken lifetime in seconds (env KEYSTEAD_SESSION_TTL; default 43200)
   --body-limit <bytes>    largest request body (env KEYSTEAD_BODY_LIMIT; default 1048576)
   --paymail-domain <d>    domain of this Keystead's paymail aliases (env KEYSTEAD_PAYMAIL_DOMAIN; default localhost)
   --paymail-hosts <list>  paymail domains served by known hosts, e.g. b.test=http://127.0.0.1:7481,c.test=… (env KEYSTEAD_PAYMAIL_HOSTS)
+  --log-level <level>     fatal | error | warn | info | debug | silent: what goes to stderr as JSON lines (env KEYSTEAD_LOG_LEVEL; default info)
   --help                  show this text`;
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   const home = os.homedir();
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Keystead');
+  // An empty or relative variable is unset (XDG Base Directory rules), never a path relative to the cwd.
+  const absolute = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
+  if (platform === 'win32') return path.join(absolute(env.APPDATA) ?? path.join(home, 'AppData', 'Roaming'), 'Keystead');
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Keystead');
-  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'keystead');
+  return path.join(absolute(env.XDG_DATA_HOME) ?? path.join(home, '.local', 'share'), 'keystead');
 }
 
 function integer(name: string, raw: string, min: number, max: number): number {
@@ -88,7 +97,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const flags = new Map<string, string>();
   const known = [
     '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts',
-    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key',
+    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window',
   ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -137,7 +146,10 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     syncIntervalSeconds: integer('--sync-interval', pick('--sync-interval', 'KEYSTEAD_SYNC_INTERVAL') ?? '30', 1, 86_400),
     chainApiKey: pick('--chain-api-key', 'KEYSTEAD_CHAIN_API_KEY'),
     feeRate: integer('--fee-rate', pick('--fee-rate', 'KEYSTEAD_FEE_RATE') ?? '1', 1, 1_000_000),
+    broadcastWindowSeconds: integer('--broadcast-window', pick('--broadcast-window', 'KEYSTEAD_BROADCAST_WINDOW') ?? '30', 1, 3600),
   };
+  const logLevel = pick('--log-level', 'KEYSTEAD_LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of: ${LOG_LEVELS.join(', ')}.`);
   if (chain.network === 'remote' && !chain.remoteUrl) throw new UsageError('--network remote needs --remote-url <the other Keystead\'s address>.');
   return {
     chain,
@@ -149,5 +161,6 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     bodyLimit: bodyLimit === undefined ? 1024 * 1024 : integer('--body-limit', bodyLimit, 1024, 256 * 1024 * 1024),
     paymailDomain,
     paymailHosts,
+    logLevel: logLevel as LogLevel,
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { DATABASE_FILE } from '../store/database.js';
 import { UsageError } from './config.js';
@@ -43,6 +43,7 @@ export function resolvePassword(dataDir: string, passwordFile: string | undefine
     );
   }
   const key = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // a first run may be the first use of the data dir
   const fd = openSync(keyFile, 'wx', 0o600); // wx: never overwrite a key someone else just wrote
   try {
     writeSync(fd, `${key}\n`);

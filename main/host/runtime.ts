@@ -6,10 +6,11 @@ import { openStore } from '../store/database.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 import { openChain, type ChainSetup } from './chain-setup.js';
 import { DEFAULT_PAYMAIL_DOMAIN, type ChainConfig } from './config.js';
+import { silentLogger, type Logger } from '../log/logger.js';
 
 /** The local node, mining only on demand (tests and embedders that pass no chain configuration). */
 export function defaultChainConfig(): ChainConfig {
-  return { network: 'local', mineIntervalSeconds: 0, syncIntervalSeconds: 30, feeRate: 1 };
+  return { network: 'local', mineIntervalSeconds: 0, syncIntervalSeconds: 30, feeRate: 1, broadcastWindowSeconds: 30 };
 }
 
 export interface RuntimeOptions {
@@ -29,7 +30,8 @@ export interface RuntimeOptions {
   uiDir?: string;
   /** See OpenOptions.nativeBinding. */
   nativeBinding?: string;
-  logError?: (message: string) => void;
+  /** Where the engine and server log; silent when absent. */
+  logger?: Logger;
 }
 
 export interface Runtime {
@@ -44,11 +46,12 @@ export interface Runtime {
 
 /** Engine + HTTP server over one unlocked store: what both the headless and the desktop host run. */
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const logger = opts.logger ?? silentLogger();
   const store = openStore({ dataDir: opts.dataDir, password: opts.password, nativeBinding: opts.nativeBinding });
   const chainCfg = opts.chain ?? defaultChainConfig();
   let chain: ChainSetup;
   try {
-    chain = openChain(chainCfg, opts.dataDir, opts.password, opts.nativeBinding);
+    chain = openChain(chainCfg, opts.dataDir, opts.password, opts.nativeBinding, logger);
   } catch (err) {
     store.close();
     throw err;
@@ -58,12 +61,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     chain: chain.provider,
     node: chain.node,
     syncIntervalMs: chainCfg.syncIntervalSeconds * 1000,
+    logger,
     config: {
       version: opts.version,
       network: chain.provider.network,
       sessionTtlMs: opts.sessionTtlSeconds * 1000,
       paymailDomain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN,
       paymailHosts: opts.paymailHosts,
+      broadcastWindowMs: chainCfg.broadcastWindowSeconds * 1000,
     },
   });
   const closeAll = () => {
@@ -73,7 +78,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   let server: FastifyInstance;
   try {
     await engine.ready;
-    server = await buildServer({ engine, node: chain.node, chainApiKey: chainCfg.chainApiKey, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit, logError: opts.logError });
+    server = await buildServer({ engine, node: chain.node, chainApiKey: chainCfg.chainApiKey, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit });
     await server.listen({ host: '127.0.0.1', port: opts.port });
   } catch (err) {
     closeAll();

@@ -3,12 +3,19 @@ import path from 'node:path';
 import type { BridgeResult, CallAuth, UnlockInput, VaultStatus } from '../../shared/bridge.js';
 import { OPERATIONS, type OperationName, type OperationOutput, type SessionOutput } from '../../shared/operations.js';
 import { describeIssues } from '../engine/engine.js';
-import { AppError } from '../engine/errors.js';
+import { DomainError } from '../../shared/errors.js';
 import { DATABASE_FILE, WrongPasswordError } from '../store/database.js';
 import { toBridgeResult } from './bridge-result.js';
+import { DEFAULT_THROTTLE, Throttle, type ThrottleOptions } from '../engine/auth/throttle.js';
+import { silentLogger, type Logger } from '../log/logger.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
-export type VaultOptions = Omit<RuntimeOptions, 'password'>;
+export interface VaultOptions extends Omit<RuntimeOptions, 'password'> {
+  throttle?: ThrottleOptions;
+  now?: () => number;
+}
+
+const UNLOCK_KEY = 'unlock:database';
 
 /**
  * The desktop host's lifecycle: the app starts locked; the first-run screen creates the database with
@@ -19,10 +26,14 @@ export class Vault {
   private runtime: Runtime | null = null;
   private opening: Promise<unknown> | null = null;
 
-  constructor(
-    private readonly opts: VaultOptions,
-    private readonly logError: (m: string) => void = console.error,
-  ) {}
+  private readonly logger: Logger;
+  /** Guesses at the database password on the unlock screen; the engine's own throttle takes over once open. */
+  private readonly unlockThrottle: Throttle;
+
+  constructor(private readonly opts: VaultOptions) {
+    this.logger = opts.logger ?? silentLogger();
+    this.unlockThrottle = new Throttle(opts.throttle ?? DEFAULT_THROTTLE, opts.now ?? Date.now);
+  }
 
   private get dbFile(): string {
     return path.join(this.opts.dataDir, DATABASE_FILE);
@@ -35,9 +46,9 @@ export class Vault {
   setup(rawInput: unknown): Promise<BridgeResult<SessionOutput>> {
     return this.once(() =>
       toBridgeResult(async () => {
-        if (this.runtime || existsSync(this.dbFile)) throw new AppError('ALREADY_SET_UP', 'Keystead is already set up on this computer. Unlock it instead.');
+        if (this.runtime || existsSync(this.dbFile)) throw new DomainError('ALREADY_SET_UP', 'Keystead is already set up on this computer. Unlock it instead.');
         const parsed = OPERATIONS.setup.input.safeParse(rawInput ?? {});
-        if (!parsed.success) throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error, rawInput));
+        if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, rawInput));
         const runtime = await this.start(parsed.data.password);
         try {
           const result = await runtime.engine.execute('setup', parsed.data, {}, { clientId: 'ipc' });
@@ -49,7 +60,7 @@ export class Vault {
           for (const suffix of ['', '-wal', '-shm']) rmSync(this.dbFile + suffix, { force: true });
           throw err;
         }
-      }, this.logError),
+      }, this.logger),
     );
   }
 
@@ -58,26 +69,31 @@ export class Vault {
       toBridgeResult(async () => {
         const email = typeof input?.email === 'string' ? input.email : '';
         const password = typeof input?.password === 'string' ? input.password : '';
-        if (!password) throw new AppError('VALIDATION_FAILED', 'password: is required');
+        if (!password) throw new DomainError('VALIDATION_FAILED', 'password: is required');
         if (!this.runtime) {
-          if (!existsSync(this.dbFile)) throw new AppError('NOT_FOUND', 'There is no Keystead database here yet. Set it up first.');
+          if (!existsSync(this.dbFile)) throw new DomainError('NOT_FOUND', 'There is no Keystead database here yet. Set it up first.');
+          // The database key is derived from the password (the costly part): admitted before it runs.
+          const ticket = this.unlockThrottle.admit([UNLOCK_KEY], 'Too many wrong passwords');
           try {
             this.runtime = await this.start(password);
+            ticket.succeed();
           } catch (err) {
-            if (err instanceof WrongPasswordError) throw new AppError('INVALID_CREDENTIALS', 'That password does not unlock this Keystead.');
+            if (err instanceof WrongPasswordError) throw new DomainError('INVALID_CREDENTIALS', 'That password does not unlock this Keystead.');
             throw err;
+          } finally {
+            ticket.release();
           }
         }
         return this.runtime.engine.execute('login', { email, password }, {}, { clientId: 'ipc' });
-      }, this.logError),
+      }, this.logger),
     );
   }
 
   execute<N extends OperationName>(name: N, input: unknown, auth: CallAuth, clientId: string): Promise<BridgeResult<OperationOutput<N>>> {
     return toBridgeResult(async () => {
-      if (!this.runtime) throw new AppError('NOT_READY', 'Keystead is locked. Unlock it first.');
+      if (!this.runtime) throw new DomainError('NOT_READY', 'Keystead is locked. Unlock it first.');
       return this.runtime.engine.execute(name, input, { authToken: auth.authToken, serviceId: auth.serviceId }, { clientId });
-    }, this.logError);
+    }, this.logger);
   }
 
   async close(): Promise<void> {

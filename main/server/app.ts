@@ -7,8 +7,8 @@ import { errorEnvelope, successEnvelope } from '../../shared/envelope.js';
 import type { OperationName } from '../../shared/operations.js';
 import type { Engine } from '../engine/engine.js';
 import { isOperationName } from '../engine/engine.js';
-import { AppError } from '../engine/errors.js';
-import { mapError } from './errors.js';
+import { DomainError } from '../../shared/errors.js';
+import { mapHttpError } from './http-errors.js';
 import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, UI_CSP } from './guards.js';
 import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
@@ -24,8 +24,6 @@ export interface ServerOptions {
   uiDir?: string;
   /** Largest accepted request body in bytes. */
   bodyLimit?: number;
-  /** Where unexpected errors are reported; never given request bodies or headers. */
-  logError?: (message: string) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -33,7 +31,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
 const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health'];
 
-export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit = DEFAULT_BODY_LIMIT, logError = console.error }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit = DEFAULT_BODY_LIMIT }: ServerOptions): Promise<FastifyInstance> {
   const startedAt = Date.now();
   const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true });
 
@@ -41,12 +39,12 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
 
   app.addHook('onRequest', async (req, reply) => {
     if (!isAllowedHost(req.headers.host, port())) {
-      return sendError(reply, new AppError('HOST_FORBIDDEN', 'This server only answers requests addressed to 127.0.0.1 or localhost.'));
+      return sendError(reply, new DomainError('HOST_FORBIDDEN', 'This server only answers requests addressed to 127.0.0.1 or localhost.'));
     }
     const origin = req.headers.origin;
     const fetchSite = req.headers['sec-fetch-site'];
     if (!isAllowedOrigin(origin, port()) || !isAllowedFetchSite(Array.isArray(fetchSite) ? fetchSite[0] : fetchSite)) {
-      return sendError(reply, new AppError('ORIGIN_FORBIDDEN', 'Cross-origin requests are refused.'));
+      return sendError(reply, new DomainError('ORIGIN_FORBIDDEN', 'Cross-origin requests are refused.'));
     }
   });
 
@@ -75,8 +73,9 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   app.setErrorHandler((err, _req, reply) => sendError(reply, err));
 
   function sendError(reply: FastifyReply, err: unknown) {
-    const mapped = mapError(err);
-    if (mapped.unexpected) logError(`keystead: unexpected error: ${(err as Error)?.stack ?? String(err)}`);
+    const mapped = mapHttpError(err);
+    // Logged without the request: its body or headers may hold credentials.
+    if (mapped.unexpected) engine.logger.error({ err }, 'unexpected error in an HTTP request');
     return reply.code(mapped.envelope.statusCode).headers(mapped.headers).send(mapped.envelope);
   }
 
@@ -104,11 +103,11 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   }
 
   if (node) registerChainRoutes(app, { node, usdRate: () => engine.usdRate(), apiKey: chainApiKey });
-  registerPaymailRoutes(app, engine, logError);
+  registerPaymailRoutes(app, engine);
 
   // The UI's RPC: one POST per operation, the body is the input. Same table, same checks as REST.
   app.post<{ Params: { op: string } }>('/rpc/:op', async (req, reply) => {
-    if (!isOperationName(req.params.op)) throw new AppError('NOT_FOUND', `There is no operation named ${req.params.op}.`);
+    if (!isOperationName(req.params.op)) throw new DomainError('NOT_FOUND', `There is no operation named ${req.params.op}.`);
     return run(req.params.op, req.body ?? {}, req, reply);
   });
 

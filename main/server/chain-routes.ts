@@ -26,7 +26,6 @@ const ARC_STATUS: Record<RejectReason, number> = {
   dust: 464,
   'fee-too-low': 465,
   'double-spend': 200,
-  'network-error': 503,
 };
 
 const ARC_TITLE: Record<number, string> = { 461: 'Malformed transaction', 462: 'Invalid inputs', 464: 'Invalid outputs', 465: 'Fee too low' };
@@ -48,6 +47,9 @@ export function arcBroadcastReply(result: BroadcastResult, status: { blockHash: 
         timestamp,
       },
     };
+  }
+  if (result.status === 'unknown') {
+    return { code: 503, body: { type: 'https://arc.bitcoinsv.com/errors/503', title: 'Service unavailable', status: 503, detail: result.message, instance: null, txid: result.txid } };
   }
   if (result.reason === 'double-spend') {
     return { code: 200, body: { txid: result.txid, txStatus: 'DOUBLE_SPEND_ATTEMPTED', extraInfo: result.message, competingTxs: result.competingTxs ?? [], status: 200, title: 'OK', timestamp } };
@@ -148,7 +150,8 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
     const raw = (req.body as { txhex?: unknown } | undefined)?.txhex;
     if (typeof raw !== 'string') return reply.code(400).send('send {"txhex": "<hex>"}');
     const r = node.submit(raw);
-    return r.status === 'accepted' ? reply.send(r.txid) : reply.code(400).send(`${r.reason}: ${r.message}`);
+    if (r.status === 'accepted') return reply.send(r.txid);
+    return r.status === 'rejected' ? reply.code(400).send(`${r.reason}: ${r.message}`) : reply.code(503).send(r.message);
   });
   app.get(`${woc}/exchangerate`, { preHandler: guard }, async (_req, reply) => {
     const r = usdRate();

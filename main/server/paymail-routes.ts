@@ -1,21 +1,22 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Engine } from '../engine/engine.js';
-import { isAppError } from '../engine/errors.js';
+import { isDomainError } from '../../shared/errors.js';
+import { httpStatusOf } from './http-errors.js';
 import { PaymailError } from '../engine/paymail/host.js';
 
 /**
  * The paymail host routes (bsvalias). They answer in the protocol's own shapes (`{code, message}` on
  * errors), not Keystead's envelope, and need no credentials, like any paymail host.
  */
-export function registerPaymailRoutes(app: FastifyInstance, engine: Engine, logError: (m: string) => void): void {
+export function registerPaymailRoutes(app: FastifyInstance, engine: Engine): void {
   const host = engine.paymailHost;
   const answer = async (reply: FastifyReply, work: () => unknown) => {
     try {
       return reply.send(await work());
     } catch (err) {
       if (err instanceof PaymailError) return reply.code(err.status).send({ code: err.code, message: err.message });
-      if (isAppError(err)) return reply.code(err.status).send({ code: err.code.toLowerCase(), message: err.message });
-      logError(`keystead: paymail host error: ${(err as Error)?.stack ?? String(err)}`);
+      if (isDomainError(err)) return reply.code(httpStatusOf(err.code)).send({ code: err.code.toLowerCase(), message: err.message });
+      engine.logger.error({ err }, 'unexpected error in the paymail host');
       return reply.code(500).send({ code: 'internal', message: 'The paymail host failed.' });
     }
   };

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { applyKey, isNotADatabase, passwordOpens } from './key-check.js';
 import { migrate, type Migration } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -45,6 +46,8 @@ export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBi
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, fileName);
   const existed = existsSync(file);
+  // Checked on a copy first: a wrong password must not change a single byte of the data directory.
+  if (existed && !passwordOpens(file, password, nativeBinding)) throw new WrongPasswordError(file);
   const db = new Database(file, { fileMustExist: existed, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     applyKey(db, password);
@@ -90,13 +93,3 @@ function restrictPermissions(file: string): void {
   }
 }
 
-function applyKey(db: Db, password: string): void {
-  db.pragma(`cipher = 'sqlcipher'`);
-  db.pragma('legacy = 4');
-  db.key(Buffer.from(password, 'utf8'));
-}
-
-function isNotADatabase(err: unknown): boolean {
-  const code = (err as { code?: string }).code;
-  return code === 'SQLITE_NOTADB' || /not a database/i.test(String((err as Error).message));
-}

@@ -196,4 +196,38 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE idempotency ADD COLUMN request_hash TEXT;
     `,
   },
+  {
+    version: 7,
+    name: 'payment states: the books follow the chain (pending until the chain has seen a payment, failed with a reason)',
+    sql: `
+      CREATE TABLE payment_attempts_v7 (
+        attempt           TEXT PRIMARY KEY,
+        wallet_row        INTEGER NOT NULL,
+        txid              TEXT NOT NULL,
+        raw               TEXT NOT NULL,
+        state             TEXT NOT NULL CHECK (state IN ('sending','unknown','pending','done','failed')),
+        result            TEXT NOT NULL,
+        memo              TEXT,
+        counterparty      TEXT,
+        created_at        INTEGER NOT NULL,
+        delivered_at      INTEGER,
+        peer_txid         TEXT,
+        failure           TEXT,
+        change_addresses  TEXT NOT NULL DEFAULT '[]'
+      );
+      INSERT INTO payment_attempts_v7 (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at)
+        SELECT attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at FROM payment_attempts;
+      DROP TABLE payment_attempts;
+      ALTER TABLE payment_attempts_v7 RENAME TO payment_attempts;
+      CREATE INDEX payment_attempts_open ON payment_attempts(state) WHERE state IN ('sending','unknown','pending');
+      CREATE INDEX payment_attempts_by_txid ON payment_attempts(txid);
+      ALTER TABLE wallet_txs ADD COLUMN state TEXT NOT NULL DEFAULT 'seen' CHECK (state IN ('unseen','seen','failed'));
+      ALTER TABLE wallet_txs ADD COLUMN failure TEXT;
+      ALTER TABLE wallet_txs ADD COLUMN peer_txid TEXT;
+      ALTER TABLE wallet_txs ADD COLUMN unseen_since INTEGER;
+      ALTER TABLE wallet_txs ADD COLUMN checked_at INTEGER;
+      CREATE INDEX wallet_txs_unconfirmed ON wallet_txs(txid) WHERE height IS NULL AND state <> 'failed';
+      CREATE INDEX utxos_spent_by ON utxos(spent_by) WHERE spent_by IS NOT NULL;
+    `,
+  },
 ];

@@ -1,5 +1,5 @@
 import type { CallAuth, UnlockInput, VaultStatus } from '../../shared/bridge.js';
-import type { ErrorCode } from '../../shared/errors.js';
+import type { ErrorCode, ErrorKind } from '../../shared/errors.js';
 import type { OperationInput, OperationName, OperationOutput, SessionOutput } from '../../shared/operations.js';
 
 /** A failed call, with the API's code and message; views show `message` as it is. */
@@ -7,7 +7,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly statusCode: number,
+    readonly kind: ErrorKind,
     readonly retryAfter?: number,
   ) {
     super(message);

@@ -109,7 +109,7 @@ export function createSessionStore(
         try {
           return (await client.call(name, input, { authToken: get().authToken ?? undefined, serviceId: get().me?.serviceId })).output;
         } catch (err) {
-          if (err instanceof ApiError && err.statusCode === 401) {
+          if (err instanceof ApiError && err.kind === 'unauthenticated') {
             remember(null);
             set({ authToken: null, me: null, phase: 'login' });
           }

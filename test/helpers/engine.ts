@@ -14,7 +14,16 @@ export interface TestEngine {
 }
 
 /** An in-process engine over a real SQLCipher file in a temp dir, with a clock the test can move. */
-export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: number; chain?: (local: ChainProvider) => ChainProvider } = {}): TestEngine {
+export interface TestEngineOptions {
+  throttle?: ThrottleOptions;
+  sessionTtlMs?: number;
+  broadcastWindowMs?: number;
+  /** Paymail domains served by known hosts (e.g. a test's hostile receiver). */
+  paymailHosts?: Record<string, string>;
+  chain?: (local: ChainProvider) => ChainProvider;
+}
+
+export function testEngine(opts: TestEngineOptions = {}): TestEngine {
   const dataDir = tempDir();
   const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
   const store = openStore({ dataDir, password: 'test-password' });
@@ -23,7 +32,7 @@ export function testEngine(opts: { throttle?: ThrottleOptions; sessionTtlMs?: nu
     store,
     chain: (opts.chain ?? ((c) => c))(new LocalProvider(node, () => null)),
     node,
-    config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test' },
+    config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test', broadcastWindowMs: opts.broadcastWindowMs ?? 30_000, paymailHosts: opts.paymailHosts },
     throttle: opts.throttle,
     now: () => clock.now,
   });

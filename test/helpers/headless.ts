@@ -25,7 +25,8 @@ export interface Headless {
 }
 
 export interface StartOptions {
-  dataDir: string;
+  /** null: no --data-dir flag, so the host picks its default (under HOME). */
+  dataDir: string | null;
   password?: string;
   passwordFile?: string;
   args?: string[];
@@ -40,7 +41,7 @@ function envFor(opts: StartOptions): NodeJS.ProcessEnv {
 }
 
 function argsFor(opts: StartOptions): string[] {
-  const args = [ENTRY, '--data-dir', opts.dataDir, '--port', '0', ...(opts.args ?? [])];
+  const args = [ENTRY, ...(opts.dataDir ? ['--data-dir', opts.dataDir] : []), '--port', '0', ...(opts.args ?? [])];
   if (opts.passwordFile) args.push('--password-file', opts.passwordFile);
   return args;
 }

@@ -9,6 +9,26 @@ import { tempDir } from '../helpers/tmp.js';
 
 const PASSWORD = 'db-password-1';
 
+describe('headless host: the first run with the default data directory', () => {
+  it('starts with no flags at all, creating the data directory and its key file (an empty XDG_DATA_HOME is unset)', async () => {
+    const home = tempDir();
+    const env = { HOME: home, XDG_DATA_HOME: '', KEYSTEAD_DATA_DIR: '' };
+    const host = await startHeadless({ dataDir: null, env });
+    try {
+      const dir = path.join(home, '.local', 'share', 'keystead');
+      assert.equal(statSync(path.join(dir, 'keystead.key')).mode & 0o777, 0o600);
+      assert.ok(statSync(path.join(dir, 'keystead.db')).isFile());
+      assert.match(host.stderr(), /created a random key file/);
+      assert.equal((await request(host.url, 'GET', '/health')).status, 200);
+    } finally {
+      await host.stop();
+    }
+    const again = await startHeadless({ dataDir: null, env });
+    assert.doesNotMatch(again.stderr(), /created a random key file/, 'the second run uses the key file');
+    await again.stop();
+  });
+});
+
 describe('headless host: contract, first run, restart', () => {
   const dataDir = tempDir();
   let host: Headless;

@@ -41,7 +41,7 @@ describe('renderer session store over the HTTP client, against a real server', a
     await third.getState().start();
     assert.equal(third.getState().phase, 'login');
 
-    await assert.rejects(third.getState().login(ADMIN.email, 'wrong-pass-1'), (e: ApiError) => e.code === 'INVALID_CREDENTIALS' && e.statusCode === 401);
+    await assert.rejects(third.getState().login(ADMIN.email, 'wrong-pass-1'), (e: ApiError) => e.code === 'INVALID_CREDENTIALS' && e.kind === 'unauthenticated');
     await third.getState().login(ADMIN.email, ADMIN.password);
     assert.equal(third.getState().phase, 'ready');
   });
@@ -51,7 +51,7 @@ describe('renderer session store over the HTTP client, against a real server', a
     await store.getState().start();
     await store.getState().login(ADMIN.email, ADMIN.password);
     await client.call('logout', {}, { authToken: store.getState().authToken! });
-    await assert.rejects(store.getState().call('me', {}), (e: ApiError) => e.statusCode === 401);
+    await assert.rejects(store.getState().call('me', {}), (e: ApiError) => e.kind === 'unauthenticated');
     assert.equal(store.getState().phase, 'login');
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../../main/engine/errors.js';
-import { rejectsWith } from '../helpers/assert-app-error.js';
+import { DomainError } from '../../shared/errors.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { ADMIN } from '../helpers/http.js';
 import { meta, testEngine } from '../helpers/engine.js';
 
@@ -28,7 +28,7 @@ describe('engine: first run, login, logout', () => {
     ]);
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    assert.equal((loser.reason as AppError).code, 'ALREADY_SET_UP');
+    assert.equal((loser.reason as DomainError).code, 'ALREADY_SET_UP');
   });
 
   it('validates input with clear messages and writes nothing', async () => {
@@ -52,8 +52,8 @@ describe('engine: first run, login, logout', () => {
     const unknown = engine.execute('login', { email: 'nobody@acme.io', password: 'nope-nope-1' }, {}, meta);
     let a = '';
     let b = '';
-    await wrong.catch((e: AppError) => (a = `${e.code} ${e.message}`));
-    await unknown.catch((e: AppError) => (b = `${e.code} ${e.message}`));
+    await wrong.catch((e: DomainError) => (a = `${e.code} ${e.message}`));
+    await unknown.catch((e: DomainError) => (b = `${e.code} ${e.message}`));
     assert.equal(a, b, 'same answer whether or not the e-mail exists');
     assert.match(a, /^INVALID_CREDENTIALS/);
   });
@@ -62,9 +62,9 @@ describe('engine: first run, login, logout', () => {
     const { engine, clock } = testEngine({ throttle: { freeFailures: 2, baseDelayMs: 30_000, maxDelayMs: 60_000, windowMs: 600_000 } });
     await engine.execute('setup', ADMIN, {}, meta);
     for (let i = 0; i < 3; i++) await rejectsWith(engine.execute('login', { email: ADMIN.email, password: 'bad-pass-1' }, {}, meta), 'INVALID_CREDENTIALS');
-    await assert.rejects(engine.execute('login', { email: ADMIN.email, password: ADMIN.password }, {}, meta), (e: AppError) => {
+    await assert.rejects(engine.execute('login', { email: ADMIN.email, password: ADMIN.password }, {}, meta), (e: DomainError) => {
       assert.equal(e.code, 'RATE_LIMITED');
-      assert.equal(e.extra.retryAfter, 30);
+      assert.equal(e.details.retryAfter, 30);
       return true;
     });
     clock.now += 30_000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
-import { rejectsWith } from '../helpers/assert-app-error.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
 
@@ -108,16 +108,37 @@ describe('engine: user management', () => {
     await rejectsWith(engine.execute('rotateApiKey', { keyId: k2.keyId }, bobAuth, meta), 'NOT_FOUND');
   });
 
-  it('changing the password signs out the other sessions and keeps this one', async () => {
+  it('changing the password signs out the other sessions, revokes the API keys, and keeps this session', async () => {
     const other = await login(ADMIN.email, ADMIN.password);
-    await rejectsWith(engine.execute('changePassword', { currentPassword: 'wrong-pass-1', newPassword: 'new-password-2' }, admin, meta), 'INVALID_CREDENTIALS');
+    const key = (await engine.execute('createApiKey', { label: 'ci' }, admin, meta)).output;
+    await rejectsWith(engine.execute('changePassword', { currentPassword: 'wrong-pass-1', newPassword: 'new-password-2' }, admin, meta), 'WRONG_PASSWORD');
     await rejectsWith(engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'weak' }, admin, meta), 'VALIDATION_FAILED');
     const r = await engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'new-password-2' }, admin, meta);
     assert.equal(r.output.signedOutSessions, 1);
+    assert.deepEqual(r.output.revokedApiKeys, [{ keyId: key.keyId, label: 'ci' }]);
     await engine.execute('me', {}, admin, meta);
     await rejectsWith(engine.execute('me', {}, { authToken: other.authToken }, meta), 'INVALID_CREDENTIALS');
+    await rejectsWith(engine.execute('me', {}, { uid: key.uid, apiKey: key.apiKey }, meta), 'INVALID_CREDENTIALS');
     await rejectsWith(engine.execute('login', { email: ADMIN.email, password: ADMIN.password }, {}, meta), 'INVALID_CREDENTIALS');
     await login(ADMIN.email, 'new-password-2');
+  });
+
+  it('keepApiKeys keeps the API keys through a password change', async () => {
+    const key = (await engine.execute('createApiKey', { label: 'ci' }, admin, meta)).output;
+    const r = await engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'new-password-2', keepApiKeys: true }, admin, meta);
+    assert.deepEqual(r.output.revokedApiKeys, []);
+    await engine.execute('me', {}, { uid: key.uid, apiKey: key.apiKey }, meta);
+  });
+
+  it('a wrong current password is throttled like a login, on the same account, before the hash runs', async () => {
+    const wrong = () => engine.execute('changePassword', { currentPassword: 'wrong-pass-1', newPassword: 'new-password-2' }, admin, meta);
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, wrong));
+    const codes = outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code: string }).code : 'ok'));
+    assert.equal(codes.filter((c) => c === 'WRONG_PASSWORD').length, 6, 'the free failures plus one, as if sent one by one');
+    assert.equal(codes.filter((c) => c === 'RATE_LIMITED').length, 34);
+    // The account is throttled everywhere its password is checked: login and the recovery-phrase reveal too.
+    await rejectsWith(engine.execute('login', { email: ADMIN.email, password: ADMIN.password }, {}, meta), 'RATE_LIMITED');
+    await rejectsWith(engine.execute('exportMnemonic', { password: ADMIN.password }, admin, meta), 'RATE_LIMITED');
   });
 
   it('audits user management, logins and failures, newest first, paged, without secrets', async () => {

@@ -4,7 +4,7 @@ import { Utils } from '@bsv/sdk';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
 import { DEFAULT_WALLET_ID } from '../../shared/wallet-schemas.js';
-import { rejectsWith } from '../helpers/assert-app-error.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { oracleAddress } from '../helpers/bip32-oracle.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { DEFAULT_PORT, parseHostArgs, UsageError } from '../../main/host/config.js';
+import { DEFAULT_PORT, defaultDataDir, parseHostArgs, UsageError } from '../../main/host/config.js';
 import { KEY_FILE, resolvePassword } from '../../main/host/password.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -17,6 +18,15 @@ describe('headless arguments', () => {
     assert.equal(parseHostArgs([], {})!.port, DEFAULT_PORT);
     assert.equal(parseHostArgs([], { KEYSTEAD_SESSION_TTL: '60' })!.sessionTtlSeconds, 60);
     assert.equal(parseHostArgs(['--help'], {}), null);
+  });
+
+  it('treats an empty or relative XDG_DATA_HOME as unset, never as a path relative to the working directory', () => {
+    const fallback = path.join(os.homedir(), '.local', 'share', 'keystead');
+    assert.equal(defaultDataDir({ XDG_DATA_HOME: '' }, 'linux'), fallback);
+    assert.equal(defaultDataDir({ XDG_DATA_HOME: 'relative/dir' }, 'linux'), fallback);
+    assert.equal(defaultDataDir({}, 'linux'), fallback);
+    assert.equal(defaultDataDir({ XDG_DATA_HOME: '/srv/data' }, 'linux'), '/srv/data/keystead');
+    assert.equal(parseHostArgs([], { XDG_DATA_HOME: '' })!.dataDir, fallback);
   });
 
   it('rejects bad input with a usage error', () => {
@@ -48,6 +58,13 @@ describe('password resolution', () => {
     assert.deepEqual(resolvePassword(dir, undefined, {}), { password: first.password, source: 'keyfile' });
     chmodSync(keyFile, 0o644);
     assert.throws(() => resolvePassword(dir, undefined, {}), /readable by other users/);
+  });
+
+  it('creates the data directory for the key file on a first run', () => {
+    const dir = path.join(tempDir(), 'not', 'there', 'yet');
+    assert.equal(resolvePassword(dir, undefined, {}).source, 'new-keyfile');
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(statSync(path.join(dir, KEY_FILE)).mode & 0o777, 0o600);
   });
 
   it('never invents a key for an existing database', () => {

@@ -24,11 +24,18 @@ describe('ARC answers, classified honestly', () => {
     const ds = classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null);
     assert.equal(ds.status === 'rejected' && ds.reason, 'double-spend');
     assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, ['cd']);
-    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status, 'rejected');
+    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'REJECTED', extraInfo: 'mandatory-script-verify-flag-failed' }, null).status, 'rejected');
     const fee = classifyArc(465, { status: 465, title: 'Fee too low', detail: 'fee too low' }, 'ab');
     assert.equal(fee.status === 'rejected' && fee.reason, 'fee-too-low');
     const ours = classifyArc(462, { reason: 'outputs-exceed-inputs', detail: 'x' }, 'ab');
     assert.equal(ours.status === 'rejected' && ours.reason, 'outputs-exceed-inputs', "our node's own reason wins");
+  });
+
+  it('says "unknown" when ARC did not judge the transaction: only a verdict may give coins back', () => {
+    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status, 'unknown', 'an orphan may still be accepted');
+    assert.equal(classifyArc(200, { txStatus: 'STORED' }, null).status, 'unknown', 'no txid');
+    for (const status of [401, 403, 404, 405, 409, 413, 422]) assert.equal(classifyArc(status, { title: 'Unauthorized' }, 'ab').status, 'unknown', `HTTP ${status}`);
+    assert.equal(classifyArc(461, { title: 'Malformed transaction' }, 'ab').status, 'rejected');
   });
 });
 
@@ -68,9 +75,9 @@ describe('HTTP with timeouts and bounded retries', () => {
     assert.deepEqual([r.status, r.body, hits], [400, { detail: 'no' }, 1]);
   });
 
-  it('reports an unreachable ARC as a network error, not a rejection of the transaction', async () => {
+  it('reports an unreachable ARC as an unknown outcome, not a rejection of the transaction', async () => {
     const p = new NetworkProvider({ network: 'testnet', arcUrl: 'http://127.0.0.1:1', wocUrl: 'http://127.0.0.1:1', http: { retries: 1, backoffMs: 5, timeoutMs: 500 } });
     const r = await p.broadcast('0100000000000000000000');
-    assert.equal(r.status === 'rejected' && r.reason, 'network-error');
+    assert.equal(r.status, 'unknown');
   });
 });

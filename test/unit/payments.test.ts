@@ -8,7 +8,7 @@ import type { Engine } from '../../main/engine/engine.js';
 import { selectCoins } from '../../main/engine/payments/coin-select.js';
 import type { LookupOutput } from '../../shared/operations.js';
 import { bsvToSatoshis, parsePaymentUri } from '../../main/engine/payments/uri.js';
-import { rejectsWith } from '../helpers/assert-app-error.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { meta, testEngine, withBroadcast } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
 
@@ -142,7 +142,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
   it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {
     let down = true;
     ({ engine, node } = testEngine({
-      chain: (local) => withBroadcast(async (hex) => (down ? { status: 'rejected', txid: null, reason: 'network-error', message: 'ARC timed out' } : local.broadcast(hex)))(local),
+      chain: (local) => withBroadcast(async (hex) => (down ? { status: 'unknown', txid: null, message: 'ARC timed out' } : local.broadcast(hex)))(local),
     }));
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     admin = { authToken: s.authToken, serviceId: s.serviceId };
@@ -151,10 +151,10 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     await rejectsWith(engine.execute('pay', req, admin, meta), 'CHAIN_UNAVAILABLE', /outcome is not known yet/);
     await rejectsWith(engine.execute('pay', req, admin, meta), 'CONFLICT', /still in progress/);
     await rejectsWith(engine.execute('pay', { ...req, outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 5_000 }] }, admin, meta), 'CONFLICT', /different payment/);
-    await engine.settlePayments();
+    await engine.reconcile();
     assert.equal(node.utxos(ADDR).length, 0, 'still down: nothing sent, nothing released');
     down = false;
-    await engine.settlePayments();
+    await engine.reconcile();
     const settled = await run(engine.execute('pay', req, admin, meta));
     assert.match(settled.txid, /^[0-9a-f]{64}$/);
     assert.deepEqual(node.utxos(ADDR).map((u) => [u.txid, u.satoshis]), [[settled.txid, 4_000]], 'paid exactly once');

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openStore, WrongPasswordError } from '../../main/store/database.js';
 import type { Migration } from '../../main/store/migrations.js';
 import { MIGRATIONS } from '../../main/store/schema.js';
+import { ROOT } from '../helpers/headless.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('encrypted store', () => {
@@ -42,6 +44,32 @@ describe('encrypted store', () => {
     assert.throws(() => openStore({ dataDir: dir, password: 'wrong' }), WrongPasswordError);
     assert.deepEqual(readFileSync(file), before);
     openStore({ dataDir: dir, password: 'right' }).close();
+  });
+
+  it('refuses a wrong password after a crash (kill -9) without touching -wal or -shm, and the right one recovers', async () => {
+    const dir = tempDir();
+    // A writer killed mid-flight leaves a WAL and its index behind, as after a power cut.
+    const writer = spawn(process.execPath, ['--import', 'tsx', '-e', `
+      import('${path.join(ROOT, 'main/store/database.ts').replace(/\\/g, '/')}').then(({ openStore }) => {
+        const s = openStore({ dataDir: ${JSON.stringify(dir)}, password: 'right' });
+        const put = s.db.prepare("INSERT INTO settings (key, value) VALUES (?, ?)");
+        for (let i = 0; i < 200; i++) put.run('k' + i, 'v'.repeat(200));
+        process.stdout.write('written\\n');
+        setInterval(() => {}, 1000);
+      });`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => writer.stdout!.on('data', (d) => String(d).includes('written') && resolve()));
+    writer.kill('SIGKILL');
+    await new Promise((resolve) => writer.once('exit', resolve));
+    const files = readdirSync(dir).filter((f) => f.startsWith('keystead.db')).sort();
+    assert.deepEqual(files, ['keystead.db', 'keystead.db-shm', 'keystead.db-wal'], 'the crash left a WAL and its index');
+    const snapshot = () => files.map((f) => [f, readFileSync(path.join(dir, f)).toString('base64'), statSync(path.join(dir, f)).mtimeMs]);
+    const before = snapshot();
+    assert.throws(() => openStore({ dataDir: dir, password: 'wrong' }), WrongPasswordError);
+    assert.deepEqual(snapshot(), before, 'not a byte or a timestamp changed');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('keystead.db')).sort(), files);
+    const s = openStore({ dataDir: dir, password: 'right' });
+    assert.equal(s.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM settings WHERE key LIKE 'k%'").get()!.n, 200, 'the right password recovers every write');
+    s.close();
   });
 
   it('applies migrations in order, atomically, and refuses a newer database', () => {

@@ -7,7 +7,7 @@ import { ADMIN } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
 
 function vaultIn(dataDir: string) {
-  return new Vault({ dataDir, port: 0, network: 'local', version: 'test', sessionTtlSeconds: 3600 }, () => undefined);
+  return new Vault({ dataDir, port: 0, network: 'local', version: 'test', sessionTtlSeconds: 3600 });
 }
 
 describe('desktop vault (locked/unlocked lifecycle)', () => {
@@ -38,7 +38,7 @@ describe('desktop vault (locked/unlocked lifecycle)', () => {
     const vault = vaultIn(dir);
     const r = await vault.setup({ ...ADMIN, email: 'nope' });
     assert.equal(!r.ok && r.error.code, 'VALIDATION_FAILED');
-    assert.equal(!r.ok && r.error.statusCode, 400);
+    assert.equal(!r.ok && r.error.kind, 'invalid');
     assert.equal(existsSync(path.join(dir, 'keystead.db')), false);
   });
 

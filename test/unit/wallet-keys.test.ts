@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { HD, Mnemonic, Utils } from '@bsv/sdk';
 import fc from 'fast-check';
 import { accountNode, accountPathFrom, checkedMnemonic, DERIVATION_SCHEMES, newMnemonic } from '../../main/engine/wallets/keys.js';
-import { AppError } from '../../main/engine/errors.js';
+import { DomainError } from '../../shared/errors.js';
 import { oracleAddress, seedFromMnemonic } from '../helpers/bip32-oracle.js';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -31,7 +31,7 @@ describe('BIP39 (published test vectors, passphrase TREZOR)', () => {
 
   it('rejects bad phrases with a clear 400', () => {
     for (const bad of [ABANDON.replace('about', 'abandon'), 'abandon abandon', ABANDON.replace('about', 'notaword'), `${ABANDON} abandon`]) {
-      assert.throws(() => checkedMnemonic(bad), (e: AppError) => e.code === 'VALIDATION_FAILED' && /mnemonicPhrase/.test(e.message));
+      assert.throws(() => checkedMnemonic(bad), (e: DomainError) => e.code === 'VALIDATION_FAILED' && /mnemonicPhrase/.test(e.message));
     }
   });
 
@@ -58,7 +58,7 @@ describe('derivation schemes', () => {
     assert.equal(accountPathFrom('bip44-btc'), "m/44'/0'/0'");
     assert.equal(accountPathFrom("m/44'/236'/3'"), "m/44'/236'/3'");
     assert.equal(accountPathFrom('m/44h/0h/1h'), "m/44'/0'/1'");
-    for (const bad of ["m/44'/1'/0'", "m/44'/0'/0", 'm/0', 'bip49', "m/44'/0'/99999999999'"]) assert.throws(() => accountPathFrom(bad), AppError, bad);
+    for (const bad of ["m/44'/1'/0'", "m/44'/0'/0", 'm/0', 'bip49', "m/44'/0'/99999999999'"]) assert.throws(() => accountPathFrom(bad), DomainError, bad);
   });
 
   it("matches the independent oracle for both schemes, public derivation from the account xpub", () => {

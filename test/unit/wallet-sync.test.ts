@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
 import type { LocalNode } from '../../main/chain/local/local-node.js';
-import { rejectsWith } from '../helpers/assert-app-error.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { oracleAddress } from '../helpers/bip32-oracle.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';

@@ -7,6 +7,7 @@ import { DEFAULT_FEE_POLICY } from '../policy.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
 import { LEDGER_FILE, LEDGER_MIGRATIONS } from './ledger-schema.js';
 import { validateTransaction } from './validate.js';
+import { silentLogger, type Logger } from '../../log/logger.js';
 
 /** 50 BSV per block, as Bitcoin's first era; the local chain's coins are for testing only. */
 export const BLOCK_REWARD = 5_000_000_000;
@@ -56,6 +57,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     private readonly store: Store,
     readonly policy: FeePolicy,
     private readonly now: () => number,
+    private readonly logger: Logger,
   ) {
     super();
     const db = store.db;
@@ -66,9 +68,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (this.tip().height < 0) this.mine(); // genesis
   }
 
-  static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string }): LocalNode {
+  static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string; logger?: Logger }): LocalNode {
     const store = openStore({ dataDir: opts.dataDir, password: opts.password, fileName: LEDGER_FILE, migrations: LEDGER_MIGRATIONS, nativeBinding: opts.nativeBinding });
-    return new LocalNode(store, opts.policy ?? DEFAULT_FEE_POLICY, opts.now ?? Date.now);
+    return new LocalNode(store, opts.policy ?? DEFAULT_FEE_POLICY, opts.now ?? Date.now, opts.logger ?? silentLogger());
   }
 
   private get db() {
@@ -162,12 +164,23 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     try {
       (this.emit as (e: string, p: unknown) => boolean)(event, payload);
     } catch (err) {
-      console.error(`keystead: a ${String(event)} listener failed: ${(err as Error).message}`);
+      this.logger.error({ event, err: (err as Error).message }, 'a local node listener failed');
     }
   }
 
-  /** Sends test coins from the node's coinbase rewards, through the same validation as any transaction. */
-  async faucet(address: string, satoshis: number): Promise<BroadcastResult> {
+  private faucetQueue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Sends test coins from the node's coinbase rewards, through the same validation as any transaction.
+   * Requests are served one at a time, so two of them never pick the same reward coin.
+   */
+  faucet(address: string, satoshis: number): Promise<BroadcastResult> {
+    const run = this.faucetQueue.then(() => this.faucetOnce(address, satoshis));
+    this.faucetQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async faucetOnce(address: string, satoshis: number): Promise<BroadcastResult> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const tx = new Transaction();
       let total = 0;
@@ -186,7 +199,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       await tx.sign();
       return this.submit(tx.toHex());
     }
-    throw new Error('the faucet could not fund the request');
+    return { status: 'rejected', txid: null, reason: 'outputs-exceed-inputs', message: 'the faucet could not fund the request' };
   }
 
   private unspentOf(address: string): { txid: string; vout: number; satoshis: number }[] {

@@ -24,6 +24,13 @@ const BY_STATUS: Record<number, RejectReason> = { 460: 'malformed', 461: 'malfor
 
 const KNOWN_REASONS: readonly RejectReason[] = ['malformed', 'missing-inputs', 'double-spend', 'bad-signature', 'outputs-exceed-inputs', 'dust', 'fee-too-low', 'too-large'];
 
+/** ARC's transaction errors are 460–479; any other 4xx is about the request (a key, a path), not the transaction. */
+const isTransactionVerdict = (status: number) => status >= 460 && status < 480;
+
+/**
+ * Three answers, never more certain than ARC was: `accepted`, `rejected` (ARC judged the transaction
+ * and refused it), or `unknown` (an orphan waiting for its parents, no txid, or an error about the request).
+ */
 export function classifyArc(status: number, body: unknown, fallbackTxid: string | null): BroadcastResult {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const txid = typeof b.txid === 'string' ? b.txid : fallbackTxid;
@@ -32,14 +39,17 @@ export function classifyArc(status: number, body: unknown, fallbackTxid: string 
   const competingTxs = Array.isArray(b.competingTxs) ? (b.competingTxs as string[]) : undefined;
   if (status >= 200 && status < 300) {
     if (txStatus === 'DOUBLE_SPEND_ATTEMPTED') return { status: 'rejected', txid, reason: 'double-spend', message: text || 'Double spend attempted.', ...(competingTxs ? { competingTxs } : {}) };
-    if (['REJECTED', 'INVALID', 'MALFORMED'].includes(txStatus) || /ORPHAN/.test(txStatus)) {
-      return { status: 'rejected', txid, reason: reasonFromText(text) ?? (/ORPHAN/.test(txStatus) ? 'missing-inputs' : 'malformed'), message: text || txStatus };
-    }
-    if (!txid) return { status: 'rejected', txid: null, reason: 'network-error', message: 'ARC accepted the transaction but returned no txid.' };
+    if (['REJECTED', 'INVALID', 'MALFORMED'].includes(txStatus)) return { status: 'rejected', txid, reason: reasonFromText(text) ?? 'malformed', message: text || txStatus };
+    // An orphan may still be accepted once its parents arrive.
+    if (/ORPHAN/.test(txStatus)) return { status: 'unknown', txid, message: `ARC holds the transaction as an orphan (${txStatus}): its parents are not known yet.` };
+    if (!txid) return { status: 'unknown', txid: null, message: 'ARC answered without a txid.' };
     return { status: 'accepted', txid, alreadyKnown: ALREADY_KNOWN.test(text) || txStatus === 'MINED' };
   }
   if (ALREADY_KNOWN.test(text) && txid) return { status: 'accepted', txid, alreadyKnown: true };
   const ours = typeof b.reason === 'string' && (KNOWN_REASONS as readonly string[]).includes(b.reason) ? (b.reason as RejectReason) : null;
-  const reason = ours ?? reasonFromText(text) ?? BY_STATUS[status] ?? 'malformed';
-  return { status: 'rejected', txid, reason, message: text || `ARC answered HTTP ${status}.`, ...(competingTxs ? { competingTxs } : {}) };
+  if (ours || isTransactionVerdict(status)) {
+    const reason = ours ?? reasonFromText(text) ?? BY_STATUS[status] ?? 'malformed';
+    return { status: 'rejected', txid, reason, message: text || `ARC answered HTTP ${status}.`, ...(competingTxs ? { competingTxs } : {}) };
+  }
+  return { status: 'unknown', txid, message: `ARC answered HTTP ${status}${text ? `: ${text}` : ''}; the transaction was not judged.` };
 }

@@ -66,7 +66,7 @@ export class NetworkProvider implements ChainProvider {
       const r = await httpRequest(`${this.cfg.arcUrl}/v1/tx`, { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify({ rawTx: rawTxHex }) }, this.http);
       return classifyArc(r.status, r.body, txid);
     } catch (err) {
-      if (err instanceof HttpUnavailable) return { status: 'rejected', txid, reason: 'network-error', message: err.message };
+      if (err instanceof HttpUnavailable) return { status: 'unknown', txid, message: err.message };
       throw err;
     }
   }
@@ -96,8 +96,13 @@ export class NetworkProvider implements ChainProvider {
     if (r.status === 404) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
     if (r.status !== 200) throw new ProviderError(`ARC status answered HTTP ${r.status}`);
     const b = r.body as { txStatus?: string; blockHeight?: number; blockHash?: string; merklePath?: string };
-    const mined = String(b.txStatus).toUpperCase() === 'MINED';
-    return { txid, state: mined ? 'mined' : 'mempool', blockHeight: mined ? (b.blockHeight ?? null) : null, blockHash: mined ? (b.blockHash ?? null) : null, merklePath: mined ? (b.merklePath ?? null) : null };
+    const txStatus = String(b.txStatus ?? '').toUpperCase();
+    const none = { blockHeight: null, blockHash: null, merklePath: null };
+    if (txStatus === 'MINED') return { txid, state: 'mined', blockHeight: b.blockHeight ?? null, blockHash: b.blockHash ?? null, merklePath: b.merklePath ?? null };
+    if (txStatus === 'REJECTED' || txStatus === 'DOUBLE_SPEND_ATTEMPTED') return { txid, state: 'rejected', ...none };
+    // An orphan waits for parents nobody may have: not something the chain has.
+    if (txStatus === '' || /ORPHAN|UNKNOWN/.test(txStatus)) return { txid, state: 'unknown', ...none };
+    return { txid, state: 'mempool', ...none };
   }
 
   async getTip(): Promise<ChainTip> {

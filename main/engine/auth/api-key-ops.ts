@@ -1,7 +1,7 @@
 import type { ApiKeyInfo, NewApiKey, OperationOutput, ParsedInput } from '../../../shared/operations.js';
 import type { ApiKeyRow } from '../../store/repos/api-keys.js';
 import { callerOf, type OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { hashSecret, newId, newSecret } from './tokens.js';
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
@@ -21,7 +21,7 @@ function mint(ctx: OpContext, uid: string, label: string): NewApiKey {
 /** One of the caller's own active keys, or 404 (whether it is someone else's is not revealed). */
 function ownKey(ctx: OpContext, keyId: string): ApiKeyRow {
   const key = ctx.services.repos.apiKeys.byId(keyId);
-  if (!key || key.uid !== callerOf(ctx).uid || key.revokedAt !== null) throw new AppError('NOT_FOUND', `You have no active API key ${keyId}.`);
+  if (!key || key.uid !== callerOf(ctx).uid || key.revokedAt !== null) throw new DomainError('NOT_FOUND', `You have no active API key ${keyId}.`);
   return key;
 }
 
@@ -29,7 +29,7 @@ export function createApiKey(ctx: OpContext, input: ParsedInput<'createApiKey'>)
   const { uid } = callerOf(ctx);
   return ctx.services.db.transaction(() => {
     if (ctx.services.repos.apiKeys.activeForUser(uid).length >= MAX_KEYS_PER_USER) {
-      throw new AppError('CONFLICT', `You already have ${MAX_KEYS_PER_USER} API keys. Revoke one first.`);
+      throw new DomainError('CONFLICT', `You already have ${MAX_KEYS_PER_USER} API keys. Revoke one first.`);
     }
     return mint(ctx, uid, input.label ?? '');
   })();

@@ -2,7 +2,7 @@ import { Utils } from '@bsv/sdk';
 import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
 import { MAX_FAUCET } from '../../chain/local/local-node.js';
 import type { OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { refreshRates } from '../rates/rates.js';
 import { resolveWallet } from '../wallets/resolve.js';
 
@@ -33,7 +33,7 @@ export async function networkStatus(ctx: OpContext): Promise<OperationOutput<'ne
 
 function localNode(ctx: OpContext, what: string) {
   const node = ctx.services.node;
-  if (!node) throw new AppError('CONFLICT', `${what} exists on the local network only; this Keystead uses ${ctx.services.chain.network}.`);
+  if (!node) throw new DomainError('CONFLICT', `${what} exists on the local network only; this Keystead uses ${ctx.services.chain.network}.`);
   return node;
 }
 
@@ -44,12 +44,12 @@ function checkAddress(address: string): void {
   } catch {
     /* fall through */
   }
-  throw new AppError('VALIDATION_FAILED', 'address: is not a valid P2PKH address');
+  throw new DomainError('VALIDATION_FAILED', 'address: is not a valid P2PKH address');
 }
 
 export async function faucet(ctx: OpContext, input: ParsedInput<'faucet'>): Promise<OperationOutput<'faucet'>> {
   const node = localNode(ctx, 'The faucet');
-  if (input.satoshis > MAX_FAUCET) throw new AppError('VALIDATION_FAILED', `satoshis: the faucet gives ${MAX_FAUCET} at most per request`);
+  if (input.satoshis > MAX_FAUCET) throw new DomainError('VALIDATION_FAILED', `satoshis: the faucet gives ${MAX_FAUCET} at most per request`);
   let address = input.address;
   if (address) checkAddress(address);
   else {
@@ -57,7 +57,7 @@ export async function faucet(ctx: OpContext, input: ParsedInput<'faucet'>): Prom
     [{ address }] = ctx.services.addressBook.available(wallet, 1);
   }
   const r = await node.faucet(address!, input.satoshis);
-  if (r.status !== 'accepted') throw new Error(`faucet transaction refused: ${r.reason} ${r.message}`);
+  if (r.status !== 'accepted') throw new DomainError('CONFLICT', `The faucet could not send ${input.satoshis} satoshis: ${r.message}. Try again.`);
   return { txid: r.txid, address: address!, satoshis: input.satoshis };
 }
 

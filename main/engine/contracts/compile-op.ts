@@ -2,7 +2,7 @@ import type { OperationOutput, ParsedInput } from '../../../shared/operations.js
 import { compileScrypt } from '../../contracts/scrypt/compile.js';
 import { formatDiagnostic } from '../../contracts/scrypt/diagnostics.js';
 import type { OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /** POST /v1/compile: base64 sCrypt in; ASM (with $placeholders), hex and artifact out; errors with positions. */
 export function compile(_ctx: OpContext, input: ParsedInput<'compile'>): OperationOutput<'compile'> {
@@ -11,7 +11,7 @@ export function compile(_ctx: OpContext, input: ParsedInput<'compile'>): Operati
   const r = compileScrypt(source, { file, optimize: input.optimize === true });
   if (!r.artifact || !r.asm || !r.hex) {
     const first = r.diagnostics[0];
-    throw new AppError('COMPILE_FAILED', first ? `Compilation failed: ${formatDiagnostic(first)}` : 'Compilation failed.', { errors: r.diagnostics });
+    throw new DomainError('COMPILE_FAILED', first ? `Compilation failed: ${formatDiagnostic(first)}` : 'Compilation failed.', { errors: r.diagnostics });
   }
   return { scrypt: r.asm, hex: r.hex, artifact: r.artifact as unknown as Record<string, unknown>, errors: r.diagnostics };
 }

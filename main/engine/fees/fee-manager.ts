@@ -1,7 +1,7 @@
 import type { FeeUtxo, OperationOutput, ParsedInput } from '../../../shared/operations.js';
 import { requiredFee } from '../../chain/policy.js';
 import { callerOf, type OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { P2PKH_INPUT_BYTES } from '../payments/coin-select.js';
 import { createWalletFor } from '../wallets/create.js';
 import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
@@ -11,7 +11,7 @@ export const LOW_BALANCE = 10_000;
 
 function feeWallet(ctx: OpContext) {
   const w = ctx.services.repos.wallets.feeManager();
-  if (!w) throw new AppError('NOT_FOUND', 'The fee manager is not initialised yet. Call initBeta first.');
+  if (!w) throw new DomainError('NOT_FOUND', 'The fee manager is not initialised yet. Call initBeta first.');
   return w;
 }
 
@@ -20,7 +20,7 @@ function feeWallet(ctx: OpContext) {
  * then pays the network fee of every payment the organisation's wallets make, when it can.
  */
 export async function feeManagerInit(ctx: OpContext, input: ParsedInput<'feeManagerInit'>): Promise<OperationOutput<'feeManagerInit'>> {
-  if (ctx.services.repos.wallets.feeManager()) throw new AppError('CONFLICT', 'The fee manager is already initialised.');
+  if (ctx.services.repos.wallets.feeManager()) throw new DomainError('CONFLICT', 'The fee manager is already initialised.');
   const w = await createWalletFor(ctx, callerOf(ctx).uid, { walletTitle: 'Fee manager', type: 'escrow', mnemonicPhrase: input.mnemonic, derivationPath: 'bip44-btc' }, FEE_MANAGER_WALLET_ID);
   if (input.mnemonic) await ctx.services.sync.scanWallet(w).catch(() => undefined);
   const [first] = ctx.services.addressBook.available(w, 1);

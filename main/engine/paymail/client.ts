@@ -1,6 +1,6 @@
 import { resolveSrv } from 'node:dns/promises';
 import { httpRequest, type HttpOptions } from '../../chain/network/http.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /** BRFC ids of the capabilities Keystead uses. */
 export const CAP = {
@@ -48,7 +48,7 @@ export class PaymailClient {
     const host = await this.hostFor(domain);
     const r = await this.call(`${host}/.well-known/bsvalias`, 'GET', undefined, `${domain} has no paymail service`);
     const caps = (r as { capabilities?: Record<string, string | boolean> }).capabilities;
-    if (!caps) throw new AppError('PAYMAIL_FAILED', `${domain} answered /.well-known/bsvalias without capabilities.`);
+    if (!caps) throw new DomainError('PAYMAIL_FAILED', `${domain} answered /.well-known/bsvalias without capabilities.`);
     this.capCache.set(domain, { at: Date.now(), caps });
     return caps;
   }
@@ -63,25 +63,25 @@ export class PaymailClient {
 
   async p2pDestination(paymail: string, satoshis: number): Promise<{ outputs: { script: string; satoshis: number }[]; reference: string }> {
     const url = await this.endpoint(paymail, CAP.p2pDestination);
-    if (!url) throw new AppError('PAYMAIL_FAILED', `${paymail} does not offer P2P payment destinations.`);
+    if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} does not offer P2P payment destinations.`);
     const r = (await this.call(url, 'POST', { satoshis }, `${paymail} refused a payment destination`)) as { outputs?: { script: string; satoshis: number }[]; reference?: string };
-    if (!Array.isArray(r.outputs) || !r.outputs.length || typeof r.reference !== 'string') throw new AppError('PAYMAIL_FAILED', `${paymail} answered without outputs or reference.`);
+    if (!Array.isArray(r.outputs) || !r.outputs.length || typeof r.reference !== 'string') throw new DomainError('PAYMAIL_FAILED', `${paymail} answered without outputs or reference.`);
     return { outputs: r.outputs, reference: r.reference };
   }
 
   async basicDestination(paymail: string, request: { senderHandle: string; senderName?: string; dt: string; amount: number; purpose: string; signature?: string }): Promise<string> {
     const url = await this.endpoint(paymail, CAP.paymentDestination);
-    if (!url) throw new AppError('PAYMAIL_FAILED', `${paymail} offers no payment destination.`);
+    if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} offers no payment destination.`);
     const r = (await this.call(url, 'POST', request, `${paymail} refused a payment destination`)) as { output?: string };
-    if (typeof r.output !== 'string' || !/^[0-9a-f]+$/i.test(r.output)) throw new AppError('PAYMAIL_FAILED', `${paymail} answered without an output script.`);
+    if (typeof r.output !== 'string' || !/^[0-9a-f]+$/i.test(r.output)) throw new DomainError('PAYMAIL_FAILED', `${paymail} answered without an output script.`);
     return r.output;
   }
 
   async pki(paymail: string): Promise<string> {
     const url = await this.endpoint(paymail, CAP.pki);
-    if (!url) throw new AppError('PAYMAIL_FAILED', `${paymail} offers no public key.`);
+    if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} offers no public key.`);
     const r = (await this.call(url, 'GET', undefined, `${paymail} has no public key`)) as { pubkey?: string };
-    if (typeof r.pubkey !== 'string') throw new AppError('PAYMAIL_FAILED', `${paymail} answered without a pubkey.`);
+    if (typeof r.pubkey !== 'string') throw new DomainError('PAYMAIL_FAILED', `${paymail} answered without a pubkey.`);
     return r.pubkey;
   }
 
@@ -95,7 +95,7 @@ export class PaymailClient {
   /** Hands a signed transaction to the receiver (P2P), which checks and broadcasts it. */
   async deliver(peer: string, body: { hex: string; reference: string; metadata: Record<string, string> }): Promise<{ txid: string; note?: string }> {
     const r = (await this.call(peer, 'POST', body, 'the receiver refused the transaction')) as { txid?: string; note?: string };
-    if (typeof r.txid !== 'string') throw new AppError('PAYMAIL_FAILED', 'The receiver answered without a txid.');
+    if (typeof r.txid !== 'string') throw new DomainError('PAYMAIL_FAILED', 'The receiver answered without a txid.');
     return { txid: r.txid, note: r.note };
   }
 
@@ -104,12 +104,12 @@ export class PaymailClient {
     try {
       r = await httpRequest(url, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }, HTTP);
     } catch (err) {
-      throw new AppError('PAYMAIL_FAILED', `${failure}: ${(err as Error).message}`);
+      throw new DomainError('PAYMAIL_FAILED', `${failure}: ${(err as Error).message}`);
     }
     if (r.status >= 400) {
       const msg = (r.body as { message?: string } | null)?.message ?? `HTTP ${r.status}`;
       // A 4xx is the host's definite answer; anything else (unreachable, 5xx) leaves the outcome open.
-      throw new AppError(r.status === 404 ? 'NOT_FOUND' : 'PAYMAIL_FAILED', `${failure}: ${msg}`, { definite: r.status < 500 });
+      throw new DomainError(r.status === 404 ? 'NOT_FOUND' : 'PAYMAIL_FAILED', `${failure}: ${msg}`, { definite: r.status < 500 });
     }
     return r.body;
   }

@@ -133,9 +133,12 @@ export class PaymailHost {
     // Claimed before broadcasting, so two transactions cannot both pay one reference.
     if (!this.services.repos.payments.claimRef(ref.reference, txid)) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
     const result = await this.services.chain.broadcast(b.hex);
+    if (result.status === 'unknown') {
+      this.services.repos.payments.unclaimRef(ref.reference, txid);
+      throw new PaymailError(503, 'unavailable', `The transaction could not be broadcast yet: ${result.message}`);
+    }
     if (result.status === 'rejected') {
       this.services.repos.payments.unclaimRef(ref.reference, txid);
-      if (result.reason === 'network-error') throw new PaymailError(503, 'unavailable', `The transaction could not be broadcast yet: ${result.message}`);
       throw new PaymailError(400, 'rejected', `The transaction was refused: ${result.reason} (${result.message}).`);
     }
     this.services.sync.applyTransaction(tx, txid, null);

@@ -1,7 +1,7 @@
 import { PrivateKey } from '@bsv/sdk';
 import type { LookupCoin, OperationOutput, ParsedInput } from '../../../shared/operations.js';
 import type { OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { rateFor, toCurrency } from '../rates/rates.js';
 
 /** A WIF or 64-hex private key; never logged, never stored. */
@@ -13,7 +13,7 @@ export function parsePrivateKey(text: string): PrivateKey {
   } catch {
     /* fall through */
   }
-  throw new AppError('VALIDATION_FAILED', 'privateKey: is not a WIF or 64-character hex private key');
+  throw new DomainError('VALIDATION_FAILED', 'privateKey: is not a WIF or 64-character hex private key');
 }
 
 /**
@@ -28,7 +28,7 @@ export async function lookup(ctx: OpContext, input: ParsedInput<'lookup'>): Prom
   try {
     utxos = await ctx.services.chain.getUtxos(address);
   } catch (err) {
-    throw new AppError('CHAIN_UNAVAILABLE', `The ${ctx.services.chain.network} provider did not answer: ${(err as Error).message}`);
+    throw new DomainError('CHAIN_UNAVAILABLE', `The ${ctx.services.chain.network} provider did not answer: ${(err as Error).message}`);
   }
   const wantBsv = input.type === 'ALL' || input.type === 'BSV';
   const total = utxos.reduce((s, u) => s + u.satoshis, 0);

@@ -1,7 +1,7 @@
 import { BSM, P2PKH, Utils } from '@bsv/sdk';
 import type { OperationOutput, ParsedInput, PaymentRequest } from '../../../shared/operations.js';
 import { callerOf, type OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { CAP } from '../paymail/client.js';
 import { paymailOf } from '../wallets/paymail-alias.js';
 import { resolveWallet } from '../wallets/resolve.js';
@@ -16,7 +16,7 @@ export async function resolveUri(ctx: OpContext, input: ParsedInput<'resolveUri'
   const parsed = parsePaymentUri(input.uri);
   const satoshis = parsed.satoshis ?? input.amount ?? null;
   const target = parsed.kind === 'paymail' ? parsed.paymail : parsed.address;
-  if (satoshis === null || satoshis <= 0) throw new AppError('VALIDATION_FAILED', `amount: say how many satoshis to send to ${target} (in the URI or as amount)`);
+  if (satoshis === null || satoshis <= 0) throw new DomainError('VALIDATION_FAILED', `amount: say how many satoshis to send to ${target} (in the URI or as amount)`);
   const memo = parsed.purpose ?? `Send to ${target}`;
 
   if (parsed.kind === 'address') {
@@ -40,7 +40,7 @@ export async function resolveUri(ctx: OpContext, input: ParsedInput<'resolveUri'
   if (p2p) {
     const dest = await paymail.p2pDestination(parsed.paymail, satoshis);
     const peer = await paymail.endpoint(parsed.paymail, CAP.receiveTransaction);
-    if (!peer) throw new AppError('PAYMAIL_FAILED', `${parsed.paymail} offers P2P destinations but no receive-transaction endpoint.`);
+    if (!peer) throw new DomainError('PAYMAIL_FAILED', `${parsed.paymail} offers P2P destinations but no receive-transaction endpoint.`);
     return {
       data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: dest.outputs, inputs: [], memo, isBSV: true, peer, peerData: dest.reference, peerProtocol: 'paymail' },
     };

@@ -1,5 +1,5 @@
 import { Utils } from '@bsv/sdk';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /** A payment URI, taken apart: who is paid, how much, and why. */
 export type ParsedUri =
@@ -8,7 +8,7 @@ export type ParsedUri =
 
 const PAYMAIL = /^[a-z0-9._-]+@[a-z0-9-]+(\.[a-z0-9-]+)*$/i;
 
-const bad = (msg: string) => new AppError('VALIDATION_FAILED', `uri: ${msg}`);
+const bad = (msg: string) => new DomainError('VALIDATION_FAILED', `uri: ${msg}`);
 
 export function isAddress(value: string): boolean {
   try {

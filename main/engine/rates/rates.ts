@@ -2,7 +2,7 @@ import type { OperationOutput, ParsedInput } from '../../../shared/operations.js
 import type { ExchangeRate } from '../../chain/types.js';
 import type { RateRow } from '../../store/repos/rates.js';
 import type { OpContext, Services } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /** How long a rate fetched from the network stays fresh. */
 export const RATE_TTL_MS = 5 * 60_000;
@@ -32,7 +32,7 @@ export async function rateFor(services: Services, currency: string): Promise<Rat
   const r = services.repos.rates.get(code);
   if (!r) {
     const known = services.repos.rates.all().map((x) => x.currency).join(', ');
-    throw new AppError('VALIDATION_FAILED', `currency: ${code} is not in the rate table (known: ${known}).`);
+    throw new DomainError('VALIDATION_FAILED', `currency: ${code} is not in the rate table (known: ${known}).`);
   }
   return r;
 }
@@ -61,10 +61,10 @@ export async function listRates(ctx: OpContext): Promise<OperationOutput<'listRa
 export function setRate(ctx: OpContext, input: ParsedInput<'setRate'>): OperationOutput<'setRate'> {
   const { services } = ctx;
   if (input.currency === 'USD' && services.chain.network !== 'local') {
-    throw new AppError('CONFLICT', `On ${services.chain.network} the USD rate comes from the network provider and cannot be edited.`);
+    throw new DomainError('CONFLICT', `On ${services.chain.network} the USD rate comes from the network provider and cannot be edited.`);
   }
   if (input.rate === null) {
-    if (!services.repos.rates.remove(input.currency)) throw new AppError('NOT_FOUND', `${input.currency} is not in the rate table.`);
+    if (!services.repos.rates.remove(input.currency)) throw new DomainError('NOT_FOUND', `${input.currency} is not in the rate table.`);
     return { currency: input.currency, rate: null, source: 'removed', updatedAt: new Date(services.now()).toISOString() };
   }
   const row = { currency: input.currency, rate: input.rate, source: 'manual', updatedAt: services.now() };

@@ -2,6 +2,8 @@ import { Transaction } from '@bsv/sdk';
 import { p2pkhAddressOf, type LocalNode } from '../../chain/local/local-node.js';
 import type { ChainProvider } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
+import type { WalletTx } from '../../store/repos/wallet-txs.js';
+import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { Services } from '../context.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 
@@ -24,68 +26,132 @@ export class WalletSync {
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
   lastError: string | null = null;
+  /** Runs after every scan of all wallets (the engine reconciles the books with the chain there). */
+  afterScan: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly services: SyncServices,
     private readonly chain: ChainProvider,
   ) {}
 
-  /** Records what `tx` does to the organisation's wallets; returns the wallet rows it touched. */
-  applyTransaction(tx: Transaction, txid: string, height: number | null): number[] {
-    const { db, repos, now } = this.services;
-    const touched = db.transaction(() => {
-      const effects = new Map<number, Effect>();
-      const effect = (row: number) => {
-        let e = effects.get(row);
-        if (!e) effects.set(row, (e = { credit: 0, debit: 0, ownInputs: 0, ownInputTotal: 0, counterparty: null }));
-        return e;
-      };
-      for (const input of tx.inputs) {
-        const prev = input.sourceTXID ?? input.sourceTransaction?.id('hex');
-        if (!prev) continue;
-        const u = repos.walletUtxos.get(prev, input.sourceOutputIndex);
-        if (!u || (u.spentBy !== null && u.spentBy !== txid)) continue;
-        repos.walletUtxos.markSpent(prev, input.sourceOutputIndex, txid);
-        const e = effect(u.walletRow);
-        e.debit += u.satoshis;
-        e.ownInputs += 1;
-        e.ownInputTotal += u.satoshis;
-      }
-      const outTotal = tx.outputs.reduce((s, o) => s + (o.satoshis ?? 0), 0);
-      const owners: (number | null)[] = [];
-      tx.outputs.forEach((o, vout) => {
-        const script = o.lockingScript.toHex();
-        const address = p2pkhAddressOf(script);
-        const owner = address ? repos.addresses.owner(address) : null;
-        owners.push(owner?.walletRow ?? null);
-        if (!owner || !address) return;
-        repos.walletUtxos.insert({ walletRow: owner.walletRow, txid, vout, satoshis: o.satoshis ?? 0, script, chain: owner.chain, idx: owner.idx, status: 'available', height, address });
-        repos.addresses.markUsed(owner.walletRow, address);
-        effect(owner.walletRow).credit += o.satoshis ?? 0;
+  /**
+   * What `tx` does to each of the organisation's wallets, read from the books without changing them: the
+   * coins it spends, the outputs it pays to our addresses, and one history row per wallet touched.
+   */
+  private effectsOf(tx: Transaction, txid: string, height: number | null) {
+    const { repos, now } = this.services;
+    const effects = new Map<number, Effect>();
+    const effect = (row: number) => {
+      let e = effects.get(row);
+      if (!e) effects.set(row, (e = { credit: 0, debit: 0, ownInputs: 0, ownInputTotal: 0, counterparty: null }));
+      return e;
+    };
+    const spends: { txid: string; vout: number }[] = [];
+    for (const input of tx.inputs) {
+      const prev = input.sourceTXID ?? input.sourceTransaction?.id('hex');
+      if (!prev) continue;
+      const u = repos.walletUtxos.get(prev, input.sourceOutputIndex);
+      if (!u || (u.spentBy !== null && u.spentBy !== txid)) continue;
+      spends.push({ txid: prev, vout: input.sourceOutputIndex });
+      const e = effect(u.walletRow);
+      e.debit += u.satoshis;
+      e.ownInputs += 1;
+      e.ownInputTotal += u.satoshis;
+    }
+    const outTotal = tx.outputs.reduce((s, o) => s + (o.satoshis ?? 0), 0);
+    const owners: (number | null)[] = [];
+    const credits: (Omit<WalletUtxo, 'spentBy'> & { address: string })[] = [];
+    tx.outputs.forEach((o, vout) => {
+      const script = o.lockingScript.toHex();
+      const address = p2pkhAddressOf(script);
+      const owner = address ? repos.addresses.owner(address) : null;
+      owners.push(owner?.walletRow ?? null);
+      if (!owner || !address) return;
+      credits.push({ walletRow: owner.walletRow, txid, vout, satoshis: o.satoshis ?? 0, script, chain: owner.chain, idx: owner.idx, status: 'available', height, address });
+      effect(owner.walletRow).credit += o.satoshis ?? 0;
+    });
+    const rows: WalletTx[] = [];
+    for (const [row, e] of effects) {
+      // Who else this transaction paid, for the history's counterparty column.
+      const other = tx.outputs.findIndex((o, i) => owners[i] !== row && p2pkhAddressOf(o.lockingScript.toHex()));
+      const allOurs = e.ownInputs === tx.inputs.length;
+      const fee = allOurs ? e.ownInputTotal - outTotal : null;
+      const direction = e.debit === 0 ? 'in' : other === -1 && allOurs ? 'self' : 'out';
+      rows.push({
+        walletRow: row,
+        txid,
+        direction,
+        amount: e.credit - e.debit,
+        fee: direction === 'in' ? null : fee,
+        counterparty: direction === 'out' && other !== -1 ? p2pkhAddressOf(tx.outputs[other].lockingScript.toHex()) : null,
+        memo: null,
+        height,
+        time: now(),
       });
-      for (const [row, e] of effects) {
-        // Who else this transaction paid, for the history's counterparty column.
-        const other = tx.outputs.findIndex((o, i) => owners[i] !== row && p2pkhAddressOf(o.lockingScript.toHex()));
-        const amount = e.credit - e.debit;
-        const allOurs = e.ownInputs === tx.inputs.length;
-        const fee = allOurs ? e.ownInputTotal - outTotal : null;
-        const direction = e.debit === 0 ? 'in' : other === -1 && allOurs ? 'self' : 'out';
-        repos.walletTxs.upsert({
-          walletRow: row,
-          txid,
-          direction,
-          amount,
-          fee: direction === 'in' ? null : fee,
-          counterparty: direction === 'out' && other !== -1 ? p2pkhAddressOf(tx.outputs[other].lockingScript.toHex()) : null,
-          memo: null,
-          height,
-          time: now(),
-        });
+    }
+    return { spends, credits, rows };
+  }
+
+  /** Books what `tx` does to the organisation's wallets (the chain has it); returns the wallet rows it touched. */
+  applyTransaction(tx: Transaction, txid: string, height: number | null): number[] {
+    const { db, repos } = this.services;
+    const touched = db.transaction(() => {
+      const { spends, credits, rows } = this.effectsOf(tx, txid, height);
+      for (const s of spends) repos.walletUtxos.markSpent(s.txid, s.vout, txid);
+      for (const c of credits) {
+        repos.walletUtxos.insert(c);
+        repos.addresses.markUsed(c.walletRow, c.address);
       }
-      return [...effects.keys()];
+      for (const r of rows) repos.walletTxs.upsert(r);
+      return rows.map((r) => r.walletRow);
     })();
     for (const row of touched) this.keepGap(row);
     return touched;
+  }
+
+  /**
+   * Shows a payment of ours in history before any chain has it (`pending`, not yet seen), without booking
+   * it: its coins stay reserved and its change is not spendable until the chain shows the transaction.
+   */
+  recordUnseen(tx: Transaction, txid: string, note: { walletRow: number; memo: string | null; counterparty: string | null }): void {
+    const { repos } = this.services;
+    for (const r of this.effectsOf(tx, txid, null).rows) {
+      repos.walletTxs.insertUnseen(r.walletRow === note.walletRow ? { ...r, memo: note.memo, counterparty: note.counterparty ?? r.counterparty } : r);
+    }
+  }
+
+  /**
+   * Undoes what a transaction the chain never took did to the books: the coins it spent are spendable
+   * again, its outputs are forgotten (and with them any transaction of ours that spent them), the change
+   * addresses it claimed are free again, and its history rows say why it failed. One database transaction.
+   */
+  revertTransaction(txid: string, reason: string): void {
+    this.services.db.transaction(() => this.revert(txid, reason, new Set()))();
+  }
+
+  private revert(txid: string, reason: string, done: Set<string>): void {
+    if (done.has(txid)) return;
+    done.add(txid);
+    const { repos } = this.services;
+    for (const out of repos.walletUtxos.outputsOf(txid)) {
+      const dependent = out.spentBy ?? (out.status === 'reserved' && out.reservedBy ? repos.payments.attempt(out.reservedBy)?.txid : undefined);
+      if (dependent) this.revert(dependent, `it spent ${txid}:${out.vout}, which the chain never took`, done);
+      repos.walletUtxos.remove(txid, out.vout);
+      if (out.address) this.freeAddress(out.walletRow, out.address);
+    }
+    repos.walletUtxos.unspend(txid);
+    const attempt = repos.payments.attemptFor(txid);
+    if (attempt) {
+      repos.walletUtxos.release(attempt.attempt);
+      for (const c of attempt.changeAddresses) this.freeAddress(c.walletRow, c.address);
+      if (attempt.state !== 'failed') repos.payments.attemptFailed(attempt.attempt, reason);
+    }
+    repos.walletTxs.markFailed(txid, reason);
+  }
+
+  /** An address nothing on the books pays is unused again, so the gap limit counts it as free. */
+  private freeAddress(walletRow: number, address: string): void {
+    if (!this.services.repos.walletUtxos.usedOnAddress(address)) this.services.repos.addresses.markUnused(walletRow, address);
   }
 
   /** Marks transactions as mined at `height`. */
@@ -122,9 +188,10 @@ export class WalletSync {
         lastUsed = idx;
         repos.addresses.markUsed(wallet.id, address);
         for (const h of history) {
-          const known = repos.walletTxs.heightOf(wallet.id, h.txid);
-          if (known !== undefined && known === h.height) continue;
-          if (known !== undefined && h.height !== null) {
+          const known = repos.walletTxs.stateOf(wallet.id, h.txid);
+          const booked = known !== undefined && known.state === 'seen';
+          if (booked && known.height === h.height) continue;
+          if (booked && h.height !== null) {
             this.confirm([h.txid], h.height);
             continue;
           }
@@ -149,6 +216,7 @@ export class WalletSync {
     try {
       for (const w of this.services.repos.wallets.all()) await this.scanWallet(w);
       this.lastError = null;
+      await this.afterScan?.();
     } catch (err) {
       this.lastError = (err as Error).message;
     }

@@ -2,14 +2,14 @@ import type { OperationOutput, ParsedInput } from '../../../shared/operations.js
 import { hashPassword } from '../auth/password.js';
 import { newId } from '../auth/tokens.js';
 import type { OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { toUserOutput } from './user-output.js';
 
 const LAST_ADMIN = 'The organisation must keep at least one admin. Make another user admin first.';
 
 export async function createUser(ctx: OpContext, input: ParsedInput<'createUser'>): Promise<OperationOutput<'createUser'>> {
   const { repos, db } = ctx.services;
-  const taken = () => new AppError('CONFLICT', `A user with the e-mail ${input.email} already exists.`);
+  const taken = () => new DomainError('CONFLICT', `A user with the e-mail ${input.email} already exists.`);
   if (repos.users.activeByEmail(input.email)) throw taken();
   const passwordHash = await hashPassword(input.password);
   const now = ctx.services.now();
@@ -25,9 +25,9 @@ export function updateUser(ctx: OpContext, input: ParsedInput<'updateUser'>): Op
   const { repos, db } = ctx.services;
   return db.transaction(() => {
     const user = repos.users.byUid(input.userId);
-    if (!user || user.deletedAt !== null) throw new AppError('NOT_FOUND', `There is no user ${input.userId}.`);
+    if (!user || user.deletedAt !== null) throw new DomainError('NOT_FOUND', `There is no user ${input.userId}.`);
     const role = input.role ?? user.role;
-    if (user.role === 'admin' && role !== 'admin' && repos.users.countActiveAdmins() <= 1) throw new AppError('CONFLICT', LAST_ADMIN);
+    if (user.role === 'admin' && role !== 'admin' && repos.users.countActiveAdmins() <= 1) throw new DomainError('CONFLICT', LAST_ADMIN);
     const updatedAt = ctx.services.now();
     const next = { ...user, role, firstName: input.firstName ?? user.firstName, lastName: input.lastName ?? user.lastName, title: input.title ?? user.title, updatedAt };
     repos.users.update(next);
@@ -43,8 +43,8 @@ export function deleteUser(ctx: OpContext, input: ParsedInput<'deleteUser'>): Op
   const { repos, db } = ctx.services;
   db.transaction(() => {
     const user = repos.users.byUid(input.userId);
-    if (!user || user.deletedAt !== null) throw new AppError('NOT_FOUND', `There is no user ${input.userId}.`);
-    if (user.role === 'admin' && repos.users.countActiveAdmins() <= 1) throw new AppError('CONFLICT', LAST_ADMIN);
+    if (!user || user.deletedAt !== null) throw new DomainError('NOT_FOUND', `There is no user ${input.userId}.`);
+    if (user.role === 'admin' && repos.users.countActiveAdmins() <= 1) throw new DomainError('CONFLICT', LAST_ADMIN);
     const now = ctx.services.now();
     repos.users.softDelete(user.uid, now);
     repos.sessions.revokeAllForUser(user.uid, now);

@@ -1,15 +1,16 @@
-import type { MeOutput, ParsedInput, SessionOutput } from '../../../shared/operations.js';
+import type { MeOutput, OperationOutput, ParsedInput, SessionOutput } from '../../../shared/operations.js';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.js';
 import { issueSession } from '../auth/sessions.js';
 import { newId } from '../auth/tokens.js';
+import { accountKey, clientKey } from '../auth/throttle.js';
 import { callerOf, type OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /** First run: the organisation and its first admin, created together or not at all. */
 export async function setup(ctx: OpContext, input: ParsedInput<'setup'>): Promise<SessionOutput> {
   const { services } = ctx;
   const { repos, db } = services;
-  const refuse = () => new AppError('ALREADY_SET_UP', 'This Keystead is already set up. Log in instead.');
+  const refuse = () => new DomainError('ALREADY_SET_UP', 'This Keystead is already set up. Log in instead.');
   if (repos.users.countActive() > 0) throw refuse();
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
@@ -38,20 +39,19 @@ export async function setup(ctx: OpContext, input: ParsedInput<'setup'>): Promis
 
 export async function login(ctx: OpContext, input: ParsedInput<'login'>): Promise<SessionOutput> {
   const { services, meta } = ctx;
-  const keys = [`email:${input.email}`, `client:${meta.clientId}`];
-  const wait = services.throttle.waitMs(keys);
-  if (wait > 0) {
-    const retryAfter = Math.ceil(wait / 1000);
-    throw new AppError('RATE_LIMITED', `Too many failed logins. Try again in ${retryAfter} s.`, { retryAfter });
+  // Admitted before the hash runs: parallel guesses wait like sequential ones.
+  const account = accountKey(input.email);
+  const ticket = services.throttle.admit([account, clientKey(meta.clientId)], 'Too many failed logins');
+  let user;
+  try {
+    user = services.repos.users.activeByEmail(input.email);
+    // Always verify against some hash, so an unknown e-mail costs as long as a wrong password.
+    const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+    if (!user || !ok) throw new DomainError('INVALID_CREDENTIALS', 'The e-mail or password is not correct.');
+    ticket.succeed([account]);
+  } finally {
+    ticket.release();
   }
-  const user = services.repos.users.activeByEmail(input.email);
-  // Always verify against some hash, so an unknown e-mail costs as long as a wrong password.
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !ok) {
-    services.throttle.fail(keys);
-    throw new AppError('INVALID_CREDENTIALS', 'The e-mail or password is not correct.');
-  }
-  services.throttle.succeed([`email:${input.email}`]);
   const org = services.repos.organisation.get();
   const session = issueSession(services, user.uid);
   ctx.caller = { uid: user.uid, email: user.email, role: user.role }; // the audit entry names who signed in
@@ -80,13 +80,22 @@ export function me(ctx: OpContext): MeOutput {
   };
 }
 
-/** Changes the caller's own password and signs out their other sessions (this one stays). */
-export async function changePassword(ctx: OpContext, input: ParsedInput<'changePassword'>): Promise<{ signedOutSessions: number }> {
+/**
+ * Changes the caller's own password (the current one is checked under the same throttle as logins). Their
+ * other sessions are signed out and, unless `keepApiKeys`, their API keys revoked: a password change is
+ * what a user does when they fear someone else has their access.
+ */
+export async function changePassword(ctx: OpContext, input: ParsedInput<'changePassword'>): Promise<OperationOutput<'changePassword'>> {
   const caller = callerOf(ctx);
-  const { repos, db } = ctx.services;
-  const user = repos.users.byUid(caller.uid)!;
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new AppError('INVALID_CREDENTIALS', 'The current password is not correct.');
+  const { repos, db, throttle } = ctx.services;
+  const account = accountKey(caller.email);
+  const ticket = throttle.admit([account], 'Too many wrong passwords');
+  try {
+    const user = repos.users.byUid(caller.uid)!;
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new DomainError('WRONG_PASSWORD', 'The current password is not correct.');
+    ticket.succeed([account]);
+  } finally {
+    ticket.release();
   }
   const passwordHash = await hashPassword(input.newPassword);
   const now = ctx.services.now();
@@ -95,6 +104,8 @@ export async function changePassword(ctx: OpContext, input: ParsedInput<'changeP
     const signedOutSessions = caller.sessionHash
       ? repos.sessions.revokeOthersForUser(caller.uid, caller.sessionHash, now)
       : repos.sessions.revokeAllForUser(caller.uid, now);
-    return { signedOutSessions };
+    const revokedApiKeys = input.keepApiKeys ? [] : repos.apiKeys.activeForUser(caller.uid).map((k) => ({ keyId: k.keyId, label: k.label }));
+    if (!input.keepApiKeys) repos.apiKeys.revokeAllForUser(caller.uid, now);
+    return { signedOutSessions, revokedApiKeys };
   })();
 }

@@ -4,7 +4,7 @@ import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { OpContext, Services } from '../context.js';
 import { callerOf } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { accountNode, accountPathFrom, checkedMnemonic, newMnemonic } from './keys.js';
 import { freeNumericAlias, parseAlias, paymailOf } from './paymail-alias.js';
 import { seal } from './seal.js';
@@ -19,7 +19,7 @@ export function resolveMembers(services: Services, ownerUid: string, members: re
   const uids = new Set<string>();
   for (const m of members) {
     const user = m.includes('@') ? services.repos.users.activeByEmail(m.toLowerCase()) : services.repos.users.byUid(m);
-    if (!user || user.deletedAt !== null) throw new AppError('VALIDATION_FAILED', `members: there is no user ${m}`);
+    if (!user || user.deletedAt !== null) throw new DomainError('VALIDATION_FAILED', `members: there is no user ${m}`);
     if (user.uid !== ownerUid) uids.add(user.uid);
   }
   return [...uids];
@@ -27,11 +27,11 @@ export function resolveMembers(services: Services, ownerUid: string, members: re
 
 /** Checks the combination of type, password and members before any key is made. */
 function checkKind(input: CreateInput): void {
-  if (input.type === 'secure' && !input.walletPassword) throw new AppError('VALIDATION_FAILED', 'walletPassword: is required for a secure wallet');
+  if (input.type === 'secure' && !input.walletPassword) throw new DomainError('VALIDATION_FAILED', 'walletPassword: is required for a secure wallet');
   if (input.type !== 'secure' && input.walletPassword) {
-    throw new AppError('VALIDATION_FAILED', `walletPassword: only secure wallets take a password (this one is ${input.type}); set type to secure`);
+    throw new DomainError('VALIDATION_FAILED', `walletPassword: only secure wallets take a password (this one is ${input.type}); set type to secure`);
   }
-  if (input.type !== 'shared' && input.members?.length) throw new AppError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
+  if (input.type !== 'shared' && input.members?.length) throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
 }
 
 export async function createWalletFor(ctx: OpContext, ownerUid: string, input: CreateInput, fixedWalletId?: string): Promise<WalletRow> {
@@ -39,7 +39,7 @@ export async function createWalletFor(ctx: OpContext, ownerUid: string, input: C
   const { repos, db, config } = services;
   checkKind(input);
   if (input.serviceId && input.serviceId !== repos.organisation.get()?.serviceId) {
-    throw new AppError('SERVICE_MISMATCH', 'serviceId does not match this organisation.');
+    throw new DomainError('SERVICE_MISMATCH', 'serviceId does not match this organisation.');
   }
   const isDefault = input.walletTitle.toLowerCase() === 'default';
   const walletId = fixedWalletId ?? (isDefault ? DEFAULT_WALLET_ID : randomUUID());
@@ -57,11 +57,11 @@ export async function createWalletFor(ctx: OpContext, ownerUid: string, input: C
 
   return db.transaction(() => {
     if (repos.wallets.own(ownerUid, walletId)) {
-      throw new AppError('CONFLICT', isDefault ? 'Your account already has its default wallet.' : 'A wallet with this id exists.');
+      throw new DomainError('CONFLICT', isDefault ? 'Your account already has its default wallet.' : 'A wallet with this id exists.');
     }
     if (wantsPaymail && alias === null) alias = freeNumericAlias(repos.wallets, config.paymailDomain);
     if (alias !== null && repos.wallets.byPaymail(alias, config.paymailDomain)) {
-      throw new AppError('CONFLICT', `The paymail ${alias}@${config.paymailDomain} is taken.`);
+      throw new DomainError('CONFLICT', `The paymail ${alias}@${config.paymailDomain} is taken.`);
     }
     const row: Omit<WalletRow, 'id'> = {
       walletId,

@@ -1,5 +1,5 @@
 import { HD, Mnemonic } from '@bsv/sdk';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /**
  * Derivation schemes: the account node a wallet's addresses hang under (`<account>/0/i` receive,
@@ -21,14 +21,14 @@ export function accountPathFrom(input: string | undefined): string {
   if (named) return named;
   const m = /^m\/44'\/(0|236)'\/(\d{1,10})'$/.exec(input.replace(/h/g, "'"));
   if (m && Number(m[2]) < 2 ** 31) return `m/44'/${m[1]}'/${Number(m[2])}'`;
-  throw new AppError('VALIDATION_FAILED', `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, or an account path like m/44'/236'/0'`);
+  throw new DomainError('VALIDATION_FAILED', `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, or an account path like m/44'/236'/0'`);
 }
 
 /** Normalises spacing and case and checks the BIP39 word list and checksum. */
 export function checkedMnemonic(phrase: string): string {
   const words = phrase.trim().toLowerCase().split(/\s+/);
   if (![12, 15, 18, 21, 24].includes(words.length)) {
-    throw new AppError('VALIDATION_FAILED', `mnemonicPhrase: must have 12, 15, 18, 21 or 24 words, not ${words.length}`);
+    throw new DomainError('VALIDATION_FAILED', `mnemonicPhrase: must have 12, 15, 18, 21 or 24 words, not ${words.length}`);
   }
   const normalised = words.join(' ');
   let valid = false;
@@ -37,7 +37,7 @@ export function checkedMnemonic(phrase: string): string {
   } catch {
     valid = false;
   }
-  if (!valid) throw new AppError('VALIDATION_FAILED', 'mnemonicPhrase: is not a valid BIP39 phrase (unknown word or wrong checksum)');
+  if (!valid) throw new DomainError('VALIDATION_FAILED', 'mnemonicPhrase: is not a valid BIP39 phrase (unknown word or wrong checksum)');
   return normalised;
 }
 

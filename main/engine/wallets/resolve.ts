@@ -1,7 +1,7 @@
 import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { callerOf, type OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { createWalletFor } from './create.js';
 import { FEE_MANAGER_WALLET_ID } from './fee-manager-id.js';
 
@@ -17,7 +17,7 @@ export async function resolveWallet(ctx: OpContext, walletId: string | undefined
   const { uid } = callerOf(ctx);
   const { wallets } = ctx.services.repos;
   const id = walletId || DEFAULT_WALLET_ID;
-  if (id === FEE_MANAGER_WALLET_ID) throw new AppError('NOT_FOUND', 'The fee manager is not a wallet of your account; use the fee manager routes.');
+  if (id === FEE_MANAGER_WALLET_ID) throw new DomainError('NOT_FOUND', 'The fee manager is not a wallet of your account; use the fee manager routes.');
   const own = wallets.own(uid, id);
   if (own) return { ...own, access: 'owner' };
   if (id === DEFAULT_WALLET_ID) {
@@ -32,12 +32,12 @@ export async function resolveWallet(ctx: OpContext, walletId: string | undefined
   }
   const shared = wallets.sharedWith(id, uid);
   if (shared) return { ...shared, access: 'member' };
-  throw new AppError('NOT_FOUND', `There is no wallet ${id} in your account.`);
+  throw new DomainError('NOT_FOUND', `There is no wallet ${id} in your account.`);
 }
 
 /** Like resolveWallet, but only the owner may go on (deleting, exporting, changing members). */
 export async function resolveOwnWallet(ctx: OpContext, walletId: string | undefined, action: string): Promise<ResolvedWallet> {
   const wallet = await resolveWallet(ctx, walletId);
-  if (wallet.access !== 'owner') throw new AppError('FORBIDDEN', `Only the owner of this shared wallet may ${action}.`);
+  if (wallet.access !== 'owner') throw new DomainError('FORBIDDEN', `Only the owner of this shared wallet may ${action}.`);
   return wallet;
 }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 
 /**
  * Seeds are sealed per wallet with AES-256-GCM, on top of the database's own encryption: under a key
@@ -50,7 +50,7 @@ export async function unseal(sealedText: string, aad: string, keys: { sealingKey
   const salt = Buffer.from(sealed.salt, 'base64');
   let key: Buffer;
   if (sealed.kdf === 'scrypt') {
-    if (!keys.walletPassword) throw new AppError('WALLET_LOCKED', 'This is a secure wallet: send its walletPassword.');
+    if (!keys.walletPassword) throw new DomainError('WALLET_LOCKED', 'This is a secure wallet: send its walletPassword.');
     key = await scryptKey(keys.walletPassword, salt);
   } else {
     key = vaultKey(keys.sealingKey, salt);
@@ -61,7 +61,7 @@ export async function unseal(sealedText: string, aad: string, keys: { sealingKey
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'base64')), decipher.final()]).toString('utf8');
   } catch {
-    if (sealed.kdf === 'scrypt') throw new AppError('WALLET_LOCKED', 'The walletPassword is not correct.');
+    if (sealed.kdf === 'scrypt') throw new DomainError('WALLET_LOCKED', 'The walletPassword is not correct.');
     throw new Error('wallet seed failed to unseal with the data dir key'); // corruption: a bug, not user error
   }
 }

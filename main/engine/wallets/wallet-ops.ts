@@ -1,8 +1,9 @@
 import type { AddressesOutput, OperationOutput, ParsedInput, WalletSummary } from '../../../shared/operations.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { verifyPassword } from '../auth/password.js';
+import { accountKey } from '../auth/throttle.js';
 import { callerOf, type OpContext } from '../context.js';
-import { AppError } from '../errors.js';
+import { DomainError } from '../../../shared/errors.js';
 import { resolveMembers, sealAad } from './create.js';
 import { paymailOf } from './paymail-alias.js';
 import { resolveOwnWallet, resolveWallet } from './resolve.js';
@@ -33,7 +34,7 @@ export function listWallets(ctx: OpContext): OperationOutput<'listWallets'> {
 function refuseIfFunded(ctx: OpContext, w: WalletRow, force: boolean | undefined): void {
   const balance = ctx.services.repos.wallets.knownBalance(w.id);
   if (balance > 0 && !force) {
-    throw new AppError('CONFLICT', `Wallet "${w.title}" holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
+    throw new DomainError('CONFLICT', `Wallet "${w.title}" holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
   }
 }
 
@@ -77,15 +78,16 @@ export async function walletAddress(ctx: OpContext, input: { walletId?: string }
 export async function exportMnemonic(ctx: OpContext, input: ParsedInput<'exportMnemonic'>): Promise<OperationOutput<'exportMnemonic'>> {
   const caller = callerOf(ctx);
   const { services } = ctx;
-  const keys = [`reauth:${caller.uid}`];
-  const wait = services.throttle.waitMs(keys);
-  if (wait > 0) throw new AppError('RATE_LIMITED', `Too many wrong passwords. Try again in ${Math.ceil(wait / 1000)} s.`, { retryAfter: Math.ceil(wait / 1000) });
-  const user = services.repos.users.byUid(caller.uid)!;
-  if (!(await verifyPassword(input.password, user.passwordHash))) {
-    services.throttle.fail(keys);
-    throw new AppError('WRONG_PASSWORD', 'Your account password is not correct.');
+  // The same account throttle as logins, admitted before the hash runs.
+  const account = accountKey(caller.email);
+  const ticket = services.throttle.admit([account], 'Too many wrong passwords');
+  try {
+    const user = services.repos.users.byUid(caller.uid)!;
+    if (!(await verifyPassword(input.password, user.passwordHash))) throw new DomainError('WRONG_PASSWORD', 'Your account password is not correct.');
+    ticket.succeed([account]);
+  } finally {
+    ticket.release();
   }
-  services.throttle.succeed(keys);
   const w = await resolveOwnWallet(ctx, input.walletId, 'export its recovery phrase');
   const opened = await unseal(w.sealedSeed, sealAad(w.ownerUid, w.walletId), { sealingKey: services.sealingKey(), walletPassword: input.walletPassword });
   return { walletID: w.walletId, mnemonic: (JSON.parse(opened) as { mnemonic: string }).mnemonic, derivationPath: w.derivationPath };
@@ -93,7 +95,7 @@ export async function exportMnemonic(ctx: OpContext, input: ParsedInput<'exportM
 
 export async function setWalletMembers(ctx: OpContext, input: ParsedInput<'setWalletMembers'>): Promise<OperationOutput<'setWalletMembers'>> {
   const w = await resolveOwnWallet(ctx, input.walletId, 'change its members');
-  if (w.type !== 'shared') throw new AppError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${w.type})`);
+  if (w.type !== 'shared') throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${w.type})`);
   const { users, wallets } = ctx.services.repos;
   const uids = resolveMembers(ctx.services, w.ownerUid, input.members ?? []);
   ctx.services.db.transaction(() => wallets.setMembers(w.id, uids))();

@@ -10,7 +10,63 @@ export interface PaymailRef {
   txid: string | null;
 }
 
-/** P2P paymail references this host issued, and idempotency keys of pay calls. */
+export type AttemptState = 'sending' | 'unknown' | 'pending' | 'done' | 'failed';
+
+interface AttemptRaw {
+  attempt: string;
+  wallet_row: number;
+  txid: string;
+  raw: string;
+  state: AttemptState;
+  result: string;
+  memo: string | null;
+  counterparty: string | null;
+  created_at: number;
+  delivered_at: number | null;
+  peer_txid: string | null;
+  failure: string | null;
+  change_addresses: string;
+}
+
+/**
+ * A signed payment, kept from before it is sent until its outcome is known: `sending` (delivery under
+ * way, or cut off by a crash), `unknown` (no clear answer), `pending` (the receiver took it, the chain has
+ * not shown it yet), `done` (the chain has it), `failed` (the chain refused it; its coins came back).
+ */
+export interface PaymentAttempt {
+  attempt: string;
+  walletRow: number;
+  txid: string;
+  raw: string;
+  state: AttemptState;
+  result: string;
+  memo: string | null;
+  counterparty: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+  peerTxid: string | null;
+  failure: string | null;
+  /** The change addresses it claimed, given back if it fails. */
+  changeAddresses: { walletRow: number; address: string }[];
+}
+
+const toAttempt = (r: AttemptRaw): PaymentAttempt => ({
+  attempt: r.attempt,
+  walletRow: r.wallet_row,
+  txid: r.txid,
+  raw: r.raw,
+  state: r.state,
+  result: r.result,
+  memo: r.memo,
+  counterparty: r.counterparty,
+  createdAt: r.created_at,
+  deliveredAt: r.delivered_at,
+  peerTxid: r.peer_txid,
+  failure: r.failure,
+  changeAddresses: JSON.parse(r.change_addresses),
+});
+
+/** P2P paymail references this host issued, idempotency keys of pay calls, and payment attempts. */
 export function createPaymentRepo(db: Db) {
   const insertRef = db.prepare('INSERT INTO paymail_refs (reference, wallet_row, outputs, satoshis, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)');
   const getRef = db.prepare<[string], { reference: string; wallet_row: number; outputs: string; satoshis: number; created_at: number; expires_at: number; txid: string | null }>(
@@ -25,14 +81,16 @@ export function createPaymentRepo(db: Db) {
   );
   const linkKey = db.prepare('UPDATE idempotency SET attempt = ? WHERE uid = ? AND key = ?');
   const finishByAttempt = db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE attempt = ?");
-  const dropByAttempt = db.prepare("DELETE FROM idempotency WHERE attempt = ? AND state = 'pending'");
+  const dropByAttempt = db.prepare('DELETE FROM idempotency WHERE attempt = ?');
   const insertAttempt = db.prepare(
-    "INSERT INTO payment_attempts (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at) VALUES (?, ?, ?, ?, 'sending', ?, ?, ?, ?)",
+    "INSERT INTO payment_attempts (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at, change_addresses) VALUES (?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?)",
   );
   const setAttempt = db.prepare('UPDATE payment_attempts SET state = ? WHERE attempt = ?');
-  const openAttempts = db.prepare<[], { attempt: string; wallet_row: number; txid: string; raw: string; result: string; memo: string | null; counterparty: string | null }>(
-    "SELECT attempt, wallet_row, txid, raw, result, memo, counterparty FROM payment_attempts WHERE state IN ('sending','unknown') ORDER BY created_at",
-  );
+  const setPending = db.prepare("UPDATE payment_attempts SET state = 'pending', delivered_at = ?, peer_txid = ? WHERE attempt = ? AND state IN ('sending','unknown')");
+  const setFailed = db.prepare("UPDATE payment_attempts SET state = 'failed', failure = ? WHERE attempt = ?");
+  const openAttempts = db.prepare<[], AttemptRaw>("SELECT * FROM payment_attempts WHERE state IN ('sending','unknown','pending') ORDER BY created_at");
+  const byTxid = db.prepare<[string], AttemptRaw>('SELECT * FROM payment_attempts WHERE txid = ? ORDER BY created_at DESC LIMIT 1');
+  const byId = db.prepare<[string], AttemptRaw>('SELECT * FROM payment_attempts WHERE attempt = ?');
   const attemptExists = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM payment_attempts WHERE attempt = ?');
   const finishKey = db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE uid = ? AND key = ?");
   const dropKey = db.prepare("DELETE FROM idempotency WHERE uid = ? AND key = ? AND state = 'pending'");
@@ -65,27 +123,51 @@ export function createPaymentRepo(db: Db) {
     unclaimRef(reference: string, txid: string): void {
       unclaimRef.run(reference, txid);
     },
-    recordAttempt(a: { attempt: string; walletRow: number; txid: string; raw: string; result: string; memo: string | null; counterparty: string | null; at: number }): void {
-      insertAttempt.run(a.attempt, a.walletRow, a.txid, a.raw, a.result, a.memo, a.counterparty, a.at);
+    recordAttempt(a: {
+      attempt: string;
+      walletRow: number;
+      txid: string;
+      raw: string;
+      result: string;
+      memo: string | null;
+      counterparty: string | null;
+      at: number;
+      changeAddresses: { walletRow: number; address: string }[];
+    }): void {
+      insertAttempt.run(a.attempt, a.walletRow, a.txid, a.raw, a.result, a.memo, a.counterparty, a.at, JSON.stringify(a.changeAddresses));
     },
     attemptExists(attempt: string): boolean {
       return attemptExists.get(attempt)!.n > 0;
     },
-    /** The attempt reached the chain: it and every key waiting on it are done. */
+    /** The chain has it: the attempt and every key waiting on it are done. */
     attemptDone(attempt: string, result: string): void {
       setAttempt.run('done', attempt);
       finishByAttempt.run(result, attempt);
     },
+    /** The receiver took it and the chain has not shown it yet; the key is done with the pending result. */
+    attemptPending(attempt: string, deliveredAt: number, peerTxid: string | null, result: string): void {
+      setPending.run(deliveredAt, peerTxid, attempt);
+      finishByAttempt.run(result, attempt);
+    },
     /** The chain refused it for good: the keys waiting on it may be used again. */
-    attemptFailed(attempt: string): void {
-      setAttempt.run('failed', attempt);
+    attemptFailed(attempt: string, failure: string): void {
+      setFailed.run(failure, attempt);
       dropByAttempt.run(attempt);
     },
     attemptUnknown(attempt: string): void {
       setAttempt.run('unknown', attempt);
     },
-    openAttempts() {
-      return openAttempts.all();
+    openAttempts(): PaymentAttempt[] {
+      return openAttempts.all().map(toAttempt);
+    },
+    attempt(attempt: string): PaymentAttempt | null {
+      const r = byId.get(attempt);
+      return r ? toAttempt(r) : null;
+    },
+    /** The newest attempt that signed this transaction, if it was ours. */
+    attemptFor(txid: string): PaymentAttempt | null {
+      const r = byTxid.get(txid);
+      return r ? toAttempt(r) : null;
     },
     finishKey(uid: string, key: string, response: string): void {
       finishKey.run(response, uid, key);

@@ -1,5 +1,12 @@
 import type { Db } from '../database.js';
 
+/**
+ * Whether the chain has the transaction: `unseen` (signed and sent, but no provider has confirmed seeing it
+ * yet), `seen` (in the mempool or a block), or `failed` (the chain refused it, or it vanished; its effect
+ * on the books was undone).
+ */
+export type ChainState = 'unseen' | 'seen' | 'failed';
+
 export interface WalletTx {
   walletRow: number;
   txid: string;
@@ -12,29 +19,79 @@ export interface WalletTx {
   time: number;
 }
 
+/** A history row as stored, with where it stands with the chain. */
+export interface WalletTxRow extends Omit<WalletTx, 'walletRow'> {
+  state: ChainState;
+  failure: string | null;
+  peerTxid: string | null;
+}
+
+export interface UnconfirmedTx {
+  txid: string;
+  state: ChainState;
+  /** When a check first found the chain without it (null: never, or seen since). */
+  unseenSince: number | null;
+  checkedAt: number | null;
+  time: number;
+}
+
 /** Each wallet's history: one row per transaction that touched it, with the net effect on its balance. */
 export function createWalletTxRepo(db: Db) {
-  const upsert = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, counterparty, memo, height, time)
-    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, @height, @time)
+  // A transaction the chain has: its effect is booked, and it is no longer unseen or failed.
+  const upsert = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, counterparty, memo, height, time, state)
+    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, @height, @time, 'seen')
     ON CONFLICT (wallet_row, txid) DO UPDATE SET direction = excluded.direction, amount = excluded.amount, fee = coalesce(excluded.fee, fee),
-      counterparty = coalesce(counterparty, excluded.counterparty), memo = coalesce(memo, excluded.memo), height = coalesce(excluded.height, height)`);
-  const get = db.prepare<[number, string], { height: number | null }>('SELECT height FROM wallet_txs WHERE wallet_row = ? AND txid = ?');
-  const confirm = db.prepare('UPDATE wallet_txs SET height = ? WHERE txid = ?');
+      counterparty = coalesce(counterparty, excluded.counterparty), memo = coalesce(memo, excluded.memo), height = coalesce(excluded.height, height),
+      state = 'seen', failure = NULL, unseen_since = NULL`);
+  // A payment of ours the chain has not seen yet: shown in history, not booked.
+  const insertUnseen = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, counterparty, memo, height, time, state)
+    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, NULL, @time, 'unseen') ON CONFLICT (wallet_row, txid) DO NOTHING`);
+  const get = db.prepare<[number, string], { height: number | null; state: ChainState }>('SELECT height, state FROM wallet_txs WHERE wallet_row = ? AND txid = ?');
+  const confirm = db.prepare("UPDATE wallet_txs SET height = ?, state = 'seen', failure = NULL, unseen_since = NULL WHERE txid = ?");
   const annotate = db.prepare('UPDATE wallet_txs SET memo = coalesce(?, memo), counterparty = coalesce(?, counterparty) WHERE wallet_row = ? AND txid = ?');
+  const fail = db.prepare("UPDATE wallet_txs SET state = 'failed', failure = ?, height = NULL WHERE txid = ?");
+  const peer = db.prepare('UPDATE wallet_txs SET peer_txid = ? WHERE txid = ?');
+  const unconfirmed = db.prepare<[], { txid: string; state: ChainState; unseen_since: number | null; checked_at: number | null; time: number }>(
+    "SELECT txid, min(state) AS state, min(unseen_since) AS unseen_since, max(checked_at) AS checked_at, min(time) AS time FROM wallet_txs WHERE height IS NULL AND state <> 'failed' GROUP BY txid ORDER BY min(time)",
+  );
+  const checked = db.prepare('UPDATE wallet_txs SET checked_at = ?, unseen_since = CASE WHEN ? THEN coalesce(unseen_since, ?) ELSE NULL END WHERE txid = ?');
+  const page = db.prepare<[number, number, number], Omit<WalletTxRow, 'peerTxid'> & { peer_txid: string | null }>(
+    'SELECT txid, direction, amount, fee, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NOT NULL, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
+  );
   return {
     upsert(t: WalletTx): void {
       upsert.run(t);
     },
-    /** undefined when the wallet has no such transaction; else its height (null while unconfirmed). */
-    heightOf(walletRow: number, txid: string): number | null | undefined {
-      const r = get.get(walletRow, txid);
-      return r === undefined ? undefined : r.height;
+    insertUnseen(t: WalletTx): void {
+      insertUnseen.run(t);
+    },
+    /** undefined when the wallet has no such transaction; else its height (null while unconfirmed) and chain state. */
+    stateOf(walletRow: number, txid: string): { height: number | null; state: ChainState } | undefined {
+      return get.get(walletRow, txid);
     },
     confirm(txid: string, height: number): void {
       confirm.run(height, txid);
     },
     annotate(walletRow: number, txid: string, memo: string | null, counterparty: string | null): void {
       annotate.run(memo, counterparty, walletRow, txid);
+    },
+    markFailed(txid: string, reason: string): void {
+      fail.run(reason, txid);
+    },
+    setPeerTxid(txid: string, peerTxid: string): void {
+      peer.run(peerTxid, txid);
+    },
+    /** Transactions of the books that no block holds yet, each once, oldest first. */
+    unconfirmed(): UnconfirmedTx[] {
+      return unconfirmed.all().map((r) => ({ txid: r.txid, state: r.state, unseenSince: r.unseen_since, checkedAt: r.checked_at, time: r.time }));
+    },
+    /** Remembers a check of the chain: when it was made and, if the chain lacked the transaction, since when. */
+    noteCheck(txid: string, at: number, chainHasIt: boolean): void {
+      checked.run(at, chainHasIt ? 0 : 1, at, txid);
+    },
+    /** A page of the wallet's history: unconfirmed first, then newest block first. */
+    page(walletRow: number, limit: number, offset: number): WalletTxRow[] {
+      return page.all(walletRow, limit, offset).map(({ peer_txid, ...r }) => ({ ...r, peerTxid: peer_txid }));
     },
   };
 }

@@ -50,8 +50,14 @@ export function createWalletUtxoRepo(db: Db) {
   const release = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'");
   const releaseCoin = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'");
   const reservedAll = db.prepare<[], Raw>("SELECT * FROM utxos WHERE status = 'reserved'");
+  const reservedSum = db.prepare<[number], { s: number | null }>("SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'reserved'");
   const all = db.prepare<[number, number], Raw>('SELECT * FROM utxos WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, txid, vout LIMIT ?');
   const unspent = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY height IS NULL, height, txid, vout");
+  const outputsOf = db.prepare<[string], Raw>('SELECT * FROM utxos WHERE txid = ? ORDER BY vout');
+  const spentByTx = db.prepare<[string], Raw>('SELECT * FROM utxos WHERE spent_by = ?');
+  const unspend = db.prepare("UPDATE utxos SET status = 'available', spent_by = NULL, reserved_by = NULL, reserved_at = NULL WHERE spent_by = ?");
+  const removeOutput = db.prepare('DELETE FROM utxos WHERE txid = ? AND vout = ?');
+  const onAddress = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM utxos WHERE address = ?');
   return {
     get(txid: string, vout: number): WalletUtxo | null {
       const r = get.get(txid, vout);
@@ -87,8 +93,32 @@ export function createWalletUtxoRepo(db: Db) {
     releaseCoin(txid: string, vout: number): void {
       releaseCoin.run(txid, vout);
     },
+    /** Satoshis of the wallet's coins held by payments in flight. */
+    reservedTotal(walletRow: number): number {
+      return reservedSum.get(walletRow)?.s ?? 0;
+    },
     reserved(): WalletUtxo[] {
       return reservedAll.all().map(toRow);
+    },
+    /** The outputs of one transaction that belong to the organisation's wallets. */
+    outputsOf(txid: string): WalletUtxo[] {
+      return outputsOf.all(txid).map(toRow);
+    },
+    /** The coins a transaction spent, by the books. */
+    spentBy(txid: string): WalletUtxo[] {
+      return spentByTx.all(txid).map(toRow);
+    },
+    /** Undoes a spend the chain never took: the coins are spendable again. */
+    unspend(txid: string): number {
+      return unspend.run(txid).changes;
+    },
+    /** Forgets an output of a transaction the chain never took. */
+    remove(txid: string, vout: number): void {
+      removeOutput.run(txid, vout);
+    },
+    /** Whether any booked output pays this address. */
+    usedOnAddress(address: string): boolean {
+      return onAddress.get(address)!.n > 0;
     },
     /** Every output of the wallet, newest first (spent ones too), for the fee manager's metrics. */
     recent(walletRow: number, limit: number): WalletUtxo[] {

@@ -1,0 +1,150 @@
+import { LockingScript, P2PKH, Transaction } from '@bsv/sdk';
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../../shared/errors.js';
+import { requiredFee } from '../../chain/policy.js';
+import type { FeePolicy } from '../../chain/types.js';
+import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
+import type { WalletRow } from '../../store/repos/wallets.js';
+import type { Services } from '../context.js';
+import type { SigningAccount } from './keyring.js';
+import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, selectCoins, TX_OVERHEAD_BYTES, varintBytes } from './coin-select.js';
+
+export interface PaymentOutput {
+  script: string;
+  satoshis: number;
+}
+
+/** Which coins would pay, and what is left over: computed from the books, nothing reserved. */
+export interface CoinChoice {
+  coins: WalletUtxo[];
+  /** Change back to the paying wallet (0: none). */
+  change: number;
+  /** The whole network fee, whoever pays it. */
+  fee: number;
+  /** The fee manager's part, when it pays the fee with one coin of its own. */
+  feeManager: { wallet: WalletRow; coin: WalletUtxo; change: number } | null;
+}
+
+export interface Plan {
+  /** Identifies this payment's reservation and its stored attempt. */
+  attempt: string;
+  coins: WalletUtxo[];
+  change: { address: string; satoshis: number } | null;
+  fee: number;
+  feeManager: { wallet: WalletRow; coin: WalletUtxo; change: { address: string; satoshis: number } | null } | null;
+}
+
+const insufficient = (sel: { needed: number; available: number; missing: number }) =>
+  new DomainError(
+    'INSUFFICIENT_FUNDS',
+    `Insufficient funds: this payment needs ${sel.needed} satoshis including the fee; the wallet has ${sel.available} spendable, ${sel.missing} satoshis missing.`,
+    { missing: sel.missing, available: sel.available, needed: sel.needed },
+  );
+
+/**
+ * Chooses the coins for a payment from what the books say is spendable now. The fee manager, when it can,
+ * adds one input of its own to pay the whole fee; otherwise the wallet pays it.
+ */
+export function chooseCoins(services: Services, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): CoinChoice {
+  const { repos } = services;
+  const fm = repos.wallets.feeManager();
+  const fmCoins = fm && fm.id !== wallet.id ? repos.walletUtxos.available(fm.id) : [];
+  const coins = repos.walletUtxos.available(wallet.id);
+  const paid = outputs.reduce((s, o) => s + o.satoshis, 0);
+
+  if (fm && fmCoins.length) {
+    const sel = selectCoins(coins, outputs, policy, { feePaidElsewhere: true });
+    if (sel.ok) {
+      const inputs = sel.selection.coins.length + 1;
+      const outs = (sel.selection.change > 0 ? 1 : 0) + 1;
+      const outputsBytes = outputs.reduce((s, o) => s + outputBytes(o.script), 0);
+      const fee = requiredFee(
+        TX_OVERHEAD_BYTES + varintBytes(inputs) + varintBytes(outputs.length + outs) + outputsBytes + inputs * P2PKH_INPUT_BYTES + outs * P2PKH_OUTPUT_BYTES,
+        policy,
+      );
+      const coin = [...fmCoins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= fee);
+      if (coin) {
+        const fmChange = coin.satoshis - fee;
+        const fmDust = fmChange >= policy.dustLimit ? 0 : fmChange; // too little for change: it goes to the miners too
+        return {
+          coins: sel.selection.coins,
+          change: sel.selection.change,
+          fee: fee + fmDust + (sel.selection.total - sel.selection.change - paid),
+          feeManager: { wallet: fm, coin, change: fmChange >= policy.dustLimit ? fmChange : 0 },
+        };
+      }
+    }
+  }
+  const sel = selectCoins(coins, outputs, policy);
+  if (!sel.ok) {
+    // Coins held by payments still in flight would cover it: that is a race to retry, not a lack of funds.
+    const held = repos.walletUtxos.reservedTotal(wallet.id);
+    if (held > 0 && sel.available + held >= sel.needed) {
+      throw new DomainError('CONFLICT', `The wallet's coins are held by a payment still in progress (${held} satoshis). Try again once it completes.`, { held });
+    }
+    throw insufficient(sel);
+  }
+  return { coins: sel.selection.coins, change: sel.selection.change, fee: sel.selection.fee, feeManager: null };
+}
+
+/** Claims the wallet's next unused change address (chain 1) so concurrent payments never share one. */
+function claimChangeAddress(services: Services, wallet: WalletRow): string {
+  services.addressBook.ensureGap(wallet, 1);
+  const [next] = services.repos.addresses.unused(wallet.id, 1, 1);
+  services.repos.addresses.markUsed(wallet.id, next.address);
+  return next.address;
+}
+
+/**
+ * Chooses and reserves the coins, and claims the change addresses, inside one database transaction, so
+ * concurrent payments never pick the same coin or share a change address.
+ */
+export function planAndReserve(services: Services, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): Plan {
+  const { db, repos } = services;
+  const attempt = randomUUID();
+  return db.transaction((): Plan => {
+    const choice = chooseCoins(services, wallet, outputs, policy);
+    const fm = choice.feeManager;
+    const plan: Plan = {
+      attempt,
+      coins: choice.coins,
+      change: choice.change > 0 ? { address: claimChangeAddress(services, wallet), satoshis: choice.change } : null,
+      fee: choice.fee,
+      feeManager: fm ? { wallet: fm.wallet, coin: fm.coin, change: fm.change > 0 ? { address: claimChangeAddress(services, fm.wallet), satoshis: fm.change } : null } : null,
+    };
+    const all = fm ? [...plan.coins, fm.coin] : plan.coins;
+    // Chosen and reserved in one synchronous transaction, so nothing can take them in between; a failure
+    // here means the books changed under us, which the caller may simply retry.
+    if (!repos.walletUtxos.reserve(all, attempt, services.now())) throw new DomainError('CONFLICT', 'Another payment took these coins at the same moment. Try again.');
+    return plan;
+  })();
+}
+
+/** The change addresses a plan claimed, to give back if the payment fails. */
+export function changeAddressesOf(plan: Plan, wallet: WalletRow): { walletRow: number; address: string }[] {
+  const list: { walletRow: number; address: string }[] = [];
+  if (plan.change) list.push({ walletRow: wallet.id, address: plan.change.address });
+  if (plan.feeManager?.change) list.push({ walletRow: plan.feeManager.wallet.id, address: plan.feeManager.change.address });
+  return list;
+}
+
+function addInput(tx: Transaction, coin: WalletUtxo, account: SigningAccount): void {
+  tx.addInput({
+    sourceTXID: coin.txid,
+    sourceOutputIndex: coin.vout,
+    sequence: 0xffffffff,
+    unlockingScriptTemplate: new P2PKH().unlock(account.key(coin.chain ?? 0, coin.idx ?? 0), 'all', false, coin.satoshis, LockingScript.fromHex(coin.script)),
+  });
+}
+
+/** Builds and signs the payment the plan describes: the outputs asked for, then the change. */
+export async function buildTransaction(plan: Plan, outputs: PaymentOutput[], account: SigningAccount, fmAccount: SigningAccount | null): Promise<Transaction> {
+  const tx = new Transaction();
+  for (const c of plan.coins) addInput(tx, c, account);
+  if (plan.feeManager) addInput(tx, plan.feeManager.coin, fmAccount!);
+  for (const o of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
+  if (plan.change) tx.addOutput({ lockingScript: new P2PKH().lock(plan.change.address), satoshis: plan.change.satoshis });
+  if (plan.feeManager?.change) tx.addOutput({ lockingScript: new P2PKH().lock(plan.feeManager.change.address), satoshis: plan.feeManager.change.satoshis });
+  await tx.sign();
+  return tx;
+}

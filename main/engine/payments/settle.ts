@@ -1,0 +1,132 @@
+import { Transaction } from '@bsv/sdk';
+import type { PayOutput } from '../../../shared/operations.js';
+import type { PaymentAttempt } from '../../store/repos/payments.js';
+import type { Services } from '../context.js';
+
+/**
+ * Keeping the books in step with the chain. A payment is booked (coins spent, change spendable) only once
+ * the chain has its transaction; until then it is pending. This module settles payments whose fate is
+ * open, and reconciles every transaction of the books that no block holds yet against the chain.
+ */
+
+export type ChainView = { seen: true; height: number | null } | { seen: false; rejected: boolean };
+
+/** Whether the chain has the transaction (mempool or block); null when the provider could not be asked. */
+export async function chainSees(services: Services, txid: string): Promise<ChainView | null> {
+  try {
+    const s = await services.chain.getTxStatus(txid);
+    if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: s.state === 'mined' ? s.blockHeight : null };
+    return { seen: false, rejected: s.state === 'rejected' };
+  } catch {
+    return null;
+  }
+}
+
+/** The chain has the payment: book it, finish its attempt and idempotency key. Returns the final result. */
+export function completeAttempt(services: Services, attempt: string, tx: Transaction, result: PayOutput, height: number | null): PayOutput {
+  const final: PayOutput = { ...result, seenByChain: true, state: height === null ? 'pending' : 'confirmed' };
+  services.db.transaction(() => services.repos.payments.attemptDone(attempt, JSON.stringify(final)))();
+  try {
+    services.sync.applyTransaction(tx, final.txid, height);
+  } catch (err) {
+    // Never turns a payment the chain has into an error; the next reconciliation books it.
+    services.logger.error({ txid: final.txid, err: (err as Error).message }, 'a payment reached the chain, but booking it failed; the next reconciliation will');
+  }
+  return final;
+}
+
+/**
+ * Settles one open attempt. The chain is asked first: if it has the transaction, the payment is booked.
+ * A P2P payment the receiver accepted gets `windowMs` to appear; after that (and at once for an unclear
+ * delivery or one cut off by a crash) Keystead broadcasts the same signed transaction itself, which pays
+ * exactly what the receiver asked for. Only the chain's refusal undoes the payment.
+ */
+async function settleAttempt(services: Services, a: PaymentAttempt): Promise<void> {
+  const view = await chainSees(services, a.txid);
+  const tx = Transaction.fromHex(a.raw);
+  const result = JSON.parse(a.result) as PayOutput;
+  if (view?.seen) {
+    completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, view.height);
+    return;
+  }
+  if (view === null) return; // the provider is unreachable: nothing is known, nothing changes
+  if (a.state === 'pending' && a.deliveredAt !== null && services.now() - a.deliveredAt < services.config.broadcastWindowMs) return;
+  const r = await services.chain.broadcast(a.raw);
+  if (r.status === 'accepted') {
+    services.logger.info({ txid: a.txid }, 'Keystead broadcast a payment the chain had not shown');
+    completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, null);
+  } else if (r.status === 'rejected') {
+    services.logger.warn({ txid: a.txid, reason: r.reason }, 'the chain refused a pending payment; its coins are given back');
+    services.sync.revertTransaction(a.txid, `the network refused it (${r.reason}): ${r.message}`);
+  } else if (a.state === 'sending') {
+    services.repos.payments.attemptUnknown(a.attempt);
+  }
+}
+
+/** Settles every open attempt not being delivered right now. */
+export async function settleAttempts(services: Services): Promise<void> {
+  for (const a of services.repos.payments.openAttempts()) {
+    if (services.inFlight.has(a.attempt)) continue;
+    try {
+      await settleAttempt(services, a);
+    } catch (err) {
+      services.logger.error({ txid: a.txid, err: (err as Error).message }, 'settling a payment failed; it is tried again later');
+    }
+  }
+}
+
+/**
+ * Checks each transaction of the books that no block holds yet against the chain, at most once per half
+ * window each. One the chain has is booked (or confirmed). One it lacks is re-broadcast when it is ours;
+ * refused, it is undone. Another's that the chain still lacks a window after first missing it is undone
+ * too: its coins come back and its outputs go.
+ */
+export async function reconcileBooks(services: Services): Promise<void> {
+  const { repos, sync, config, now } = services;
+  const window = config.broadcastWindowMs;
+  const open = new Set(repos.payments.openAttempts().map((a) => a.txid));
+  for (const t of repos.walletTxs.unconfirmed()) {
+    if (open.has(t.txid)) continue; // settled above, with its own rules
+    if (t.checkedAt !== null && now() - t.checkedAt < window / 2) continue;
+    const view = await chainSees(services, t.txid);
+    if (view === null) continue;
+    repos.walletTxs.noteCheck(t.txid, now(), view.seen);
+    const ours = repos.payments.attemptFor(t.txid);
+    if (view.seen) {
+      if (t.state !== 'seen') {
+        const hex = ours?.raw ?? (await services.chain.getTransactionHex(t.txid).catch(() => null));
+        if (hex) sync.applyTransaction(Transaction.fromHex(hex), t.txid, view.height);
+      } else if (view.height !== null) sync.confirm([t.txid], view.height);
+      continue;
+    }
+    if (ours) {
+      const r = await services.chain.broadcast(ours.raw);
+      if (r.status === 'accepted') sync.applyTransaction(Transaction.fromHex(ours.raw), t.txid, null);
+      else if (r.status === 'rejected') {
+        services.logger.warn({ txid: t.txid, reason: r.reason }, 'a booked payment was refused by the chain; the books are repaired');
+        sync.revertTransaction(t.txid, `the network refused it (${r.reason}): ${r.message}`);
+      }
+      continue;
+    }
+    const missingSince = t.unseenSince ?? now();
+    if (now() - missingSince < window) continue;
+    if ((await services.chain.getTransactionHex(t.txid).catch(() => 'unreachable')) !== null) continue;
+    services.logger.warn({ txid: t.txid }, 'a transaction on the books is unknown to the chain; the books are repaired');
+    sync.revertTransaction(t.txid, 'the chain does not know this transaction');
+  }
+}
+
+/**
+ * At start: coins reserved by payments that never got as far as signing (no attempt was recorded, so
+ * nothing can have reached the chain) are given back, with the idempotency keys of those calls.
+ */
+export function releaseUnsignedReservations(services: Services): void {
+  const { repos, db } = services;
+  db.transaction(() => {
+    for (const u of repos.walletUtxos.reserved()) {
+      const by = u.reservedBy;
+      if (by && !repos.payments.attemptExists(by)) repos.walletUtxos.releaseCoin(u.txid, u.vout);
+    }
+    repos.payments.dropUnsentPendingKeys();
+  })();
+}

@@ -1,0 +1,54 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** SQLCipher 4's page size (we never change it): the first page carries the salt and the key check. */
+const FIRST_PAGE = 4096;
+
+export function applyKey(db: Database.Database, password: string): void {
+  db.pragma(`cipher = 'sqlcipher'`);
+  db.pragma('legacy = 4');
+  db.key(Buffer.from(password, 'utf8'));
+}
+
+export function isNotADatabase(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === 'SQLITE_NOTADB' || /not a database/i.test(String((err as Error).message));
+}
+
+/**
+ * Whether the password opens an existing database, decided without touching its files. Opening the file
+ * itself would run WAL recovery (after a crash SQLite rewrites the `-shm` index) before the key is ever
+ * checked; so a copy of its first page is opened in a private temporary directory instead. SQLCipher
+ * authenticates every page it reads, so a wrong key fails on that page with "not a database"; the right
+ * one decrypts it (anything it then cannot find beyond the one page is not about the key).
+ */
+export function passwordOpens(file: string, password: string, nativeBinding?: string): boolean {
+  const page = Buffer.alloc(FIRST_PAGE);
+  const fd = openSync(file, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, page, 0, FIRST_PAGE, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read === 0) return true; // an empty file holds nothing a wrong key could damage
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'keystead-key-check-'));
+  try {
+    const probe = path.join(dir, 'probe.db');
+    writeFileSync(probe, page.subarray(0, read), { mode: 0o600 });
+    const db = new Database(probe, { fileMustExist: true, readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    try {
+      applyKey(db, password);
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+      return true;
+    } catch (err) {
+      return !isNotADatabase(err);
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
