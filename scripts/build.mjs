@@ -34,7 +34,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 await Promise.all([
   esbuild({
     ...common,
-    entryPoints: { headless: 'main/headless.ts', desktop: 'main/desktop.ts', cli: 'main/cli.ts' },
+    // compile-worker: the compile pool's worker threads load it beside the entry that started them.
+    entryPoints: { headless: 'main/headless.ts', desktop: 'main/desktop.ts', cli: 'main/cli.ts', 'compile-worker': 'main/contracts/compile-worker.ts' },
     outdir: 'dist/main',
     format: 'esm',
     absWorkingDir: root,

@@ -37,7 +37,7 @@ export const ERROR_KINDS = {
   PAYMENT_REJECTED: 'invalid',
   PAYMAIL_FAILED: 'upstream',
   COMPILE_FAILED: 'invalid',
-  COMPILE_LIMIT: 'too-large',
+  COMPILE_LIMIT: 'invalid',
   CHAIN_UNAVAILABLE: 'unavailable',
   ALREADY_SET_UP: 'conflict',
   PAYLOAD_TOO_LARGE: 'too-large',

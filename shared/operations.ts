@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ROLES, type Role } from './roles.js';
 import type { OperationName } from './operation-names.js';
 import { email, givenPassword, id, label, newPassword, organisationName, paging, personName, role } from './schemas.js';
-import { boolish, logoUrl, memberList, optionalText, walletId, walletPassword, walletType, type WalletTypeName } from './wallet-schemas.js';
+import { boolish, logoUrl, memberList, optionalText, requiredWalletId, walletId, walletPassword, walletType, withWalletId, type WalletTypeName } from './wallet-schemas.js';
 import { lookupInput, payInput, type PaymentRequest } from './payment-schemas.js';
 
 export type { PaymentRequest } from './payment-schemas.js';
@@ -35,7 +35,7 @@ const WALLET_USERS: readonly Role[] = ['admin', 'manager', 'operator', 'api_user
 /** Exporting a recovery phrase is for people, not scripts. */
 const SEED_EXPORTERS: readonly Role[] = ['admin', 'manager', 'operator'];
 
-const walletRef = z.object({ walletId });
+const walletRef = withWalletId(z.object({ walletId }));
 
 function op<I extends z.ZodType>(def: OperationDef<I>): OperationDef<I> {
   return def;
@@ -168,7 +168,7 @@ export const OPERATIONS = {
     summary: 'Your wallets and the shared wallets you are a member of.',
   }),
   deleteWallet: op({
-    input: z.object({ walletId, force: boolish }),
+    input: withWalletId(z.object({ walletId: requiredWalletId, force: boolish })),
     access: WALLET_USERS,
     summary: 'Deletes one of your wallets and its data; refused while it holds coins unless force is true.',
     audit: true,
@@ -200,13 +200,13 @@ export const OPERATIONS = {
     summary: 'The next unused receive address and paymail of a wallet (the spec\'s address API: manager only).',
   }),
   exportMnemonic: op({
-    input: z.object({ walletId, password: givenPassword, walletPassword }),
+    input: withWalletId(z.object({ walletId, password: givenPassword, walletPassword })),
     access: SEED_EXPORTERS,
     summary: "Shows a wallet's recovery phrase; needs your account password again (and the wallet password for secure wallets).",
     audit: true,
   }),
   setWalletMembers: op({
-    input: z.object({ walletId, members: memberList }),
+    input: withWalletId(z.object({ walletId, members: memberList })),
     access: WALLET_USERS,
     summary: 'Sets who may use a shared wallet (owner only).',
     audit: true,
@@ -217,11 +217,11 @@ export const OPERATIONS = {
     summary: 'Which network, its tip, mempool (local), fee policy and the last rate update.',
   }),
   faucet: op({
-    input: z.object({
+    input: withWalletId(z.object({
       address: optionalText(64),
       walletId,
       satoshis: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }),
-    }),
+    })),
     access: ['admin', 'manager'],
     summary: 'Local network only: sends test coins to an address, or to a wallet\'s next address.',
   }),
@@ -253,26 +253,26 @@ export const OPERATIONS = {
     summary: 'Converts satoshis into a currency of the rate table.',
   }),
   resolveUri: op({
-    input: z.object({
+    input: withWalletId(z.object({
       uri: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(2000, { error: 'is too long' }),
       amount: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }).optional()),
       walletId,
-    }),
+    })),
     access: WALLET_USERS,
     summary: 'Turns a payment URI (payto:, paymail, bitcoin:, address) into a payment request for pay.',
   }),
   pay: op({
-    input: payInput,
+    input: withWalletId(payInput),
     access: WALLET_USERS,
     summary: 'Pays a payment request from a wallet: P2P to a paymail peer, or broadcast.',
     audit: true,
   }),
   history: op({
-    input: z.object({
+    input: withWalletId(z.object({
       walletId,
       nextPageToken: z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0),
       maxResults: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(200, { error: 'must be 200 at most' }).default(20),
-    }),
+    })),
     access: ALL_ROLES,
     summary: "A wallet's transactions, newest first, paged.",
   }),

@@ -31,6 +31,41 @@ export const walletType = z.preprocess(
 );
 
 export const walletId = z.preprocess(blankToUndefined, z.string({ error: 'must be a string' }).trim().max(100, { error: 'is too long' }).optional());
+export const requiredWalletId = z.preprocess(blankToUndefined, z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }));
+
+/** The spellings clients use for a wallet id: the public service's `walletID`, and `walletId`, `walletid`. */
+export const WALLET_ID_KEYS = ['walletID', 'walletId', 'walletid'] as const;
+
+/**
+ * The one wallet id among the values a request gave (blank ones do not count); `conflict` when it gave
+ * two different ones, which must be refused: guessing would act on the wrong wallet.
+ */
+export function oneWalletId(values: readonly unknown[]): { id: unknown } | { conflict: true } | null {
+  const given = values.filter((v) => v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === ''));
+  if (!given.length) return null;
+  const distinct = new Set(given.map((v) => (typeof v === 'string' ? v.trim() : JSON.stringify(v))));
+  return distinct.size > 1 ? { conflict: true } : { id: typeof given[0] === 'string' ? given[0].trim() : given[0] };
+}
+
+export const WALLET_ID_CONFLICT = 'was given more than once with different values (walletID, walletId or walletid, in the headers, query or body); send one';
+
+/**
+ * An operation input that names a wallet: the id is read under any of its spellings and handed on as
+ * `walletId`; two different ids in one request are a validation error, never a guess.
+ */
+export function withWalletId<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value, ctx) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const record = { ...(value as Record<string, unknown>) };
+    const one = oneWalletId(WALLET_ID_KEYS.map((k) => record[k]));
+    for (const k of WALLET_ID_KEYS) delete record[k];
+    if (one && 'conflict' in one) {
+      ctx.addIssue({ code: 'custom', message: WALLET_ID_CONFLICT, path: ['walletID'], input: value });
+      return z.NEVER;
+    }
+    return one ? { ...record, walletId: one.id } : record;
+  }, schema);
+}
 
 export const logoUrl = z.preprocess(
   blankToUndefined,

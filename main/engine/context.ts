@@ -10,6 +10,7 @@ import type { PaymailHostMap } from './paymail/host-map.js';
 import type { KeyRing } from './payments/keyring.js';
 import type { AddressBook } from './wallets/address-book.js';
 import type { Logger } from '../log/logger.js';
+import type { CompilePool } from './contracts/compile-pool.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
 export interface Credentials {
@@ -68,6 +69,8 @@ export interface Services {
   /** Payment attempts being delivered right now, which settling leaves alone. */
   inFlight: Set<string>;
   keyring: KeyRing;
+  /** Compiles untrusted contract source off the event loop. */
+  compiler: CompilePool;
   paymail: PaymailClient;
   paymailHosts: PaymailHostMap;
   /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */

@@ -21,6 +21,7 @@ import { PaymailHostMap } from './paymail/host-map.js';
 import { KeyRing } from './payments/keyring.js';
 import { reconcileBooks, releaseUnsignedReservations, settleAttempts } from './payments/settle.js';
 import { silentLogger, type Logger } from '../log/logger.js';
+import { CompilePool, DEFAULT_COMPILE_LIMITS, type CompileLimits } from './contracts/compile-pool.js';
 
 export interface EngineOptions {
   store: Store;
@@ -35,6 +36,7 @@ export interface EngineOptions {
   now?: () => number;
   /** Where the engine logs (never a secret); silent when absent. */
   logger?: Logger;
+  compileLimits?: CompileLimits;
 }
 
 export interface OperationResult<N extends OperationName> {
@@ -82,7 +84,7 @@ export function isOperationName(name: string): name is OperationName {
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger() }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS }: EngineOptions): Engine {
   const repos = createRepos(store.db);
   let sealingKey: Buffer | undefined;
   const addressBook = new AddressBook({ repos, now });
@@ -90,6 +92,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
   const paymailHosts = new PaymailHostMap(repos.settings, config.paymailHosts ?? {});
   const services: Services = {
     keyring: new KeyRing({ sealingKey: () => services.sealingKey() }),
+    compiler: new CompilePool(compileLimits),
     paymail: new PaymailClient(() => paymailHosts.map(), srv),
     paymailHosts,
     db: store.db,
@@ -170,6 +173,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
     close() {
       clearInterval(settler);
       sync.stop();
+      void services.compiler.close();
       store.close();
     },
   };

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
+import { DEFAULT_COMPILE_LIMITS, type CompileLimits } from '../engine/contracts/compile-pool.js';
 
 /** Settings of the headless host, from command-line flags with environment variables as fallback. */
 export interface HostConfig {
@@ -15,6 +16,8 @@ export interface HostConfig {
   chain: ChainConfig;
   /** How much the engine logs to stderr (JSON lines). */
   logLevel: LogLevel;
+  /** What one contract compile may use. */
+  compile: CompileLimits;
 }
 
 /** Which chain this Keystead uses and how it reaches it. */
@@ -69,6 +72,9 @@ export const USAGE = `Usage: npm run serve -- [options]
   --body-limit <bytes>    largest request body (env KEYSTEAD_BODY_LIMIT; default 1048576)
   --paymail-domain <d>    domain of this Keystead's paymail aliases (env KEYSTEAD_PAYMAIL_DOMAIN; default localhost)
   --paymail-hosts <list>  paymail domains served by known hosts, e.g. b.test=http://127.0.0.1:7481,c.test=… (env KEYSTEAD_PAYMAIL_HOSTS)
+  --compile-timeout <s>   stop a contract compile after s seconds (env KEYSTEAD_COMPILE_TIMEOUT; default 10)
+  --compile-memory <MB>   a compile worker's heap limit (env KEYSTEAD_COMPILE_MEMORY; default 512)
+  --compile-max-source <bytes>  refuse larger contract sources (env KEYSTEAD_COMPILE_MAX_SOURCE; default 1000000)
   --log-level <level>     fatal | error | warn | info | debug | silent: what goes to stderr as JSON lines (env KEYSTEAD_LOG_LEVEL; default info)
   --help                  show this text`;
 
@@ -97,7 +103,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const flags = new Map<string, string>();
   const known = [
     '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts',
-    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window',
+    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source',
   ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -162,5 +168,10 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     paymailDomain,
     paymailHosts,
     logLevel: logLevel as LogLevel,
+    compile: {
+      timeoutMs: integer('--compile-timeout', pick('--compile-timeout', 'KEYSTEAD_COMPILE_TIMEOUT') ?? String(DEFAULT_COMPILE_LIMITS.timeoutMs / 1000), 1, 600) * 1000,
+      memoryMb: integer('--compile-memory', pick('--compile-memory', 'KEYSTEAD_COMPILE_MEMORY') ?? String(DEFAULT_COMPILE_LIMITS.memoryMb), 64, 16_384),
+      maxSourceBytes: integer('--compile-max-source', pick('--compile-max-source', 'KEYSTEAD_COMPILE_MAX_SOURCE') ?? String(DEFAULT_COMPILE_LIMITS.maxSourceBytes), 1_000, 100_000_000),
+    },
   };
 }

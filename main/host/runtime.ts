@@ -7,6 +7,7 @@ import type { LocalNode } from '../chain/local/local-node.js';
 import { openChain, type ChainSetup } from './chain-setup.js';
 import { DEFAULT_PAYMAIL_DOMAIN, type ChainConfig } from './config.js';
 import { silentLogger, type Logger } from '../log/logger.js';
+import type { CompileLimits } from '../engine/contracts/compile-pool.js';
 
 /** The local node, mining only on demand (tests and embedders that pass no chain configuration). */
 export function defaultChainConfig(): ChainConfig {
@@ -32,6 +33,8 @@ export interface RuntimeOptions {
   nativeBinding?: string;
   /** Where the engine and server log; silent when absent. */
   logger?: Logger;
+  /** What one contract compile may use; the defaults when absent. */
+  compile?: CompileLimits;
 }
 
 export interface Runtime {
@@ -62,6 +65,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     node: chain.node,
     syncIntervalMs: chainCfg.syncIntervalSeconds * 1000,
     logger,
+    compileLimits: opts.compile,
     config: {
       version: opts.version,
       network: chain.provider.network,

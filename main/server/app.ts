@@ -9,6 +9,7 @@ import type { Engine } from '../engine/engine.js';
 import { isOperationName } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
 import { mapHttpError } from './http-errors.js';
+import { answerClientError, MAX_URL_LENGTH } from './client-errors.js';
 import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, UI_CSP } from './guards.js';
 import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
@@ -33,11 +34,21 @@ const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/he
 
 export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit = DEFAULT_BODY_LIMIT }: ServerOptions): Promise<FastifyInstance> {
   const startedAt = Date.now();
-  const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true });
+  const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true, clientErrorHandler: answerClientError });
+
+  // JSON bodies: fastify's parser (it strips __proto__ poisoning), except that an empty body is no body,
+  // so a bodiless DELETE sent with Content-Type: application/json is accepted like any other.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    parseJson(req as never, String(body), done);
+  });
 
   const port = () => (app.server.address() as AddressInfo | null)?.port ?? 0;
 
   app.addHook('onRequest', async (req, reply) => {
+    if (req.url.length > MAX_URL_LENGTH) return sendError(reply, new DomainError('URI_TOO_LONG', `The URL is too long (${MAX_URL_LENGTH} characters at most).`));
     if (!isAllowedHost(req.headers.host, port())) {
       return sendError(reply, new DomainError('HOST_FORBIDDEN', 'This server only answers requests addressed to 127.0.0.1 or localhost.'));
     }
@@ -80,6 +91,8 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   }
 
   async function run(op: OperationName, input: unknown, req: FastifyRequest, reply: FastifyReply) {
+    // The API speaks JSON; a text/plain body (the one other type fastify reads) is refused, not guessed at.
+    if (typeof req.body === 'string') throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
     const result = await engine.execute(op, input, credentialsFromHeaders(req.headers), { clientId: req.ip });
     return reply.code(200).send(successEnvelope(result.output as object, result.msg));
   }
@@ -98,7 +111,7 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
       method: route.method,
       url: route.url,
       bodyLimit: route.bodyLimit,
-      handler: (req, reply) => run(route.op, route.input ? route.input(req) : req.body, req, reply),
+      handler: async (req, reply) => run(route.op, route.input ? route.input(req) : req.body, req, reply),
     });
   }
 

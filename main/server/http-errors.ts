@@ -19,6 +19,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 /** Codes whose HTTP status is more specific than their kind's. */
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   METHOD_NOT_ALLOWED: 405,
+  COMPILE_LIMIT: 422,
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
 };

@@ -230,4 +230,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX utxos_spent_by ON utxos(spent_by) WHERE spent_by IS NOT NULL;
     `,
   },
+  {
+    version: 8,
+    name: 'paymail destinations: when each receive address was last handed out, so unpaid ones are reused within the gap limit',
+    sql: `
+      ALTER TABLE addresses ADD COLUMN issued_at INTEGER;
+      CREATE INDEX paymail_refs_expiry ON paymail_refs(expires_at) WHERE txid IS NULL;
+    `,
+  },
 ];

@@ -18,14 +18,14 @@ export interface Receiver {
   /** Every transaction hex it was handed. */
   received: string[];
   /** Sets how it answers receive-transaction; the default is 200 with the transaction's own txid. */
-  answer(fn: (hex: string, txid: string) => ReceiverAnswer): void;
+  answer(fn: (hex: string, txid: string) => ReceiverAnswer | Promise<ReceiverAnswer>): void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
   const address = PrivateKey.fromRandom().toAddress();
   const received: string[] = [];
-  let answer = (_hex: string, txid: string): ReceiverAnswer => ({ status: 200, body: { txid, note: 'thanks' } });
+  let answer = (_hex: string, txid: string): ReceiverAnswer | Promise<ReceiverAnswer> => ({ status: 200, body: { txid, note: 'thanks' } });
   let base = '';
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -51,7 +51,7 @@ export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
         const { hex } = JSON.parse(body) as { hex: string };
         received.push(hex);
         const { Transaction } = await import('@bsv/sdk');
-        const a = answer(hex, Transaction.fromHex(hex).id('hex'));
+        const a = await answer(hex, Transaction.fromHex(hex).id('hex'));
         return send(a.status, a.body);
       }
       send(404, { code: 'not-found', message: 'no such route' });

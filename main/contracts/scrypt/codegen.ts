@@ -7,6 +7,11 @@ import { arrayOf, elementOf, familyOf, genericOf, TypeError_, TypeSystem } from 
 
 class Unsupported extends TypeError_ {}
 
+/** The most script elements one contract may compile to (about 2 MB of script; unrolled loops grow fast). */
+export const MAX_SCRIPT_OPS = 2_000_000;
+
+class ScriptTooLarge extends Error {}
+
 /** A compile-time constant value. */
 export interface ConstVal {
   type: string;
@@ -207,6 +212,7 @@ export class CodeGen {
 
   private emit(...ops: string[]): void {
     for (const op of ops) this.out.push({ op });
+    if (this.out.length > MAX_SCRIPT_OPS) throw new ScriptTooLarge();
   }
 
   private pushNumber(n: number | bigint): void {
@@ -266,6 +272,10 @@ export class CodeGen {
       }
       if (err instanceof RangeError) {
         this.diags.error(this.contract.at, 'the program is too large or too deeply nested to compile');
+        return null;
+      }
+      if (err instanceof ScriptTooLarge) {
+        this.diags.error(this.contract.at, `the contract compiles to more than ${MAX_SCRIPT_OPS} script elements; unroll fewer loop iterations`);
         return null;
       }
       throw err;
@@ -453,6 +463,9 @@ export class CodeGen {
           this.emit('OP_NOP');
           if (s.induction) scope.consts.set(s.induction, { type: 'int', value: k });
           this.branch(s.body, scope);
+          if (this.out.length > MAX_SCRIPT_OPS / 2) {
+            throw new Unsupported(s.at, `this loop unrolls to more than ${MAX_SCRIPT_OPS / 2} script elements (${n} iterations); use fewer iterations`);
+          }
         }
         if (s.induction) {
           if (outer === undefined) scope.consts.delete(s.induction);

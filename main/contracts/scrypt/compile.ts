@@ -45,6 +45,16 @@ function withStdlib(program: Program): Program {
  */
 export function compileScrypt(source: string, opts: { file?: string; optimize?: boolean } = {}): CompileResult {
   const file = opts.file ?? 'contract.scrypt';
+  try {
+    return compileUnguarded(source, file, opts.optimize === true);
+  } catch (err) {
+    // The passes walk the tree recursively; a program that exhausts the stack is refused, not a crash.
+    if (!(err instanceof RangeError)) throw err;
+    return { artifact: null, asm: null, hex: null, diagnostics: [{ file, line: 1, column: 1, message: 'the program is too large or too deeply nested to compile', severity: 'error' }] };
+  }
+}
+
+function compileUnguarded(source: string, file: string, optimizeOutput: boolean): CompileResult {
   const failed = () => ({ artifact: null, asm: null, hex: null, diagnostics: diagnostics.items });
   const { program, diagnostics } = parse(source, file);
   if (diagnostics.hasErrors) return failed();
@@ -62,7 +72,7 @@ export function compileScrypt(source: string, opts: { file?: string; optimize?: 
   const codegen = new CodeGen(full, main, diagnostics);
   const tokens = codegen.generate();
   if (!tokens || diagnostics.hasErrors) return failed();
-  const final = opts.optimize ? optimize(tokens) : tokens;
+  const final = optimizeOutput ? optimize(tokens) : tokens;
   const hex = toScriptHex(final);
-  return { artifact: buildArtifact(program, main, hex, opts.optimize === true, codegen), asm: toAsm(final), hex, diagnostics: diagnostics.items };
+  return { artifact: buildArtifact(program, main, hex, optimizeOutput, codegen), asm: toAsm(final), hex, diagnostics: diagnostics.items };
 }

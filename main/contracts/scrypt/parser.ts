@@ -14,8 +14,14 @@ class ParseError extends Error {}
  * precedence. On an error it records a diagnostic, skips to the next `;` or `}`, and goes on, so one
  * run reports several errors.
  */
+/** Deeper nesting than this (parentheses, blocks, chained operators) is refused with a positioned error. */
+export const MAX_NESTING = 100;
+/** The most operators one chain such as `a + b + c …` may have (each adds a level to the tree). */
+export const MAX_CHAIN = 1_000;
+
 export class Parser {
   private i = 0;
+  private depth = 0;
   private readonly tokens: Token[];
 
   constructor(
@@ -23,6 +29,17 @@ export class Parser {
     readonly diags: Diagnostics,
   ) {
     this.tokens = tokenize(source, diags);
+  }
+
+  /** Runs one level of nesting; past MAX_NESTING the program is refused here, not by a stack overflow later. */
+  private nested<T>(parse: () => T): T {
+    if (this.depth >= MAX_NESTING) this.fail(`this is nested more than ${MAX_NESTING} levels deep; split it into smaller functions or expressions`);
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   // ---- token helpers ----
@@ -251,7 +268,7 @@ export class Parser {
     const generics: TypeRef[] = [];
     if (this.is('<') && (this.peek().kind === 'ident')) {
       this.i++;
-      do generics.push(this.type());
+      do generics.push(this.nested(() => this.type()));
       while (this.eat(','));
       this.expect('>');
     }
@@ -269,7 +286,7 @@ export class Parser {
     if (this.is('auto')) return true;
     if (this.tok.kind !== 'ident') return false;
     const save = this.i;
-    const errors = this.diags.items.length;
+    const mark = this.diags.mark();
     try {
       this.type();
       return this.tok.kind === 'ident';
@@ -277,7 +294,7 @@ export class Parser {
       return false;
     } finally {
       this.i = save;
-      this.diags.items.length = errors;
+      this.diags.rewind(mark);
     }
   }
 
@@ -300,6 +317,10 @@ export class Parser {
   }
 
   private stmt(): Stmt {
+    return this.nested(() => this.statement());
+  }
+
+  private statement(): Stmt {
     const at = this.tok.start;
     const t = this.tok;
     if (t.kind === 'codesep') {
@@ -368,6 +389,10 @@ export class Parser {
 
   // ---- expressions ----
   expr(): Expr {
+    return this.nested(() => this.conditional());
+  }
+
+  private conditional(): Expr {
     const cond = this.binary(0);
     if (this.is('?')) {
       const at = this.tokens[this.i++].start;
@@ -381,7 +406,9 @@ export class Parser {
   private binary(level: number): Expr {
     if (level === BINARY_LEVELS.length) return this.unary();
     let left = this.binary(level + 1);
+    let chain = 0;
     while (this.tok.kind === 'punct' && BINARY_LEVELS[level].includes(this.tok.value)) {
+      if (++chain > MAX_CHAIN) this.fail(`this expression chains more than ${MAX_CHAIN} operators; split it into several statements`);
       const op = this.tokens[this.i++];
       left = { kind: 'binary', op: op.value, left, right: this.binary(level + 1), at: op.start };
     }
@@ -392,7 +419,7 @@ export class Parser {
     const t = this.tok;
     if (t.kind === 'punct' && ['-', '!', '~', '++', '--'].includes(t.value)) {
       this.i++;
-      return { kind: 'unary', op: t.value as '-', operand: this.unary(), at: t.start };
+      return { kind: 'unary', op: t.value as '-', operand: this.nested(() => this.unary()), at: t.start };
     }
     return this.postfix(this.primary());
   }

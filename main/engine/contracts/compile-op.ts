@@ -1,14 +1,14 @@
 import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
-import { compileScrypt } from '../../contracts/scrypt/compile.js';
 import { formatDiagnostic } from '../../contracts/scrypt/diagnostics.js';
 import type { OpContext } from '../context.js';
 import { DomainError } from '../../../shared/errors.js';
 
 /** POST /v1/compile: base64 sCrypt in; ASM (with $placeholders), hex and artifact out; errors with positions. */
-export function compile(_ctx: OpContext, input: ParsedInput<'compile'>): OperationOutput<'compile'> {
+export async function compile(ctx: OpContext, input: ParsedInput<'compile'>): Promise<OperationOutput<'compile'>> {
   const source = Buffer.from(input.sourceCode.replace(/\s+/g, ''), 'base64').toString('utf8');
   const file = input.file ?? 'contract.scrypt';
-  const r = compileScrypt(source, { file, optimize: input.optimize === true });
+  // Untrusted source: compiled in a worker, with time, memory and size limits.
+  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true });
   if (!r.artifact || !r.asm || !r.hex) {
     const first = r.diagnostics[0];
     throw new DomainError('COMPILE_FAILED', first ? `Compilation failed: ${formatDiagnostic(first)}` : 'Compilation failed.', { errors: r.diagnostics });

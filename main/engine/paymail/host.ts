@@ -4,6 +4,8 @@ import type { WalletRow } from '../../store/repos/wallets.js';
 import type { Services } from '../context.js';
 import { identityPubKeyHex } from '../payments/keyring.js';
 import { CAP } from './client.js';
+import { RateLimit } from './rate-limit.js';
+import { GAP_LIMIT } from '../wallets/address-book.js';
 
 /** A paymail protocol failure, answered as `{code, message}` with its HTTP status (the protocol's shape). */
 export class PaymailError extends Error {
@@ -19,13 +21,20 @@ export class PaymailError extends Error {
 /** How long a P2P destination (its reference and outputs) may be paid. */
 export const REFERENCE_TTL_MS = 30 * 60_000;
 
+/** Destinations one alias hands out per minute (and at once): anyone who can reach the host may ask. */
+export const DESTINATIONS_PER_MINUTE = 60;
+
 /**
  * This Keystead as a paymail host, for every wallet whose alias is active: capability discovery, PKI,
  * public-key verification, public profile, basic and P2P payment destinations, and receive-transaction,
  * which checks that the transaction pays what was issued for its reference, broadcasts it and records it.
  */
 export class PaymailHost {
-  constructor(private readonly services: Services) {}
+  private readonly limit: RateLimit;
+
+  constructor(private readonly services: Services) {
+    this.limit = new RateLimit(DESTINATIONS_PER_MINUTE, DESTINATIONS_PER_MINUTE, services.now);
+  }
 
   capabilities(baseUrl: string): { bsvalias: '1.0'; capabilities: Record<string, string | boolean> } {
     const t = (path: string) => `${baseUrl}/api/bsvalias/${path}/{alias}@{domain.tld}`;
@@ -65,14 +74,22 @@ export class PaymailHost {
     return { avatar: w.logo || null, name: w.title.slice(0, 100) };
   }
 
-  /** Claims the wallet's next unused receive address for a payer, so two payers never share one. */
+  /**
+   * A receive address for an unauthenticated payer. Addresses are handed out only within the gap limit
+   * (the unpaid one handed out longest ago is reused), so however many destinations strangers ask for, a
+   * wallet restored from its recovery phrase still finds every payment made to any of them. Two payers
+   * may share an address once all 20 are out; each payment is still its own output.
+   */
   private nextAddress(w: WalletRow): string {
-    const { db, repos, addressBook } = this.services;
+    const { db, repos, addressBook, now } = this.services;
+    const key = `${w.id}`;
+    if (!this.limit.take(key)) {
+      throw new PaymailError(429, 'rate-limited', `Too many payment destinations asked for this paymail; try again in ${this.limit.retryAfter(key)} s.`);
+    }
     return db.transaction(() => {
-      const [next] = addressBook.available(w, 1);
-      repos.addresses.markUsed(w.id, next.address);
       addressBook.ensureGap(w, 0);
-      return next.address;
+      const within = repos.addresses.highestUsed(w.id, 0) + GAP_LIMIT;
+      return repos.addresses.issueLeastRecent(w.id, within, now())!;
     })();
   }
 
@@ -93,6 +110,7 @@ export class PaymailHost {
     const outputs = [{ script: new P2PKH().lock(this.nextAddress(w)).toHex(), satoshis }];
     const reference = randomBytes(16).toString('hex');
     const now = this.services.now();
+    this.services.repos.payments.purgeExpiredRefs(now - REFERENCE_TTL_MS);
     this.services.repos.payments.insertRef({ reference, walletRow: w.id, outputs, satoshis, createdAt: now, expiresAt: now + REFERENCE_TTL_MS });
     return { outputs, reference };
   }

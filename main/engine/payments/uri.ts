@@ -36,6 +36,14 @@ function satoshisParam(text: string | null): number | null {
   return n;
 }
 
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw bad(`"${part.slice(0, 80)}" has a malformed %-escape`);
+  }
+}
+
 function query(rest: string): URLSearchParams {
   const q = rest.indexOf('?');
   return new URLSearchParams(q === -1 ? '' : rest.slice(q + 1));
@@ -52,7 +60,7 @@ export function parsePaymentUri(input: string): ParsedUri {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
   if (scheme === 'payto') {
     const rest = uri.slice('payto:'.length);
-    const target = decodeURIComponent(rest.split('?')[0]).toLowerCase();
+    const target = decode(rest.split('?')[0]).toLowerCase();
     if (!PAYMAIL.test(target)) throw bad(`"${target}" is not a paymail (alias@domain)`);
     const q = query(rest);
     return { kind: 'paymail', paymail: target, satoshis: satoshisParam(q.get('amount')), purpose: q.get('purpose'), multi: q.get('multi') === 'true' };

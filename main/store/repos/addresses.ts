@@ -18,6 +18,10 @@ export function createAddressRepo(db: Db) {
   const markUsed = db.prepare('UPDATE addresses SET used = 1 WHERE wallet_row = ? AND address = ?');
   const markUnused = db.prepare('UPDATE addresses SET used = 0 WHERE wallet_row = ? AND address = ?');
   const owner = db.prepare<[string], { wallet_row: number; chain: 0 | 1; idx: number }>('SELECT wallet_row, chain, idx FROM addresses WHERE address = ? ORDER BY wallet_row LIMIT 1');
+  const leastRecentlyIssued = db.prepare<[number, number], { address: string }>(
+    'SELECT address FROM addresses WHERE wallet_row = ? AND chain = 0 AND used = 0 AND idx <= ? ORDER BY issued_at IS NOT NULL, issued_at, idx LIMIT 1',
+  );
+  const issue = db.prepare('UPDATE addresses SET issued_at = ? WHERE wallet_row = ? AND address = ?');
   const at = db.prepare<[number, number, number], { address: string; used: number }>('SELECT address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND idx = ?');
   return {
     /** Number of derived addresses on a chain; they are always 0..n-1 with no gaps. */
@@ -47,6 +51,16 @@ export function createAddressRepo(db: Db) {
     /** Hands back an address a failed payment had claimed for change (nothing was ever paid to it). */
     markUnused(walletRow: number, address: string): void {
       markUnused.run(walletRow, address);
+    },
+    /**
+     * The unpaid receive address, at index `maxIdx` or below, handed out longest ago (never handed out
+     * first), now marked as handed out: so handing out addresses never walks past the gap limit.
+     */
+    issueLeastRecent(walletRow: number, maxIdx: number, at: number): string | null {
+      const r = leastRecentlyIssued.get(walletRow, maxIdx);
+      if (!r) return null;
+      issue.run(at, walletRow, r.address);
+      return r.address;
     },
     markUsed(walletRow: number, address: string): boolean {
       return markUsed.run(walletRow, address).changes > 0;

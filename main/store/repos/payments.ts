@@ -69,6 +69,7 @@ const toAttempt = (r: AttemptRaw): PaymentAttempt => ({
 /** P2P paymail references this host issued, idempotency keys of pay calls, and payment attempts. */
 export function createPaymentRepo(db: Db) {
   const insertRef = db.prepare('INSERT INTO paymail_refs (reference, wallet_row, outputs, satoshis, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const purgeRefs = db.prepare('DELETE FROM paymail_refs WHERE txid IS NULL AND expires_at < ?');
   const getRef = db.prepare<[string], { reference: string; wallet_row: number; outputs: string; satoshis: number; created_at: number; expires_at: number; txid: string | null }>(
     'SELECT * FROM paymail_refs WHERE reference = ?',
   );
@@ -98,6 +99,10 @@ export function createPaymentRepo(db: Db) {
   return {
     insertRef(r: Omit<PaymailRef, 'txid'>): void {
       insertRef.run(r.reference, r.walletRow, JSON.stringify(r.outputs), r.satoshis, r.createdAt, r.expiresAt);
+    },
+    /** Forgets unpaid references that expired before `before`. */
+    purgeExpiredRefs(before: number): number {
+      return purgeRefs.run(before).changes;
     },
     getRef(reference: string): PaymailRef | null {
       const r = getRef.get(reference);
