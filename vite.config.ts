@@ -12,7 +12,8 @@ export default defineConfig({
   build: {
     outDir: path.join(root, 'dist', 'renderer'),
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in the UI build: the desktop and the headless host serve exactly what users run.
+    sourcemap: false,
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
       // Mantine marks its modules "use client" for React Server Components; meaningless in a client bundle.

@@ -8,11 +8,11 @@ import {
   APP_ENTRY,
   APP_SCHEME,
   DESKTOP_CSP,
+  guardContents,
+  guardSession,
   hardenedWebPreferences,
-  isAllowedNavigation,
-  isPermissionAllowed,
   resolveAppAsset,
-  windowOpenDecision,
+  type GuardableSession,
 } from './hardening.js';
 import { registerIpc } from './ipc.js';
 import { createLogger } from '../log/logger.js';
@@ -43,23 +43,11 @@ export function runDesktop(): void {
   });
 
   app.on('web-contents-created', (_e, contents) => {
-    contents.on('will-navigate', (event, url) => {
-      if (!isAllowedNavigation(url)) event.preventDefault();
-    });
-    contents.on('will-redirect', (event, url) => {
-      if (!isAllowedNavigation(url)) event.preventDefault();
-    });
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(({ url }) => {
-      const decision = windowOpenDecision(url);
-      if (decision.openExternally) void shell.openExternal(url);
-      return { action: decision.action };
-    });
+    guardContents(contents, { packaged: app.isPackaged, openExternal: (url) => void shell.openExternal(url) });
   });
 
   app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
-    session.defaultSession.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));
+    guardSession(session.defaultSession as unknown as GuardableSession);
     protocol.handle(APP_SCHEME, async (request) => {
       const file = resolveAppAsset(uiDir, request.url);
       if (!file) return new Response('Not found', { status: 404 });
@@ -70,7 +58,7 @@ export function runDesktop(): void {
       return new Response(response.body, { status: response.status, headers });
     });
     registerIpc(ipcMain, vault);
-    createWindow(root);
+    createWindow(root, app.isPackaged);
   });
 
   app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
@@ -85,7 +73,7 @@ export function runDesktop(): void {
   });
 }
 
-function createWindow(root: string): void {
+function createWindow(root: string, packaged: boolean): void {
   const win = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -94,7 +82,7 @@ function createWindow(root: string): void {
     title: 'Keystead',
     show: false,
     icon: path.join(root, 'assets', 'icon.png'),
-    webPreferences: hardenedWebPreferences(path.join(root, 'dist', 'preload', 'index.cjs')),
+    webPreferences: hardenedWebPreferences(path.join(root, 'dist', 'preload', 'index.cjs'), { packaged }),
   });
   win.once('ready-to-show', () => win.show());
   void win.loadURL(APP_ENTRY);

@@ -11,6 +11,8 @@ export const APP_ENTRY = `${APP_ORIGIN}/index.html`;
 
 export interface HardenedWebPreferences {
   preload: string;
+  /** Off in packaged builds: DevTools would let anyone at the keyboard script the unlocked wallet. */
+  devTools: boolean;
   contextIsolation: true;
   sandbox: true;
   nodeIntegration: false;
@@ -24,9 +26,10 @@ export interface HardenedWebPreferences {
   spellcheck: false;
 }
 
-export function hardenedWebPreferences(preload: string): HardenedWebPreferences {
+export function hardenedWebPreferences(preload: string, opts: { packaged: boolean } = { packaged: true }): HardenedWebPreferences {
   return {
     preload,
+    devTools: !opts.packaged,
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
@@ -81,6 +84,65 @@ export function isPermissionAllowed(permission: string): boolean {
   return permission === 'clipboard-sanitized-write';
 }
 
+/** The events and setters of Electron's WebContents the rules attach to (tested with a stand-in). */
+export interface GuardableContents {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+  closeDevTools(): void;
+}
+
+/** The parts of Electron's Session the rules attach to. */
+export interface GuardableSession {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
+  setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
+  setDisplayMediaRequestHandler(handler: (request: unknown, callback: (streams: Record<string, never>) => void) => void): void;
+}
+
+type Preventable = { preventDefault(): void; url?: string };
+
+/**
+ * Every web contents (the window and anything it might create) may only show our bundle: navigations
+ * of the page or of any frame, redirects, webviews and new windows are refused (a safe https link goes
+ * to the system browser instead). In packaged builds DevTools are closed if anything opens them.
+ */
+export function guardContents(contents: GuardableContents, opts: { packaged: boolean; openExternal: (url: string) => void }): void {
+  const denyUnlessOurs = (event: Preventable, url?: string) => {
+    if (!isAllowedNavigation(url ?? event.url ?? '')) event.preventDefault();
+  };
+  contents.on('will-navigate', denyUnlessOurs);
+  contents.on('will-redirect', denyUnlessOurs);
+  contents.on('will-frame-navigate', (event: Preventable) => denyUnlessOurs(event, event.url));
+  contents.on('will-attach-webview', (event: Preventable) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    const decision = windowOpenDecision(url);
+    if (decision.openExternally) opts.openExternal(url);
+    return { action: decision.action };
+  });
+  if (opts.packaged) contents.on('devtools-opened', () => contents.closeDevTools());
+}
+
+/** Device pickers Chromium may show; each is cancelled (the wallet uses no USB, HID, serial or Bluetooth device). */
+export const DEVICE_SELECTION_EVENTS = ['select-hid-device', 'select-serial-port', 'select-usb-device', 'select-bluetooth-device'] as const;
+
+/**
+ * The session grants nothing: permission requests and checks are refused (clipboard writing excepted,
+ * for copy buttons), device access is refused, device pickers are cancelled, and screen capture is denied.
+ */
+export function guardSession(session: GuardableSession): void {
+  session.setPermissionRequestHandler((_wc, permission, callback) => callback(isPermissionAllowed(permission)));
+  session.setPermissionCheckHandler((_wc, permission) => isPermissionAllowed(permission));
+  session.setDevicePermissionHandler(() => false);
+  session.setDisplayMediaRequestHandler((_request, callback) => callback({}));
+  for (const event of DEVICE_SELECTION_EVENTS) {
+    session.on(event, (e: Preventable, _list: unknown, callback?: (id: string) => void) => {
+      e.preventDefault();
+      callback?.('');
+    });
+  }
+}
+
 /**
  * Maps an app:// request to a file inside the built renderer, or null. Rejects other hosts, traversal
  * (`..`, encoded or not), and absolute or drive paths, so nothing outside the bundle is ever served.
@@ -100,6 +162,7 @@ export function resolveAppAsset(uiDir: string, requestUrl: string): string | nul
     return null;
   }
   if (pathname.includes('\0') || pathname.includes('\\')) return null;
+  if (pathname.endsWith('.map')) return null; // source maps are not shipped to the window
   const relative = pathname === '/' ? 'index.html' : pathname.replace(/^\/+/, '');
   const root = path.resolve(uiDir);
   const full = path.resolve(root, relative);

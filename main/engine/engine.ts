@@ -160,6 +160,8 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
         parsedInput = parsed.data;
         const output = await handler.run(ctx, parsedInput);
         if (def.audit) recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
+        // Never the input or output: either may hold a secret.
+        logger.debug({ op: name, uid: ctx.caller?.uid ?? null }, 'operation succeeded');
         return { msg: handler.msg, output } as OperationResult<typeof name>;
       } catch (err) {
         // Failed attempts are audited once someone is identified, and always for sign-in operations.
@@ -167,6 +169,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
           const target = parsedInput === undefined ? null : (handler.target?.(parsedInput) ?? null);
           recordAudit(ctx, { action: name, target, outcome: 'error', code: err instanceof DomainError ? err.code : 'INTERNAL' });
         }
+        logger.debug({ op: name, uid: ctx.caller?.uid ?? null, code: err instanceof DomainError ? err.code : 'INTERNAL' }, 'operation failed');
         throw err;
       }
     },

@@ -90,6 +90,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   }
   const port = (server.server.address() as AddressInfo).port;
   engine.setSelfUrl(`http://127.0.0.1:${port}`);
+  logger.info({ url: `http://127.0.0.1:${port}`, network: chain.provider.network, dataDir: opts.dataDir }, 'Keystead is running');
   let closing: Promise<void> | undefined;
   return {
     engine,

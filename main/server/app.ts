@@ -49,6 +49,8 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
 
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.length > MAX_URL_LENGTH) return sendError(reply, new DomainError('URI_TOO_LONG', `The URL is too long (${MAX_URL_LENGTH} characters at most).`));
+    // The UI is served without source maps, even if a build left some behind.
+    if (req.url.split('?')[0].endsWith('.map')) return sendError(reply, new DomainError('NOT_FOUND', 'No such file.'));
     if (!isAllowedHost(req.headers.host, port())) {
       return sendError(reply, new DomainError('HOST_FORBIDDEN', 'This server only answers requests addressed to 127.0.0.1 or localhost.'));
     }
@@ -66,8 +68,10 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
     closing = true;
     app.server.closeIdleConnections();
   });
-  app.addHook('onResponse', async () => {
+  app.addHook('onResponse', async (req, reply) => {
     if (closing) app.server.closeIdleConnections();
+    // The path only: a query string may carry a credential a careless client put there.
+    engine.logger.debug({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runHeadlessExpectingExit, startHeadless, type Headless } from '../helpers/headless.js';
+import { ROOT, runHeadlessExpectingExit, startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -127,6 +127,17 @@ describe('headless host: contract, first run, restart', () => {
       assert.match(r.headers.get('content-security-policy')!, /script-src 'self'/);
       assert.match(await r.text(), /<div id="root">/);
     }
+  });
+
+  it('serves no source maps: none in the UI build, and a .map request is a 404', async () => {
+    const assets = path.join(ROOT, 'dist', 'renderer', 'assets');
+    const files = readdirSync(assets);
+    assert.ok(files.some((f) => f.endsWith('.js')));
+    assert.deepEqual(files.filter((f) => f.endsWith('.map')), []);
+    const script = files.find((f) => f.endsWith('.js'))!;
+    assert.doesNotMatch(readFileSync(path.join(assets, script), 'utf8'), /sourceMappingURL/);
+    const r = await fetch(`${host.url}/assets/${script}.map`);
+    assert.equal(r.status, 404);
   });
 
   it('keeps no plaintext secret or e-mail on disk, and sqlite3 cannot read the file', async () => {

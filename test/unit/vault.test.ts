@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { Vault } from '../../main/host/vault.js';
 import { ADMIN } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
 
-function vaultIn(dataDir: string) {
-  return new Vault({ dataDir, port: 0, network: 'local', version: 'test', sessionTtlSeconds: 3600 });
+function vaultIn(dataDir: string, extra: Partial<ConstructorParameters<typeof Vault>[0]> = {}) {
+  return new Vault({ dataDir, port: 0, network: 'local', version: 'test', sessionTtlSeconds: 3600, ...extra });
 }
 
 describe('desktop vault (locked/unlocked lifecycle)', () => {
@@ -62,5 +62,30 @@ describe('desktop vault (locked/unlocked lifecycle)', () => {
     assert.ok(twice.every((r) => r.ok), 'concurrent unlocks open the database once');
     await vault.close();
     assert.equal(vault.status().unlocked, false);
+  });
+
+  it('throttles wrong passwords on the unlock screen before deriving the key, and never changes a file', async () => {
+    const dir = tempDir();
+    const first = vaultIn(dir);
+    assert.ok((await first.setup(ADMIN)).ok);
+    await first.close();
+    const now = { t: 0 };
+    const vault = vaultIn(dir, { throttle: { freeFailures: 3, baseDelayMs: 60_000, maxDelayMs: 600_000, windowMs: 3_600_000 }, now: () => now.t });
+    const files = () => readdirSync(dir).sort().map((f) => [f, readFileSync(path.join(dir, f)).toString('base64')]);
+    const before = files();
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await vault.unlock({ email: ADMIN.email, password: `wrong-${i}-pass` });
+      codes.push(r.ok ? 'ok' : r.error.code);
+    }
+    assert.deepEqual(codes, ['INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'RATE_LIMITED', 'RATE_LIMITED']);
+    const limited = await vault.unlock({ email: ADMIN.email, password: ADMIN.password });
+    assert.equal(!limited.ok && limited.error.code, 'RATE_LIMITED', 'even the right password waits its turn');
+    assert.equal(!limited.ok && typeof limited.error.retryAfter, 'number');
+    assert.deepEqual(files(), before, 'wrong passwords changed nothing in the data directory');
+    now.t += 60_000;
+    const ok = await vault.unlock({ email: ADMIN.email, password: ADMIN.password });
+    assert.ok(ok.ok, JSON.stringify(ok));
+    await vault.close();
   });
 });

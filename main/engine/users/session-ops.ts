@@ -47,7 +47,10 @@ export async function login(ctx: OpContext, input: ParsedInput<'login'>): Promis
     user = services.repos.users.activeByEmail(input.email);
     // Always verify against some hash, so an unknown e-mail costs as long as a wrong password.
     const ok = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-    if (!user || !ok) throw new DomainError('INVALID_CREDENTIALS', 'The e-mail or password is not correct.');
+    if (!user || !ok) {
+      services.logger.warn({ client: meta.clientId }, 'a login failed');
+      throw new DomainError('INVALID_CREDENTIALS', 'The e-mail or password is not correct.');
+    }
     ticket.succeed([account]);
   } finally {
     ticket.release();
