@@ -35,6 +35,7 @@ export const OPERATION_NAMES = [
   'setRate',
   'convertAmount',
   'resolveUri',
+  'quotePayment',
   'pay',
   'history',
   'lookup',

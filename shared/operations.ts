@@ -3,7 +3,7 @@ import { ROLES, type Role } from './roles.js';
 import type { OperationName } from './operation-names.js';
 import { email, givenPassword, id, label, newPassword, organisationName, paging, personName, role } from './schemas.js';
 import { boolish, logoUrl, memberList, optionalText, requiredWalletId, walletId, walletPassword, walletType, withWalletId, type WalletTypeName } from './wallet-schemas.js';
-import { lookupInput, payInput, type PaymentRequest } from './payment-schemas.js';
+import { lookupInput, payInput, quoteInput, type PaymentRequest } from './payment-schemas.js';
 
 export type { PaymentRequest } from './payment-schemas.js';
 
@@ -261,6 +261,11 @@ export const OPERATIONS = {
     access: WALLET_USERS,
     summary: 'Turns a payment URI (payto:, paymail, bitcoin:, address) into a payment request for pay.',
   }),
+  quotePayment: op({
+    input: withWalletId(quoteInput),
+    access: WALLET_USERS,
+    summary: 'What a payment request would cost from a wallet, before paying: recipients, fee, who pays it, the balance after, and whether the funds suffice.',
+  }),
   pay: op({
     input: withWalletId(payInput),
     access: WALLET_USERS,
@@ -458,6 +463,7 @@ export interface OperationOutputs {
   setRate: RateOutput;
   convertAmount: { satoshis: number; currency: string; amount: number; rate: number; source: string; updatedAt: string | null };
   resolveUri: { data: PaymentRequest };
+  quotePayment: QuoteOutput;
   pay: PayOutput;
   history: { walletID: string; history: HistoryEntry[]; meta: { nextPageToken: number | null } };
   lookup: LookupOutput;
@@ -490,6 +496,29 @@ export interface CompileOutput {
  * effect on the books was undone and `failureReason` says why).
  */
 export type PaymentState = 'pending' | 'confirmed' | 'failed';
+
+/** A payment request priced against a wallet's spendable coins now (nothing is reserved). */
+export interface QuoteOutput {
+  walletID: string;
+  walletTitle: string;
+  /** Each output, with the address it pays when it is a plain P2PKH output. */
+  recipients: { address: string | null; script: string; satoshis: number }[];
+  /** What the outputs pay, satoshis. */
+  amount: number;
+  /** The network fee, satoshis (0 when the funds do not suffice). */
+  fee: number;
+  feePaidBy: 'wallet' | 'feeManager';
+  /** What leaves the wallet: the amount plus the fee when the wallet pays it. */
+  cost: number;
+  /** The wallet's spendable satoshis now, and after this payment. */
+  available: number;
+  availableAfter: number;
+  sufficient: boolean;
+  /** Why it cannot be paid now, in plain words; null when it can. */
+  problem: string | null;
+  /** The USD rate, to show amounts in money (null when the rate table has none). */
+  rate: { currency: string; rate: number } | null;
+}
 
 export interface PayOutput {
   txid: string;

@@ -27,17 +27,18 @@ export const paymentRequest = z.object({
 });
 export type PaymentRequest = z.infer<typeof paymentRequest>;
 
-/** pay takes the request as the body, or nested under `data` (as the resolver returns it). */
-export const payInput = z.preprocess(
-  (v) => {
-    if (v && typeof v === 'object' && 'data' in v && (v as { data?: unknown }).data && typeof (v as { data: unknown }).data === 'object') {
-      const { data, ...rest } = v as { data: object };
-      return { ...data, ...rest };
-    }
-    return v;
-  },
-  paymentRequest.extend({ walletId, walletPassword, idempotencyKey: z.string().trim().min(1).max(200).optional() }),
-);
+/** The request may come as the body itself, or nested under `data` (as the resolver returns it). */
+const unwrapData = (v: unknown) => {
+  if (v && typeof v === 'object' && 'data' in v && (v as { data?: unknown }).data && typeof (v as { data: unknown }).data === 'object') {
+    const { data, ...rest } = v as { data: object };
+    return { ...data, ...rest };
+  }
+  return v;
+};
+
+export const payInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId, walletPassword, idempotencyKey: z.string().trim().min(1).max(200).optional() }));
+
+export const quoteInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId }));
 
 export const LOOKUP_TYPES = ['ALL', 'BSV', 'STAS', 'STAS-20', 'STAS-789'] as const;
 

@@ -14,6 +14,7 @@ import { listPaymailHosts, setPaymailHost } from './paymail/host-ops.js';
 import { history } from './payments/history.js';
 import { lookup } from './payments/lookup.js';
 import { pay } from './payments/pay.js';
+import { quotePayment } from './payments/quote.js';
 import { resolveUri } from './payments/resolve-op.js';
 import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallets/wallet-ops.js';
 
@@ -59,6 +60,7 @@ export const HANDLERS: { [N in OperationName]: Handler<N> } = {
   setRate: { msg: 'Exchange rate saved.', run: setRate, target: (i) => i.currency },
   convertAmount: { msg: 'Amount converted.', run: convertAmount },
   resolveUri: { msg: 'Operation completed successfully', run: resolveUri },
+  quotePayment: { msg: 'Payment priced.', run: quotePayment },
   pay: { msg: 'Transaction sent successfully', run: pay, target: (_i, o) => o?.txid ?? null },
   history: { msg: 'History fetched successfully.', run: history },
   lookup: { msg: 'operation completed successfully', run: lookup },

@@ -109,6 +109,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   // Payments (wallet API).
   { method: 'GET', url: '/v1/URI', op: 'resolveUri', input: withWallet(fromHeaders('uri', 'amount')) },
   { method: 'POST', url: '/v1/URI', op: 'resolveUri', input: withWallet(headersAndBody()) },
+  { method: 'POST', url: '/v1/pay/quote', op: 'quotePayment', input: withWallet(bodyOf) },
   { method: 'POST', url: '/v1/pay', op: 'pay', input: payInput },
   { method: 'GET', url: '/v1/history', op: 'history', input: withWallet(fromHeaders('nextPageToken', 'maxResults')) },
   { method: 'POST', url: '/v1/lookup', op: 'lookup', input: headersAndBody('type', 'currency', 'nextPageToken', 'compact', 'maxResults') },

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import type { HistoryEntry } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
@@ -9,6 +9,36 @@ import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
 
 const COLORS = { in: 'teal', out: 'orange', self: 'gray' } as const;
+const STATE_COLORS = { pending: 'yellow', confirmed: 'teal', failed: 'red' } as const;
+
+/** The state as words: "confirmed · 3 confirmations", "pending · not seen by the network yet", "failed". */
+function StateCell({ e }: { e: HistoryEntry }) {
+  const detail =
+    e.state === 'confirmed'
+      ? `${e.confirmations} confirmation${e.confirmations === 1 ? '' : 's'}`
+      : e.state === 'pending'
+        ? e.seenByChain
+          ? 'in the mempool'
+          : 'not seen by the network yet'
+        : e.failureReason;
+  return (
+    <Stack gap={2}>
+      <Badge color={STATE_COLORS[e.state]} variant="light" style={{ overflow: 'visible' }} data-testid={`state-${e.txid.slice(0, 8)}`}>
+        {e.state}
+      </Badge>
+      {detail && (
+        <Text size="xs" c={e.state === 'failed' ? 'red' : 'dimmed'}>
+          {detail}
+        </Text>
+      )}
+      {e.peerTxid && (
+        <Text size="xs" c="orange" title={e.peerTxid}>
+          receiver answered another txid ({e.peerTxid.slice(0, 8)}…)
+        </Text>
+      )}
+    </Stack>
+  );
+}
 
 /** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations. */
 export function HistoryView() {
@@ -56,7 +86,8 @@ export function HistoryView() {
               <Table.Th>Fee</Table.Th>
               <Table.Th>Counterparty</Table.Th>
               <Table.Th>Memo</Table.Th>
-              <Table.Th>Confirmations</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th>Transaction</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -74,7 +105,18 @@ export function HistoryView() {
                 <Table.Td>{e.fee === null ? '—' : formatSats(e.fee)}</Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
                 <Table.Td>{e.memo ?? '—'}</Table.Td>
-                <Table.Td>{e.confirmations}</Table.Td>
+                <Table.Td>
+                  <StateCell e={e} />
+                </Table.Td>
+                <Table.Td>
+                  <CopyButton value={e.txid}>
+                    {({ copied, copy }) => (
+                      <Button variant="subtle" size="compact-xs" ff="monospace" onClick={copy} aria-label={`Copy txid ${e.txid}`} title={e.txid}>
+                        {copied ? 'copied' : `${e.txid.slice(0, 8)}…`}
+                      </Button>
+                    )}
+                  </CopyButton>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,14 +1,44 @@
 import { Alert, Button, Group, NumberInput, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { OperationOutput, PaymentRequest } from '../../shared/operations.js';
+import type { OperationOutput, PaymentRequest, QuoteOutput } from '../../shared/operations.js';
 import { CopyField } from '../components/CopyField.js';
-import { formatBsv, formatSats } from '../components/format.js';
+import { formatBsv, formatFiat, formatSats } from '../components/format.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
 
-/** Paste a payment URI, paymail or address → see what it asks → confirm → txid. */
+/** What the person typed when they asked for a review; the review is only good for exactly this. */
+interface Basis {
+  uri: string;
+  amount: number | string;
+  walletId: string | null;
+}
+
+interface Review {
+  basis: Basis;
+  request: PaymentRequest;
+  quote: QuoteOutput;
+  /** One key per confirmed review: a double click or a retry can never pay twice. */
+  idempotencyKey: string;
+}
+
+/** "payto:alice@x.com?amount=…" → "alice@x.com"; null for an address or bitcoin: URI. */
+function paymailOf(uri: string): string | null {
+  const target = uri.trim().replace(/^payto:/i, '').split('?')[0];
+  return /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/i.test(target) ? target.toLowerCase() : null;
+}
+
+function Money({ satoshis, rate }: { satoshis: number; rate: QuoteOutput['rate'] }) {
+  return (
+    <>
+      <b>{formatBsv(satoshis)} BSV</b> ({formatSats(satoshis)}
+      {rate ? `, ${formatFiat(satoshis, rate)}` : ''})
+    </>
+  );
+}
+
+/** Paste a payment URI, paymail or address → review exactly what will be sent → confirm once → txid. */
 export function SendView() {
   const call = useSession((s) => s.call);
   const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
@@ -16,43 +46,66 @@ export function SendView() {
   const [amount, setAmount] = useState<number | string>('');
   const [walletId, setWalletId] = useState<string | null>(null);
   const [walletPassword, setWalletPassword] = useState('');
-  const [request, setRequest] = useState<PaymentRequest | null>(null);
+  const [review, setReview] = useState<Review | null>(null);
   const [sent, setSent] = useState<OperationOutput<'pay'> | null>(null);
   const chosen = wallets.data?.find((w) => w.walletID === walletId) ?? null;
 
-  const review = useSubmit(async () => {
+  // Any edit after a review makes it stale: it is dropped, and must be asked for again.
+  const edit = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v);
+    setReview(null);
+  };
+
+  const ask = useSubmit(async () => {
     setSent(null);
-    setRequest(null);
-    const r = await call('resolveUri', { uri, amount: amount === '' ? undefined : Number(amount), walletId: walletId ?? undefined });
-    setRequest(r.data);
+    setReview(null);
+    const basis = { uri, amount, walletId };
+    const resolved = await call('resolveUri', { uri, amount: amount === '' ? undefined : Number(amount), walletId: walletId ?? undefined });
+    const quote = await call('quotePayment', { ...resolved.data, walletId: walletId ?? undefined });
+    setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
   });
-  const send = useSubmit(async () => {
-    const r = await call('pay', { ...request!, walletId: walletId ?? undefined, walletPassword: chosen?.type === 'secure' ? walletPassword : undefined });
+  const confirm = useSubmit(async () => {
+    if (!review) return;
+    const r = await call('pay', {
+      ...review.request,
+      walletId: review.basis.walletId ?? undefined,
+      walletPassword: chosen?.type === 'secure' ? walletPassword : undefined,
+      idempotencyKey: review.idempotencyKey,
+    });
     setSent(r);
-    setRequest(null);
+    setReview(null);
+    setUri('');
+    setAmount('');
     setWalletPassword('');
     await wallets.reload();
   });
-  const total = request?.outputs.reduce((s, o) => s + o.satoshis, 0) ?? 0;
+  const q = review?.quote;
+  const paymail = review ? paymailOf(review.basis.uri) : null;
 
   return (
     <Stack maw={760}>
       <Title order={2}>Send</Title>
       <Paper withBorder p="md">
-        <form onSubmit={review.onSubmit}>
+        <form onSubmit={ask.onSubmit}>
           <Stack gap="sm">
-            <TextInput label="Pay to" description="payto:alice@example.com?amount=10000&purpose=…, a paymail, bitcoin:<address>?amount=<BSV>, or an address" value={uri} onChange={(e) => setUri(e.currentTarget.value)} required />
+            <TextInput
+              label="Pay to"
+              description="payto:alice@example.com?amount=10000&purpose=…, a paymail, bitcoin:<address>?amount=<BSV>, or an address"
+              value={uri}
+              onChange={(e) => edit(setUri)(e.currentTarget.value)}
+              required
+            />
             <Group grow align="flex-start">
-              <NumberInput label="Amount (satoshis)" description="If the URI has none" value={amount} onChange={setAmount} min={1} thousandSeparator="," />
-              <WalletSelect wallets={wallets.data} value={walletId} onChange={setWalletId} label="From wallet" />
+              <NumberInput label="Amount (satoshis)" description="If the URI has none" value={amount} onChange={edit(setAmount)} min={1} allowDecimal={false} thousandSeparator="," />
+              <WalletSelect wallets={wallets.data} value={walletId} onChange={edit(setWalletId)} label="From wallet" />
             </Group>
-            {review.error && (
+            {ask.error && (
               <Alert color="red" role="alert">
-                {review.error}
+                {ask.error}
               </Alert>
             )}
             <Group>
-              <Button type="submit" loading={review.busy} variant={request ? 'default' : 'filled'}>
+              <Button type="submit" loading={ask.busy} variant={review ? 'default' : 'filled'}>
                 Review payment
               </Button>
             </Group>
@@ -60,41 +113,80 @@ export function SendView() {
         </form>
       </Paper>
 
-      {request && (
+      {review && q && (
         <Paper withBorder p="md" data-testid="payment-review">
           <Stack gap="sm">
             <Title order={4}>Review</Title>
-            <Text>
-              Pay <b>{formatSats(total)}</b> ({formatBsv(total)} BSV) — {request.memo}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {request.peerProtocol === 'paymail' ? 'Delivered directly to the receiver (paymail P2P), which broadcasts it.' : 'Broadcast to the network.'} The network fee is added (or paid by the
-              fee manager).
-            </Text>
-            <Table>
+            <Table variant="vertical" layout="fixed" withTableBorder>
               <Table.Tbody>
-                {request.outputs.map((o, i) => (
-                  <Table.Tr key={i}>
-                    <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                      {o.script.slice(0, 60)}
-                      {o.script.length > 60 ? '…' : ''}
-                    </Table.Td>
-                    <Table.Td ta="right">{formatSats(o.satoshis)}</Table.Td>
+                <Table.Tr>
+                  <Table.Th w={160}>To</Table.Th>
+                  <Table.Td data-testid="review-recipient">
+                    {paymail && <Text fw={600}>{paymail}</Text>}
+                    {q.recipients.map((r, i) => (
+                      <Text key={i} size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                        {r.address ?? 'a script output (not a plain address)'}
+                        {q.recipients.length > 1 ? ` · ${formatBsv(r.satoshis)} BSV` : ''}
+                      </Text>
+                    ))}
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Amount</Table.Th>
+                  <Table.Td data-testid="review-amount">
+                    <Money satoshis={q.amount} rate={q.rate} />
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>Network fee</Table.Th>
+                  <Table.Td data-testid="review-fee">
+                    {q.sufficient ? (
+                      <>
+                        {formatSats(q.fee)}, paid by {q.feePaidBy === 'feeManager' ? 'the fee manager' : 'this wallet'}
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Th>From</Table.Th>
+                  <Table.Td data-testid="review-wallet">
+                    <Text fw={600}>{q.walletTitle}</Text>
+                    <Text size="sm">
+                      Available {formatBsv(q.available)} BSV{q.sufficient ? ` → ${formatBsv(q.availableAfter)} BSV after this payment` : ''}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+                {review.request.memo && (
+                  <Table.Tr>
+                    <Table.Th>Memo</Table.Th>
+                    <Table.Td>{review.request.memo}</Table.Td>
                   </Table.Tr>
-                ))}
+                )}
               </Table.Tbody>
             </Table>
+            <Text size="sm" c="dimmed">
+              {review.request.peerProtocol === 'paymail'
+                ? 'Delivered directly to the receiver (paymail P2P), which broadcasts it; Keystead checks that the network sees it.'
+                : 'Broadcast to the network.'}
+            </Text>
+            {!q.sufficient && (
+              <Alert color="red" role="alert" data-testid="review-problem">
+                {q.problem}
+              </Alert>
+            )}
             {chosen?.type === 'secure' && <PasswordInput label="Wallet password" value={walletPassword} onChange={(e) => setWalletPassword(e.currentTarget.value)} required />}
-            {send.error && (
+            {confirm.error && (
               <Alert color="red" role="alert">
-                {send.error}
+                {confirm.error}
               </Alert>
             )}
             <Group>
-              <Button color="teal" onClick={() => void send.run()} loading={send.busy}>
+              <Button color="teal" onClick={() => void confirm.run()} loading={confirm.busy} disabled={!q.sufficient || confirm.busy}>
                 Confirm and send
               </Button>
-              <Button variant="subtle" onClick={() => setRequest(null)}>
+              <Button variant="subtle" onClick={() => setReview(null)}>
                 Cancel
               </Button>
             </Group>
@@ -103,12 +195,17 @@ export function SendView() {
       )}
 
       {sent && (
-        <Alert color="teal" title="Sent" data-testid="payment-sent">
+        <Alert color="teal" title={sent.seenByChain ? 'Sent' : 'Sent — waiting for the network'} data-testid="payment-sent">
           <Stack gap={4}>
             <CopyField label="txid" value={sent.txid} />
             <Text size="sm">
               Fee {formatSats(sent.fee)}, paid by {sent.feePaidBy === 'feeManager' ? 'the fee manager' : 'the wallet'}; {sent.delivered === 'p2p' ? 'delivered to the receiver' : 'broadcast'}.
             </Text>
+            {!sent.seenByChain && (
+              <Text size="sm">
+                The receiver has the payment but the network has not shown it yet. It stays pending in History; if the receiver does not broadcast it soon, Keystead broadcasts it itself.
+              </Text>
+            )}
           </Stack>
         </Alert>
       )}

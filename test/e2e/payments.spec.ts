@@ -16,22 +16,58 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   await page.getByRole('option', { name: /^Treasury/ }).click();
   await page.getByRole('button', { name: 'Review payment' }).click();
   const review = page.getByTestId('payment-review');
-  await expect(review).toContainText('15,000 sat');
+  // The review is for exactly what will be sent: who (paymail and address, not script hex), how much in
+  // BSV, satoshis and money, the fee, the paying wallet and what it holds after.
+  await expect(page.getByTestId('review-recipient')).toContainText('petty@localhost');
+  await expect(page.getByTestId('review-recipient')).toContainText(/1[1-9A-HJ-NP-Za-km-z]{25,34}/);
+  await expect(review).not.toContainText('76a914');
+  await expect(page.getByTestId('review-amount')).toContainText('0.00015 BSV');
+  await expect(page.getByTestId('review-amount')).toContainText('15,000 sat');
+  await expect(page.getByTestId('review-amount')).toContainText('$0.0060');
+  await expect(page.getByTestId('review-fee')).toContainText(/\d+ sat, paid by this wallet/);
+  await expect(page.getByTestId('review-wallet')).toContainText('Treasury');
+  await expect(page.getByTestId('review-wallet')).toContainText(/Available 0\.001 BSV → 0\.00084\d* BSV after this payment/);
   await expect(review).toContainText('Lunch');
   await expect(review).toContainText('paymail P2P');
-  await page.getByRole('button', { name: 'Confirm and send' }).click();
+
+  // Editing after the review drops it: Confirm could otherwise send the old amount.
+  await page.getByLabel(/^Pay to/).fill('payto:petty@localhost?amount=16000&purpose=Lunch');
+  await expect(review).toBeHidden();
+  await page.getByRole('button', { name: 'Review payment' }).click();
+  await expect(page.getByTestId('review-amount')).toContainText('16,000 sat');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'send-review.png'), fullPage: true });
+  // A double click pays once: one review, one idempotency key.
+  await page.getByRole('button', { name: 'Confirm and send' }).dblclick();
   await expect(page.getByTestId('payment-sent')).toContainText('delivered to the receiver');
   const txid = (await page.getByTestId('copy-field-txid').textContent())!;
   expect(txid).toMatch(/^[0-9a-f]{64}$/);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'send.png'), fullPage: true });
 
   await nav(page).filter({ hasText: 'Wallets' }).click();
-  await expect(page.getByTestId('balance-Petty cash')).toHaveText('0.00015');
+  await expect(page.getByTestId('balance-Petty cash')).toHaveText('0.00016');
   await nav(page).filter({ hasText: 'History' }).click();
   await page.getByRole('combobox', { name: 'Wallet' }).click();
   await page.getByRole('option', { name: /^Petty cash/ }).click();
-  await expect(page.getByRole('table', { name: 'History' })).toContainText('Lunch');
-  await expect(page.getByRole('table', { name: 'History' })).toContainText('0.00015');
+  const table = page.getByRole('table', { name: 'History' });
+  await expect(table).toContainText('Lunch');
+  await expect(table).toContainText('0.00016');
+  await expect(table.getByRole('row')).toHaveCount(2, { timeout: 10_000 }); // the header and one payment: paid once
+  await expect(page.getByTestId(`state-${txid.slice(0, 8)}`)).toHaveText('pending');
+  await expect(table).toContainText('in the mempool');
+  await request(keystead.url, 'POST', '/chain/mine', { body: {}, headers: auth });
+  await expect(page.getByTestId(`state-${txid.slice(0, 8)}`)).toHaveText('confirmed', { timeout: 10_000 });
+  await expect(table).toContainText('1 confirmation');
+
+  // Not enough money is said in plain words before Confirm, and Confirm cannot be pressed.
+  await nav(page).filter({ hasText: 'Send' }).click();
+  await page.getByLabel(/^Pay to/).fill('petty@localhost');
+  await page.getByLabel(/^Amount/).fill('5000000');
+  await page.getByRole('combobox', { name: 'From wallet' }).click();
+  await page.getByRole('option', { name: /^Treasury/ }).click();
+  await page.getByRole('button', { name: 'Review payment' }).click();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'send-insufficient.png'), fullPage: true });
+  await expect(page.getByTestId('review-problem')).toContainText(/"Treasury" has 0\.000\d+ BSV available; this payment needs 0\.05\d* BSV including the network fee/);
+  await expect(page.getByRole('button', { name: 'Confirm and send' })).toBeDisabled();
 
   // A bad URI is explained, not sent.
   await nav(page).filter({ hasText: 'Send' }).click();

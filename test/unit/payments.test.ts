@@ -110,6 +110,25 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal((await run(engine.execute('history', { walletId: wallet }, admin, meta))).history[0].confirmations, 1);
   });
 
+  it('quotes a payment before it is made: recipients as addresses, fee, balance after, or the shortfall in plain words', async () => {
+    const wallet = await fundedWallet('Ops', [60_000]);
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 25_000 }], walletId: wallet };
+    const q = await run(engine.execute('quotePayment', req, admin, meta));
+    assert.deepEqual(q.recipients, [{ address: ADDR, script: req.outputs[0].script, satoshis: 25_000 }]);
+    assert.equal(q.sufficient, true);
+    assert.equal(q.feePaidBy, 'wallet');
+    assert.equal(q.cost, 25_000 + q.fee);
+    assert.equal(q.availableAfter, 60_000 - q.cost);
+    assert.deepEqual(q.rate, { currency: 'USD', rate: 40 });
+    const paid = await run(engine.execute('pay', req, admin, meta));
+    assert.equal(paid.fee, q.fee, 'pay charges the fee the quote showed');
+    assert.equal(await balance(wallet), q.availableAfter);
+    const short = await run(engine.execute('quotePayment', { ...req, outputs: [{ script: req.outputs[0].script, satoshis: 90_000 }] }, admin, meta));
+    assert.equal(short.sufficient, false);
+    assert.match(short.problem ?? '', /"Ops" has 0\.00034\d* BSV available; this payment needs 0\.0009\d* BSV including the network fee, so 0\.00055\d* BSV is missing/);
+    assert.equal(await balance(wallet), q.availableAfter, 'a quote reserves nothing');
+  });
+
   it('says how much is missing and refuses dust', async () => {
     const wallet = await fundedWallet('Small', [5_000]);
     await rejectsWith(

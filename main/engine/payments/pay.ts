@@ -3,14 +3,13 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
 import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
 import { isDust } from '../../chain/policy.js';
-import type { FeePolicy } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { callerOf, type OpContext, type Services } from '../context.js';
 import { paymailOf } from '../wallets/paymail-alias.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { chainSees, completeAttempt } from './settle.js';
 import { identityPubKeyHex, type SigningAccount } from './keyring.js';
-import { buildTransaction, changeAddressesOf, planAndReserve } from './plan.js';
+import { buildTransaction, changeAddressesOf, currentFeePolicy, planAndReserve } from './plan.js';
 
 type PayInput = ParsedInput<'pay'>;
 type PayOutput = OperationOutput<'pay'>;
@@ -83,21 +82,13 @@ async function deliver(services: Services, input: PayInput, wallet: WalletRow, a
   };
 }
 
-async function feePolicy(services: Services): Promise<FeePolicy> {
-  try {
-    return await services.chain.getFeePolicy();
-  } catch (err) {
-    throw new DomainError('CHAIN_UNAVAILABLE', `The ${services.chain.network} provider did not answer: ${(err as Error).message}`);
-  }
-}
-
 async function payOnce(ctx: OpContext, input: PayInput, key: { uid: string; key: string } | null): Promise<PayOutput> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
   const outputs = input.outputs;
   if (outputs.reduce((s, o) => s + o.satoshis, 0) <= 0) throw new DomainError('VALIDATION_FAILED', 'outputs: must pay more than 0 satoshis in total');
   const account = await services.keyring.open(wallet, input.walletPassword); // a wrong wallet password fails before any coin is touched
-  const policy = await feePolicy(services);
+  const policy = await currentFeePolicy(services);
   outputs.forEach((o, i) => {
     if (isDust(o.satoshis, o.script, policy)) throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
   });

@@ -34,6 +34,15 @@ export interface Plan {
   feeManager: { wallet: WalletRow; coin: WalletUtxo; change: { address: string; satoshis: number } | null } | null;
 }
 
+/** The chain's fee policy now; an unreachable provider is a clear 503, not a crash. */
+export async function currentFeePolicy(services: Services): Promise<FeePolicy> {
+  try {
+    return await services.chain.getFeePolicy();
+  } catch (err) {
+    throw new DomainError('CHAIN_UNAVAILABLE', `The ${services.chain.network} provider did not answer: ${(err as Error).message}`);
+  }
+}
+
 const insufficient = (sel: { needed: number; available: number; missing: number }) =>
   new DomainError(
     'INSUFFICIENT_FUNDS',
