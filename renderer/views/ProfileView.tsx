@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { ApiKeyInfo, NewApiKey } from '../../shared/operations.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
@@ -16,6 +16,8 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'ne
 /** The signed-in user's own profile: details, password, and API keys for scripts (uid + apikey). */
 export function ProfileView() {
   const me = useSession((s) => s.me)!;
+  // A password change may revoke the API keys: the list is loaded afresh after one.
+  const [generation, setGeneration] = useState(0);
   return (
     <Stack>
       <Title order={2}>Profile</Title>
@@ -28,8 +30,8 @@ export function ProfileView() {
           </Text>
         </Stack>
       </Paper>
-      <ApiKeys />
-      <ChangePassword />
+      <ApiKeys key={generation} />
+      <ChangePassword onChanged={() => setGeneration((g) => g + 1)} />
     </Stack>
   );
 }
@@ -139,16 +141,20 @@ function ApiKeys() {
   );
 }
 
-function ChangePassword() {
+function ChangePassword({ onChanged }: { onChanged: () => void }) {
   const call = useSession((s) => s.call);
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' });
+  const [keepApiKeys, setKeepApiKeys] = useState(false);
   const field = (k: keyof typeof form) => ({ value: form[k], onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value }) });
 
   const { busy, error, onSubmit } = useSubmit(async () => {
     if (form.newPassword !== form.confirm) throw new LocalCheck('The two new passwords differ.');
-    const r = await call('changePassword', { currentPassword: form.currentPassword, newPassword: form.newPassword });
-    notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.`);
+    const r = await call('changePassword', { currentPassword: form.currentPassword, newPassword: form.newPassword, keepApiKeys });
+    const keys = r.revokedApiKeys.length ? ` ${r.revokedApiKeys.length} API key(s) revoked: ${r.revokedApiKeys.map((k) => k.label || k.keyId).join(', ')}.` : '';
+    notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.${keys}`);
     setForm({ currentPassword: '', newPassword: '', confirm: '' });
+    setKeepApiKeys(false);
+    onChanged();
   });
 
   return (
@@ -159,6 +165,12 @@ function ChangePassword() {
           <PasswordInput label="Current password" autoComplete="current-password" required {...field('currentPassword')} />
           <PasswordInput label="New password" description={`${PASSWORD_RULE}.`} autoComplete="new-password" required {...field('newPassword')} />
           <PasswordInput label="Confirm new password" autoComplete="new-password" required {...field('confirm')} />
+          <Checkbox
+            label="Keep my API keys"
+            description="Otherwise every API key you made is revoked, so scripts using them stop working. Your other sessions are signed out either way."
+            checked={keepApiKeys}
+            onChange={(e) => setKeepApiKeys(e.currentTarget.checked)}
+          />
           {error && (
             <Alert color="red" role="alert">
               {error}

@@ -64,3 +64,20 @@ test('a user creates an API key in their profile; it works once shown and stops 
   await expect(page.getByText('You have no API keys.')).toBeVisible();
   expect((await request(keystead.url, 'GET', '/api/v1/me', { headers })).status).toBe(401);
 });
+
+test('changing the password in Profile revokes the API keys unless kept, and says which', async ({ page, keystead }) => {
+  const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  const key = await request(keystead.url, 'POST', '/api/v1/apiKeys', { body: { label: 'nightly-report' }, headers: { authToken: s.body.data.authToken } });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Profile' }).click();
+  await expect(page.getByRole('table', { name: 'API keys' })).toContainText('nightly-report');
+  await page.getByLabel(/^Current password/).fill(ADMIN.password);
+  await page.getByLabel(/^New password/).fill('brand-new-pass-5');
+  await page.getByLabel(/^Confirm new password/).fill('brand-new-pass-5');
+  await expect(page.getByLabel('Keep my API keys')).not.toBeChecked();
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText(/Password changed\. \d+ other session\(s\) signed out\. 1 API key\(s\) revoked: nightly-report\./)).toBeVisible();
+  await expect(page.getByText('You have no API keys.')).toBeVisible();
+  const me = await request(keystead.url, 'GET', '/api/v1/me', { headers: { uid: key.body.data.uid, apikey: key.body.data.apiKey } });
+  expect(me.status).toBe(401);
+});
