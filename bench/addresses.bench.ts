@@ -21,7 +21,7 @@ export async function run(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-bench-'));
   const store = openStore({ dataDir, password: 'bench' });
   const node = LocalNode.open({ dataDir, password: 'bench' });
-  const engine = createEngine({ store, chain: new LocalProvider(node, () => null), node, config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test', broadcastWindowMs: 30_000 } });
+  const engine = createEngine({ store, chain: new LocalProvider(node, () => null), config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test', broadcastWindowMs: 30_000 } });
   try {
     const meta = { clientId: 'bench' };
     const s = (await engine.execute('setup', { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }, {}, meta)).output;

@@ -1,5 +1,5 @@
 import { IPC, type CallAuth, type KeysteadBridge, type OpsBridge } from '../shared/bridge.js';
-import { OPERATION_NAMES } from '../shared/operation-names.js';
+import { OPERATION_NAMES } from '../shared/operations.js';
 
 /** The slice of ipcRenderer the bridge needs; a fake in tests, Electron's in the preload. */
 export interface InvokeOnly {

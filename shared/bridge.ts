@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorKind } from './errors.js';
-import { OPERATION_NAMES, type OperationName } from './operation-names.js';
+import { OPERATION_NAMES, type OperationName } from './operations.js';
 import type { OperationInput, OperationOutput, SessionOutput } from './operations.js';
 
 /**

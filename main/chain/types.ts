@@ -1,3 +1,5 @@
+import type { Transaction } from '@bsv/sdk';
+
 /**
  * Everything that touches a blockchain goes through a ChainProvider: the embedded local node (the
  * default) or ARC + WhatsOnChain on the real network. Amounts are integer satoshis; ids and scripts hex.
@@ -62,6 +64,23 @@ export interface AddressHistoryEntry {
   height: number | null;
 }
 
+/**
+ * A development chain's extras: test coins and blocks on demand. The embedded local node has them, and so
+ * does another Keystead's local node reached with `--network remote`; ARC/WhatsOnChain do not.
+ */
+export interface DevChain {
+  faucet(address: string, satoshis: number): Promise<BroadcastResult>;
+  mine(blocks: number): Promise<{ height: number; hash: string; txCount: number }>;
+  mempoolSize(): Promise<number>;
+}
+
+
+/** A chain that tells as things happen (the embedded node); others are polled. */
+export interface ChainEvents {
+  onTransaction(listener: (e: { txid: string; tx: Transaction }) => void): void;
+  onBlock(listener: (e: { height: number; hash: string; txids: string[] }) => void): void;
+}
+
 export interface ChainProvider {
   readonly network: string;
   /** A description for the Network view: "embedded local node", "ARC https://… + WhatsOnChain …". */
@@ -74,4 +93,8 @@ export interface ChainProvider {
   getTip(): Promise<ChainTip>;
   getFeePolicy(): Promise<FeePolicy>;
   getUsdRate(): Promise<ExchangeRate | null>;
+  /** Present on development chains only: the faucet and mining on demand. */
+  readonly dev?: DevChain;
+  /** Present when the chain pushes its transactions and blocks (then wallets need no polling). */
+  readonly events?: ChainEvents;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp.js';
 
 /**
  * The desktop window's security rules as pure functions (no electron import here), so each one is
@@ -171,15 +172,4 @@ export function resolveAppAsset(uiDir: string, requestUrl: string): string | nul
 }
 
 /** CSP sent with every app:// response (the bundle also carries it in a meta tag). */
-export const DESKTOP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DESKTOP_CSP = CONTENT_SECURITY_POLICY;

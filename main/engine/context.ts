@@ -1,16 +1,7 @@
 import type { Role } from '../../shared/roles.js';
 import type { Db } from '../store/database.js';
 import type { Repos } from '../store/repos/index.js';
-import type { Throttle } from './auth/throttle.js';
-import type { LocalNode } from '../chain/local/local-node.js';
-import type { ChainProvider } from '../chain/types.js';
-import type { WalletSync } from './sync/wallet-sync.js';
-import type { PaymailClient } from './paymail/client.js';
-import type { PaymailHostMap } from './paymail/host-map.js';
-import type { KeyRing } from './payments/keyring.js';
-import type { AddressBook } from './wallets/address-book.js';
 import type { Logger } from '../log/logger.js';
-import type { CompilePool } from './contracts/compile-pool.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
 export interface Credentials {
@@ -52,39 +43,26 @@ export interface EngineConfig {
   broadcastWindowMs: number;
 }
 
-/** Everything a handler may use; built once per engine. */
-export interface Services {
+/**
+ * What every capability may use. Each capability declares what else it needs in its own services.ts
+ * (narrow, typed dependencies); the engine builds one object that satisfies them all.
+ */
+export interface CoreServices {
   db: Db;
   repos: Repos;
   config: EngineConfig;
-  throttle: Throttle;
   now: () => number;
   logger: Logger;
-  addressBook: AddressBook;
-  /** Where transactions go and chain facts come from. */
-  chain: ChainProvider;
-  /** The embedded node, on the local network only (faucet, mining). */
-  node: LocalNode | null;
-  sync: WalletSync;
-  /** Payment attempts being delivered right now, which settling leaves alone. */
-  inFlight: Set<string>;
-  keyring: KeyRing;
-  /** Compiles untrusted contract source off the event loop. */
-  compiler: CompilePool;
-  paymail: PaymailClient;
-  paymailHosts: PaymailHostMap;
-  /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */
-  sealingKey(): Buffer;
 }
 
-export interface OpContext {
-  services: Services;
+export interface OpContext<S extends CoreServices = CoreServices> {
+  services: S;
   caller: Caller | null;
   meta: CallMeta;
 }
 
 /** The caller of an authenticated operation; the operations table guarantees it is set. */
-export function callerOf(ctx: OpContext): Caller {
+export function callerOf(ctx: { caller: Caller | null }): Caller {
   if (!ctx.caller) throw new Error('authenticated operation ran without a caller');
   return ctx.caller;
 }

@@ -1,18 +1,19 @@
 import type { z } from 'zod';
-import { canCall, OPERATIONS, type OperationName, type OperationOutput } from '../../shared/operations.js';
-import { ROLE_LABELS, type Role } from '../../shared/roles.js';
+import { canCall, type OperationName, type OperationOutput } from '../../shared/operations.js';
+import { ROLE_LABELS } from '../../shared/roles.js';
 import { recordAudit } from './audit/audit-log.js';
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/database.js';
 import { createRepos } from '../store/repos/index.js';
 import { authenticate, checkServiceId } from './auth/authenticate.js';
 import { DEFAULT_THROTTLE, Throttle, type ThrottleOptions } from './auth/throttle.js';
-import type { CallMeta, Credentials, EngineConfig, OpContext, Services } from './context.js';
+import type { CallMeta, Credentials, EngineConfig, OpContext } from './context.js';
+import type { EngineServices } from './services.js';
 import { DomainError } from '../../shared/errors.js';
-import { HANDLERS } from './handlers.js';
+import { IMPLEMENTATIONS } from './operations.js';
+import type { Implementation } from './operation.js';
 import { AddressBook } from './wallets/address-book.js';
 import { WalletSync } from './sync/wallet-sync.js';
-import type { LocalNode } from '../chain/local/local-node.js';
 import type { ChainProvider, ExchangeRate } from '../chain/types.js';
 import { usdRateOf } from './rates/rates.js';
 import { PaymailClient, type SrvResolver } from './paymail/client.js';
@@ -27,7 +28,6 @@ export interface EngineOptions {
   store: Store;
   config: EngineConfig;
   chain: ChainProvider;
-  node?: LocalNode | null;
   /** Network only: how often wallets are re-scanned, in ms (0: never). */
   syncIntervalMs?: number;
   /** DNS SRV lookups for paymail hosts (tests pass a stub). */
@@ -64,46 +64,31 @@ export interface Engine {
   close(): void;
 }
 
-interface OperationDef {
-  input: z.ZodType;
-  access: 'public' | readonly Role[];
-  enterprise?: boolean;
-  audit?: boolean;
-}
-interface AnyHandler {
-  msg: string;
-  run(ctx: OpContext, input: unknown): unknown;
-  target?: (input: unknown, output?: unknown) => string | null;
-}
-
-export function isOperationName(name: string): name is OperationName {
-  return Object.hasOwn(OPERATIONS, name);
-}
 
 /**
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, chain, node = null, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS }: EngineOptions): Engine {
   const repos = createRepos(store.db);
+  const passwordThrottle = new Throttle(throttle ?? DEFAULT_THROTTLE, now);
   let sealingKey: Buffer | undefined;
   const addressBook = new AddressBook({ repos, now });
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain);
   const paymailHosts = new PaymailHostMap(repos.settings, config.paymailHosts ?? {});
-  const services: Services = {
-    keyring: new KeyRing({ sealingKey: () => services.sealingKey() }),
+  const services: EngineServices = {
+    keyring: new KeyRing({ sealingKey: () => services.sealingKey(), throttle: passwordThrottle }),
     compiler: new CompilePool(compileLimits),
     paymail: new PaymailClient(() => paymailHosts.map(), srv),
     paymailHosts,
     db: store.db,
     repos,
     config,
-    throttle: new Throttle(throttle ?? DEFAULT_THROTTLE, now),
+    throttle: passwordThrottle,
     now,
     logger,
     addressBook,
     chain,
-    node,
     sync,
     inFlight: new Set(),
     sealingKey() {
@@ -112,7 +97,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
     },
   };
   services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
-  if (node) sync.attachLocal(node);
+  if (chain.events) sync.attach(chain.events);
   else sync.startPolling(syncIntervalMs);
   let reconciling: Promise<void> | null = null;
   const reconcile = () =>
@@ -143,8 +128,8 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
     setSelfUrl: (url) => paymailHosts.setSelf(config.paymailDomain, url),
     reconcile: () => ready.then(reconcile),
     async execute(name, input, credentials, meta) {
-      const def: OperationDef = OPERATIONS[name];
-      const handler = HANDLERS[name] as AnyHandler;
+      const handler = IMPLEMENTATIONS[name] as unknown as Implementation;
+      const def = handler.contract;
       const ctx: OpContext = { services, caller: null, meta };
       let parsedInput: unknown;
       try {
@@ -162,7 +147,7 @@ export function createEngine({ store, config, chain, node = null, syncIntervalMs
         if (def.audit) recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
         // Never the input or output: either may hold a secret.
         logger.debug({ op: name, uid: ctx.caller?.uid ?? null }, 'operation succeeded');
-        return { msg: handler.msg, output } as OperationResult<typeof name>;
+        return { msg: def.msg, output } as OperationResult<typeof name>;
       } catch (err) {
         // Failed attempts are audited once someone is identified, and always for sign-in operations.
         if (def.audit && (ctx.caller || def.access === 'public')) {

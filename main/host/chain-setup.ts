@@ -25,6 +25,7 @@ export function openChain(cfg: ChainConfig, dataDir: string, password: string, n
     arcApiKey: cfg.arcApiKey,
     wocUrl: cfg.wocUrl ?? defaults.wocUrl,
     wocApiKey: cfg.wocApiKey,
+    devUrl: cfg.network === 'remote' ? (defaults as { devUrl?: string }).devUrl : undefined,
   });
   return { node: null, provider };
 }

@@ -62,7 +62,6 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const engine = createEngine({
     store,
     chain: chain.provider,
-    node: chain.node,
     syncIntervalMs: chainCfg.syncIntervalSeconds * 1000,
     logger,
     compileLimits: opts.compile,

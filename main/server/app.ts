@@ -4,9 +4,8 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { errorEnvelope, successEnvelope } from '../../shared/envelope.js';
-import type { OperationName } from '../../shared/operations.js';
+import { isOperationName, type OperationName } from '../../shared/operations.js';
 import type { Engine } from '../engine/engine.js';
-import { isOperationName } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
 import { mapHttpError } from './http-errors.js';
 import { answerClientError, MAX_URL_LENGTH } from './client-errors.js';
@@ -115,7 +114,7 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
       method: route.method,
       url: route.url,
       bodyLimit: route.bodyLimit,
-      handler: async (req, reply) => run(route.op, route.input ? route.input(req) : req.body, req, reply),
+      handler: async (req, reply) => run(route.op, route.input(req), req, reply),
     });
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import type { LocalNode } from '../chain/local/local-node.js';
+import { MAX_FAUCET, type LocalNode } from '../chain/local/local-node.js';
 import type { BroadcastResult, ExchangeRate, RejectReason } from '../chain/types.js';
 
 /**
@@ -52,7 +52,8 @@ export function arcBroadcastReply(result: BroadcastResult, status: { blockHash: 
     return { code: 503, body: { type: 'https://arc.bitcoinsv.com/errors/503', title: 'Service unavailable', status: 503, detail: result.message, instance: null, txid: result.txid } };
   }
   if (result.reason === 'double-spend') {
-    return { code: 200, body: { txid: result.txid, txStatus: 'DOUBLE_SPEND_ATTEMPTED', extraInfo: result.message, competingTxs: result.competingTxs ?? [], status: 200, title: 'OK', timestamp } };
+    // `reason` marks our node's verdict as final (real ARC leaves a double spend open).
+    return { code: 200, body: { txid: result.txid, txStatus: 'DOUBLE_SPEND_ATTEMPTED', extraInfo: result.message, competingTxs: result.competingTxs ?? [], reason: result.reason, status: 200, title: 'OK', timestamp } };
   }
   const code = ARC_STATUS[result.reason];
   return {
@@ -109,6 +110,22 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
       timestamp: new Date().toISOString(),
     }),
   );
+
+  // ---- development: what makes this a test chain (another Keystead on --network remote uses these) ----
+  const devBody = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {});
+  app.post('/chain/dev/faucet', { preHandler: guard }, async (req, reply) => {
+    const { address, satoshis } = devBody(req);
+    if (typeof address !== 'string' || !Number.isSafeInteger(satoshis) || (satoshis as number) <= 0 || (satoshis as number) > MAX_FAUCET) {
+      return reply.code(400).send({ status: 400, title: 'Bad request', detail: `Send {"address", "satoshis"} (1 to ${MAX_FAUCET}).` });
+    }
+    return reply.send(await node.faucet(address, satoshis as number));
+  });
+  app.post('/chain/dev/mine', { preHandler: guard }, async (req, reply) => {
+    const blocks = Number(devBody(req).blocks ?? 1);
+    if (!Number.isInteger(blocks) || blocks < 1 || blocks > 100) return reply.code(400).send({ status: 400, title: 'Bad request', detail: 'blocks: 1 to 100' });
+    return reply.send(node.mineBlocks(blocks));
+  });
+  app.post('/chain/dev/mempool', { preHandler: guard }, async (_req, reply) => reply.send({ size: node.mempoolSize() }));
 
   // ---- WhatsOnChain ----
   const woc = '/chain/woc/v1/bsv/local';

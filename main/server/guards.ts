@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Credentials } from '../engine/context.js';
+import { CONTENT_SECURITY_POLICY } from '../../shared/csp.js';
 
 /**
  * Pure checks the local server applies before any route runs. The server listens on loopback, but a
@@ -47,16 +48,5 @@ export function credentialsFromHeaders(headers: IncomingHttpHeaders): Credential
   };
 }
 
-/** Content-Security-Policy for the UI we serve. Mantine sets inline style attributes, hence style 'unsafe-inline'. */
-export const UI_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Content-Security-Policy for the UI we serve (the one policy, from shared/csp.ts). */
+export const UI_CSP = CONTENT_SECURITY_POLICY;

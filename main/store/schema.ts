@@ -205,7 +205,7 @@ export const MIGRATIONS: readonly Migration[] = [
         wallet_row        INTEGER NOT NULL,
         txid              TEXT NOT NULL,
         raw               TEXT NOT NULL,
-        state             TEXT NOT NULL CHECK (state IN ('sending','unknown','pending','done','failed')),
+        state             TEXT NOT NULL CHECK (state IN ('sending','unknown','pending','cancelling','done','failed')),
         result            TEXT NOT NULL,
         memo              TEXT,
         counterparty      TEXT,
@@ -213,13 +213,15 @@ export const MIGRATIONS: readonly Migration[] = [
         delivered_at      INTEGER,
         peer_txid         TEXT,
         failure           TEXT,
-        change_addresses  TEXT NOT NULL DEFAULT '[]'
+        change_addresses  TEXT NOT NULL DEFAULT '[]',
+        cancel_raw        TEXT,
+        cancel_txid       TEXT
       );
       INSERT INTO payment_attempts_v7 (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at)
         SELECT attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at FROM payment_attempts;
       DROP TABLE payment_attempts;
       ALTER TABLE payment_attempts_v7 RENAME TO payment_attempts;
-      CREATE INDEX payment_attempts_open ON payment_attempts(state) WHERE state IN ('sending','unknown','pending');
+      CREATE INDEX payment_attempts_open ON payment_attempts(state) WHERE state IN ('sending','unknown','pending','cancelling');
       CREATE INDEX payment_attempts_by_txid ON payment_attempts(txid);
       ALTER TABLE wallet_txs ADD COLUMN state TEXT NOT NULL DEFAULT 'seen' CHECK (state IN ('unseen','seen','failed'));
       ALTER TABLE wallet_txs ADD COLUMN failure TEXT;
@@ -236,6 +238,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE addresses ADD COLUMN issued_at INTEGER;
       CREATE INDEX paymail_refs_expiry ON paymail_refs(expires_at) WHERE txid IS NULL;
+      -- Destinations may share an address now, so one transaction must not pay two references.
+      CREATE UNIQUE INDEX paymail_refs_txid ON paymail_refs(txid) WHERE txid IS NOT NULL;
     `,
   },
 ];

@@ -1,6 +1,7 @@
-import type { CallAuth, UnlockInput, VaultStatus } from '../../shared/bridge.js';
+import type { CallAuth } from '../../shared/bridge.js';
 import type { ErrorCode, ErrorKind } from '../../shared/errors.js';
-import type { OperationInput, OperationName, OperationOutput, SessionOutput } from '../../shared/operations.js';
+import type { AnyContract, InputOf, OutputOf } from '../../shared/operation.js';
+import type { OPERATIONS, SessionOutput } from '../../shared/operations.js';
 
 /** A failed call, with the API's code and message; views show `message` as it is. */
 export class ApiError extends Error {
@@ -20,17 +21,28 @@ export interface CallResult<T> {
   output: T;
 }
 
+/** Where things stand when the app starts: no organisation yet, locked (desktop), or ready to sign in. */
+export interface StartState {
+  state: 'firstRun' | 'locked' | 'signIn';
+  version: string;
+  network: string;
+}
+
 /**
- * What every view uses to reach the engine. Two implementations, chosen once at start: over the
- * preload bridge (desktop) and over HTTP (headless host and browser tests). Same operations, same errors.
+ * What every view and store uses to reach the engine. Two implementations, chosen once at start: over
+ * the preload bridge (desktop) and over HTTP (headless host and browser tests). Same operations, same
+ * errors, and the same first-run and sign-in steps, so nothing above this asks which one it has.
  */
 export interface KeysteadClient {
   readonly host: 'desktop' | 'browser';
-  call<N extends OperationName>(name: N, input: OperationInput<N>, auth?: CallAuth): Promise<CallResult<OperationOutput<N>>>;
-  /** Desktop only: the encrypted database is opened from the UI. */
-  readonly vault?: {
-    status(): Promise<VaultStatus>;
-    setup(input: OperationInput<'setup'>): Promise<CallResult<SessionOutput>>;
-    unlock(input: UnlockInput): Promise<CallResult<SessionOutput>>;
-  };
+  /** Whether the tab should keep the session token across reloads (the browser; the desktop keeps none). */
+  readonly keepsToken: boolean;
+  call<C extends AnyContract>(op: C, input: InputOf<C>, auth?: CallAuth): Promise<CallResult<OutputOf<C>>>;
+  start(): Promise<StartState>;
+  /** First run: creates the organisation and its first admin (on the desktop, the encrypted database too). */
+  setup(input: InputOf<typeof OPERATIONS.setup>): Promise<SessionOutput>;
+  /** Signs in (on a locked desktop, the password first opens the database). */
+  signIn(email: string, password: string, locked: boolean): Promise<SessionOutput>;
+  /** The embedded API's address, for the Overview's "how scripts reach it". */
+  apiUrl(): Promise<string | null>;
 }

@@ -1,5 +1,6 @@
 import type { BridgeResult, CallAuth, KeysteadBridge } from '../../shared/bridge.js';
-import type { OperationName } from '../../shared/operations.js';
+import type { AnyContract } from '../../shared/operation.js';
+import { OPERATIONS } from '../../shared/operations.js';
 import { ApiError, type CallResult, type KeysteadClient } from './client.js';
 
 function unwrap<T>(result: BridgeResult<T>): CallResult<T> {
@@ -10,16 +11,29 @@ function unwrap<T>(result: BridgeResult<T>): CallResult<T> {
 
 /** The desktop client: the preload's named functions, results unwrapped exactly like HTTP envelopes. */
 export function createIpcClient(bridge: KeysteadBridge): KeysteadClient {
+  async function call(op: AnyContract, input: unknown, auth?: CallAuth): Promise<CallResult<never>> {
+    const fn = bridge.ops[op.name as keyof typeof bridge.ops] as (input: unknown, auth?: CallAuth) => Promise<BridgeResult<unknown>>;
+    return unwrap(await fn(input, auth)) as never;
+  }
+  const appStatus = async () => (await call(OPERATIONS.appStatus, {})).output as { version: string; network: string };
   return {
     host: 'desktop',
-    async call(name: OperationName, input: unknown, auth?: CallAuth) {
-      const fn = bridge.ops[name] as (input: unknown, auth?: CallAuth) => Promise<BridgeResult<unknown>>;
-      return unwrap(await fn(input, auth)) as never;
+    keepsToken: false,
+    call: call as KeysteadClient['call'],
+    async start() {
+      const vault = await bridge.vault.status();
+      if (!vault.exists) return { state: 'firstRun', version: '', network: '' };
+      if (!vault.unlocked) return { state: 'locked', version: '', network: '' };
+      return { state: 'signIn', ...(await appStatus()) };
     },
-    vault: {
-      status: () => bridge.vault.status(),
-      setup: async (input) => unwrap(await bridge.vault.setup(input)),
-      unlock: async (input) => unwrap(await bridge.vault.unlock(input)),
+    async setup(input) {
+      return unwrap(await bridge.vault.setup(input)).output;
+    },
+    async signIn(email, password, locked) {
+      return locked ? unwrap(await bridge.vault.unlock({ email, password })).output : (await call(OPERATIONS.login, { email, password })).output;
+    },
+    async apiUrl() {
+      return (await bridge.vault.status()).apiUrl;
     },
   };
 }

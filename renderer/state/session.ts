@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { MeOutput, OperationInput, OperationName, OperationOutput, SessionOutput } from '../../shared/operations.js';
+import type { AnyContract, InputOf, OutputOf } from '../../shared/operation.js';
+import { OPERATIONS, type MeOutput, type SessionOutput } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
 import { ApiError, type KeysteadClient } from '../api/client.js';
 
@@ -15,34 +16,37 @@ export interface SessionState {
   apiUrl: string | null;
   startError: string | null;
   start(): Promise<void>;
-  setup(input: OperationInput<'setup'>): Promise<void>;
+  setup(input: InputOf<typeof OPERATIONS.setup>): Promise<void>;
   login(email: string, password: string): Promise<void>;
   logout(): Promise<void>;
   /** Calls an operation as the signed-in user; a 401 sends the user back to the login screen. */
-  call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
+  call<C extends AnyContract>(op: C, input: InputOf<C>): Promise<OutputOf<C>>;
   role(): Role | null;
 }
 
 const TOKEN_KEY = 'keystead.authToken';
 
-/** The session is the engine's, mirrored here; the token lives in memory (and the tab's sessionStorage in the browser). */
-export function createSessionStore(
-  client: KeysteadClient,
-  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null,
-  pageOrigin: () => string = () => window.location.origin,
-) {
+/**
+ * The session is the engine's, mirrored here; the token lives in memory (and the tab's sessionStorage in
+ * the browser). The client decides how first run and sign-in happen on its host; this store never asks.
+ */
+export function createSessionStore(client: KeysteadClient, storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null) {
   return create<SessionState>((set, get) => {
     const remember = (token: string | null) => {
-      if (!storage || client.host === 'desktop') return;
+      if (!storage || !client.keepsToken) return;
       if (token) storage.setItem(TOKEN_KEY, token);
       else storage.removeItem(TOKEN_KEY);
     };
+    const saved = () => (storage && client.keepsToken ? storage.getItem(TOKEN_KEY) : null);
 
     const enter = async (session: SessionOutput) => {
       remember(session.authToken);
-      const { output: me } = await client.call('me', {}, { authToken: session.authToken });
-      const apiUrl = client.vault ? (await client.vault.status()).apiUrl : pageOrigin();
-      set({ authToken: session.authToken, me, phase: 'ready', apiUrl });
+      const { output: me } = await client.call(OPERATIONS.me, {}, { authToken: session.authToken });
+      if (!get().version) {
+        const { output: status } = await client.call(OPERATIONS.appStatus, {});
+        set({ version: status.version, network: status.network });
+      }
+      set({ authToken: session.authToken, me, phase: 'ready', apiUrl: await client.apiUrl() });
     };
 
     return {
@@ -57,19 +61,15 @@ export function createSessionStore(
 
       async start() {
         try {
-          if (client.vault) {
-            const vault = await client.vault.status();
-            if (!vault.exists) return set({ phase: 'firstRun' });
-            if (!vault.unlocked) return set({ phase: 'locked' });
-          }
-          const { output: status } = await client.call('appStatus', {});
-          set({ version: status.version, network: status.network });
-          if (!status.initialised) return set({ phase: 'firstRun' });
-          const saved = storage && client.host === 'browser' ? storage.getItem(TOKEN_KEY) : null;
-          if (saved) {
+          const s = await client.start();
+          set({ version: s.version, network: s.network });
+          if (s.state === 'firstRun') return set({ phase: 'firstRun' });
+          if (s.state === 'locked') return set({ phase: 'locked' });
+          const token = saved();
+          if (token) {
             try {
-              const { output: me } = await client.call('me', {}, { authToken: saved });
-              return set({ authToken: saved, me, phase: 'ready', apiUrl: pageOrigin() });
+              const { output: me } = await client.call(OPERATIONS.me, {}, { authToken: token });
+              return set({ authToken: token, me, phase: 'ready', apiUrl: await client.apiUrl() });
             } catch {
               remember(null);
             }
@@ -81,33 +81,23 @@ export function createSessionStore(
       },
 
       async setup(input) {
-        const result = client.vault ? await client.vault.setup(input) : await client.call('setup', input);
-        if (client.vault) {
-          const { output: status } = await client.call('appStatus', {});
-          set({ version: status.version, network: status.network });
-        }
-        await enter(result.output);
+        await enter(await client.setup(input));
       },
 
       async login(email, password) {
-        const result = get().phase === 'locked' && client.vault ? await client.vault.unlock({ email, password }) : await client.call('login', { email, password });
-        if (client.vault && !get().version) {
-          const { output: status } = await client.call('appStatus', {});
-          set({ version: status.version, network: status.network });
-        }
-        await enter(result.output);
+        await enter(await client.signIn(email, password, get().phase === 'locked'));
       },
 
       async logout() {
         const token = get().authToken;
         remember(null);
         set({ authToken: null, me: null, phase: 'login' });
-        if (token) await client.call('logout', {}, { authToken: token }).catch(() => undefined);
+        if (token) await client.call(OPERATIONS.logout, {}, { authToken: token }).catch(() => undefined);
       },
 
-      async call(name, input) {
+      async call(op, input) {
         try {
-          return (await client.call(name, input, { authToken: get().authToken ?? undefined, serviceId: get().me?.serviceId })).output;
+          return (await client.call(op, input, { authToken: get().authToken ?? undefined, serviceId: get().me?.serviceId })).output;
         } catch (err) {
           if (err instanceof ApiError && err.kind === 'unauthenticated') {
             remember(null);

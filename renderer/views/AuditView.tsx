@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
-import type { AuditEntryOutput } from '../../shared/operations.js';
+import { OPERATIONS as OPS, type AuditEntryOutput } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
 import { useSession } from '../state/store.js';
 
@@ -16,7 +16,7 @@ export function AuditView() {
     async (from: number | null) => {
       setBusy(true);
       try {
-        const page = await call('auditLog', { limit: 50, nextPageToken: from });
+        const page = await call(OPS.auditLog, { limit: 50, nextPageToken: from });
         setEntries((prev) => (from === null ? page.entries : [...prev, ...page.entries]));
         setNext(page.meta.nextPageToken);
         setError(null);

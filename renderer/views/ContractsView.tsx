@@ -1,6 +1,6 @@
 import { Alert, Button, Code, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
-import type { CompileDiagnostic, CompileOutput } from '../../shared/operations.js';
+import { OPERATIONS as OPS, type CompileDiagnostic, type CompileOutput } from '../../shared/operations.js';
 import { ApiError } from '../api/client.js';
 import { messageOf } from '../components/errors.js';
 import { ScryptEditor, type ScryptEditorHandle } from '../components/ScryptEditor.js';
@@ -39,7 +39,7 @@ export function ContractsView() {
     setBusy(true);
     setFailure(null);
     try {
-      const r = await call('compile', { sourceCode: toBase64(source), optimize, file });
+      const r = await call(OPS.compile, { sourceCode: toBase64(source), optimize, file });
       setResult(r);
       setErrors(r.errors);
     } catch (err) {

@@ -8,6 +8,7 @@ import { QrCode } from '../components/QrCode.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
+import { OPERATIONS as OPS } from '../../shared/operations.js';
 
 const STATE_COLORS = { available: 'teal', reserved: 'blue', dust: 'gray', spent: 'dark' } as const;
 
@@ -16,16 +17,16 @@ export function FeeManagerView() {
   const call = useSession((s) => s.call);
   const metrics = useLoad(async () => {
     try {
-      return await call('feeManagerMetrics', {});
+      return await call(OPS.feeManagerMetrics, {});
     } catch (err) {
       if (err instanceof ApiError && err.code === 'NOT_FOUND') return null;
       throw err;
     }
   });
-  const addresses = useLoad(async () => (metrics.data ? (await call('feeManagerAddresses', {})).addresses : []), [metrics.data]);
+  const addresses = useLoad(async () => (metrics.data ? (await call(OPS.feeManagerAddresses, {})).addresses : []), [metrics.data]);
   const [mnemonic, setMnemonic] = useState('');
   const init = useSubmit(async () => {
-    const r = await call('feeManagerInit', { mnemonic: mnemonic || undefined });
+    const r = await call(OPS.feeManagerInit, { mnemonic: mnemonic || undefined });
     notifySuccess(`Fee manager ready. Fund it at ${r.address}.`);
     await metrics.reload();
   });

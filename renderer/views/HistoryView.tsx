@@ -1,12 +1,12 @@
 import { Alert, Badge, Button, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
-import type { HistoryEntry } from '../../shared/operations.js';
+import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
 import { formatBsv, formatSats, formatTime } from '../components/format.js';
 import { useInterval } from '../components/useInterval.js';
-import { useLoad } from '../components/useLoad.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
+import { useWallets } from '../components/useWallets.js';
 
 const COLORS = { in: 'teal', out: 'orange', self: 'gray' } as const;
 const STATE_COLORS = { pending: 'yellow', confirmed: 'teal', failed: 'red' } as const;
@@ -43,7 +43,7 @@ function StateCell({ e }: { e: HistoryEntry }) {
 /** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations. */
 export function HistoryView() {
   const call = useSession((s) => s.call);
-  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const wallets = useWallets();
   const [walletId, setWalletId] = useState<string | null>(null);
   const [entries, setEntries] = useState<HistoryEntry[]>([]);
   const [next, setNext] = useState<number | null>(null);
@@ -52,7 +52,7 @@ export function HistoryView() {
   const load = useCallback(
     async (from: number) => {
       try {
-        const r = await call('history', { walletId: walletId ?? undefined, nextPageToken: from, maxResults: 25 });
+        const r = await call(OPS.history, { walletId: walletId ?? undefined, nextPageToken: from, maxResults: 25 });
         setEntries((prev) => (from === 0 ? r.history : [...prev, ...r.history]));
         setNext(r.meta.nextPageToken);
         setError(null);

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, NumberInput, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { LookupOutput } from '../../shared/operations.js';
+import { OPERATIONS as OPS, type LookupOutput } from '../../shared/operations.js';
 import { LOOKUP_TYPES } from '../../shared/payment-schemas.js';
 import { formatSats } from '../components/format.js';
 import { useSubmit } from '../components/useSubmit.js';
@@ -18,7 +18,7 @@ export function LookupView() {
   const [pages, setPages] = useState<number[]>([0]);
 
   const fetchPage = async (token: number) => {
-    const r = await call('lookup', { privateKey, type, currency, compact, maxResults: Number(maxResults) || 19, nextPageToken: token });
+    const r = await call(OPS.lookup, { privateKey, type, currency, compact, maxResults: Number(maxResults) || 19, nextPageToken: token });
     setResult(r);
   };
   const first = useSubmit(async () => {

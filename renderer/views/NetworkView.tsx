@@ -1,12 +1,13 @@
 import { Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { canCall } from '../../shared/operations.js';
+import { OPERATIONS as OPS, canCall } from '../../shared/operations.js';
 import { formatSats, formatTime } from '../components/format.js';
 import { notifyError, notifySuccess } from '../components/notify.js';
 import { useInterval } from '../components/useInterval.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
+import { useWallets } from '../components/useWallets.js';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -25,7 +26,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 export function NetworkView() {
   const call = useSession((s) => s.call);
   const role = useSession((s) => s.me!.role);
-  const status = useLoad(() => call('networkStatus', {}));
+  const status = useLoad(() => call(OPS.networkStatus, {}));
   useInterval(status.reload, 5000);
   const s = status.data;
 
@@ -64,7 +65,7 @@ export function NetworkView() {
               <Row label="USD rate">{s.rates ? `${s.rates.rate} (${s.rates.source}, ${formatTime(s.rates.updatedAt)})` : '—'}</Row>
             </Stack>
           </Paper>
-          {s.faucet && canCall(role, 'faucet') && <LocalTools onDone={() => void status.reload()} />}
+          {s.faucet && canCall(role, OPS.faucet) && <LocalTools onDone={() => void status.reload()} />}
         </SimpleGrid>
       )}
       <RatesTable />
@@ -74,19 +75,21 @@ export function NetworkView() {
 
 function LocalTools({ onDone }: { onDone: () => void }) {
   const call = useSession((s) => s.call);
-  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const wallets = useWallets();
   const [walletId, setWalletId] = useState<string | null>(null);
   const [amount, setAmount] = useState<number | string>(100_000);
   const faucet = useSubmit(async () => {
-    const r = await call('faucet', { walletId: walletId ?? undefined, satoshis: Number(amount) });
+    const r = await call(OPS.faucet, { walletId: walletId ?? undefined, satoshis: Number(amount) });
     notifySuccess(`${formatSats(r.satoshis)} sent to ${r.address}.`);
     onDone();
+    await wallets.reload();
   });
   const mine = async () => {
     try {
-      const r = await call('mineBlock', {});
+      const r = await call(OPS.mineBlock, {});
       notifySuccess(`Block ${r.height} mined with ${r.txCount} transaction(s).`);
       onDone();
+      await wallets.reload();
     } catch (err) {
       notifyError(err);
     }
@@ -126,12 +129,12 @@ function LocalTools({ onDone }: { onDone: () => void }) {
 function RatesTable() {
   const call = useSession((s) => s.call);
   const role = useSession((s) => s.me!.role);
-  const rates = useLoad(() => call('listRates', {}));
-  const editable = canCall(role, 'setRate');
+  const rates = useLoad(() => call(OPS.listRates, {}));
+  const editable = canCall(role, OPS.setRate);
   const [currency, setCurrency] = useState('');
   const [rate, setRate] = useState<number | string>('');
   const save = useSubmit(async () => {
-    await call('setRate', { currency, rate: Number(rate) });
+    await call(OPS.setRate, { currency, rate: Number(rate) });
     notifySuccess(`${currency.toUpperCase()} saved.`);
     setCurrency('');
     setRate('');

@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, Modal, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import type { ApiKeyInfo, NewApiKey } from '../../shared/operations.js';
+import { OPERATIONS as OPS, type ApiKeyInfo, type NewApiKey } from '../../shared/operations.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { ConfirmModal } from '../components/ConfirmModal.js';
@@ -39,7 +39,7 @@ export function ProfileView() {
 function ApiKeys() {
   const call = useSession((s) => s.call);
   const uid = useSession((s) => s.me!.uid);
-  const keys = useLoad(() => call('listApiKeys', {}).then((o) => o.apiKeys));
+  const keys = useLoad(() => call(OPS.listApiKeys, {}).then((o) => o.apiKeys));
   const [label, setLabel] = useState('');
   const [revealed, setRevealed] = useState<NewApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
@@ -49,7 +49,7 @@ function ApiKeys() {
     e.preventDefault();
     setBusy(true);
     try {
-      setRevealed(await call('createApiKey', { label }));
+      setRevealed(await call(OPS.createApiKey, { label }));
       setLabel('');
       await keys.reload();
     } catch (err) {
@@ -92,7 +92,7 @@ function ApiKeys() {
                         variant="default"
                         onClick={async () => {
                           try {
-                            setRevealed(await call('rotateApiKey', { keyId: k.keyId }));
+                            setRevealed(await call(OPS.rotateApiKey, { keyId: k.keyId }));
                             await keys.reload();
                           } catch (err) {
                             notifyError(err);
@@ -130,7 +130,7 @@ function ApiKeys() {
         confirmLabel="Revoke"
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
-          await call('revokeApiKey', { keyId: revoking!.keyId });
+          await call(OPS.revokeApiKey, { keyId: revoking!.keyId });
           notifySuccess('API key revoked.');
           await keys.reload();
         }}
@@ -149,7 +149,7 @@ function ChangePassword({ onChanged }: { onChanged: () => void }) {
 
   const { busy, error, onSubmit } = useSubmit(async () => {
     if (form.newPassword !== form.confirm) throw new LocalCheck('The two new passwords differ.');
-    const r = await call('changePassword', { currentPassword: form.currentPassword, newPassword: form.newPassword, keepApiKeys });
+    const r = await call(OPS.changePassword, { currentPassword: form.currentPassword, newPassword: form.newPassword, keepApiKeys });
     const keys = r.revokedApiKeys.length ? ` ${r.revokedApiKeys.length} API key(s) revoked: ${r.revokedApiKeys.map((k) => k.label || k.keyId).join(', ')}.` : '';
     notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.${keys}`);
     setForm({ currentPassword: '', newPassword: '', confirm: '' });

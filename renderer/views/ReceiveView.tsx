@@ -4,6 +4,8 @@ import { CopyField } from '../components/CopyField.js';
 import { QrCode } from '../components/QrCode.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSession } from '../state/store.js';
+import { OPERATIONS as OPS } from '../../shared/operations.js';
+import { useWallets } from '../components/useWallets.js';
 
 function walletFromHash(): string | undefined {
   const q = window.location.hash.split('?')[1];
@@ -14,13 +16,15 @@ function walletFromHash(): string | undefined {
 export function ReceiveView() {
   const call = useSession((s) => s.call);
   const [walletId, setWalletId] = useState<string | undefined>(walletFromHash);
-  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const wallets = useWallets();
   // No wallet chosen: the default wallet, which the engine creates on first use.
-  const receive = useLoad(() => call('walletAddresses', { walletId }), [walletId]);
+  const receive = useLoad(() => call(OPS.walletAddresses, { walletId }), [walletId]);
 
+  // Asking for the default wallet's addresses creates it on first use: the shared list then learns of it.
+  const reloadWallets = wallets.reload;
   useEffect(() => {
-    if (receive.data && !walletId) void wallets.reload();
-  }, [receive.data, walletId, wallets.reload]);
+    if (receive.data && !walletId) void reloadWallets();
+  }, [receive.data, walletId, reloadWallets]);
 
   const current = receive.data?.addresses[0];
   const chosen = walletId ?? receive.data?.walletID;

@@ -1,12 +1,13 @@
 import { Alert, Button, Group, NumberInput, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { OperationOutput, PaymentRequest, QuoteOutput } from '../../shared/operations.js';
+import { OPERATIONS as OPS, OPERATIONS, type PaymentRequest, type QuoteOutput } from '../../shared/operations.js';
+import type { OutputOf } from '../../shared/operation.js';
 import { CopyField } from '../components/CopyField.js';
 import { formatBsv, formatFiat, formatSats } from '../components/format.js';
-import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
+import { useWallets } from '../components/useWallets.js';
 
 /** What the person typed when they asked for a review; the review is only good for exactly this. */
 interface Basis {
@@ -41,13 +42,13 @@ function Money({ satoshis, rate }: { satoshis: number; rate: QuoteOutput['rate']
 /** Paste a payment URI, paymail or address → review exactly what will be sent → confirm once → txid. */
 export function SendView() {
   const call = useSession((s) => s.call);
-  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const wallets = useWallets();
   const [uri, setUri] = useState('');
   const [amount, setAmount] = useState<number | string>('');
   const [walletId, setWalletId] = useState<string | null>(null);
   const [walletPassword, setWalletPassword] = useState('');
   const [review, setReview] = useState<Review | null>(null);
-  const [sent, setSent] = useState<OperationOutput<'pay'> | null>(null);
+  const [sent, setSent] = useState<OutputOf<typeof OPERATIONS.pay> | null>(null);
   const chosen = wallets.data?.find((w) => w.walletID === walletId) ?? null;
 
   // Any edit after a review makes it stale: it is dropped, and must be asked for again.
@@ -60,13 +61,13 @@ export function SendView() {
     setSent(null);
     setReview(null);
     const basis = { uri, amount, walletId };
-    const resolved = await call('resolveUri', { uri, amount: amount === '' ? undefined : Number(amount), walletId: walletId ?? undefined });
-    const quote = await call('quotePayment', { ...resolved.data, walletId: walletId ?? undefined });
+    const resolved = await call(OPS.resolveUri, { uri, amount: amount === '' ? undefined : Number(amount), walletId: walletId ?? undefined });
+    const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
     setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
   });
   const confirm = useSubmit(async () => {
     if (!review) return;
-    const r = await call('pay', {
+    const r = await call(OPS.pay, {
       ...review.request,
       walletId: review.basis.walletId ?? undefined,
       walletPassword: chosen?.type === 'secure' ? walletPassword : undefined,

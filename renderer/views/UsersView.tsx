@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { UserOutput } from '../../shared/operations.js';
+import { OPERATIONS as OPS, type UserOutput } from '../../shared/operations.js';
 import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { ConfirmModal } from '../components/ConfirmModal.js';
@@ -19,7 +19,7 @@ const EMPTY: Draft = { email: '', password: '', role: 'viewer', firstName: '', l
 export function UsersView() {
   const call = useSession((s) => s.call);
   const myUid = useSession((s) => s.me?.uid);
-  const users = useLoad(() => call('listUsers', {}).then((o) => o.users));
+  const users = useLoad(() => call(OPS.listUsers, {}).then((o) => o.users));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserOutput | null>(null);
   const [deleting, setDeleting] = useState<UserOutput | null>(null);
@@ -74,7 +74,7 @@ export function UsersView() {
         withCredentials
         onClose={() => setCreating(false)}
         onSubmit={async (d) => {
-          await call('createUser', d);
+          await call(OPS.createUser, d);
           notifySuccess(`${d.email} can now sign in as ${ROLE_LABELS[d.role]}.`);
           await users.reload();
         }}
@@ -86,7 +86,7 @@ export function UsersView() {
           initial={{ ...EMPTY, ...editing }}
           onClose={() => setEditing(null)}
           onSubmit={async (d) => {
-            await call('updateUser', { userId: editing.uid, role: d.role, firstName: d.firstName, lastName: d.lastName, title: d.title });
+            await call(OPS.updateUser, { userId: editing.uid, role: d.role, firstName: d.firstName, lastName: d.lastName, title: d.title });
             notifySuccess(`${editing.email} updated.`);
             await users.reload();
           }}
@@ -98,7 +98,7 @@ export function UsersView() {
         confirmLabel="Delete user"
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await call('deleteUser', { userId: deleting!.uid });
+          await call(OPS.deleteUser, { userId: deleting!.uid });
           notifySuccess(`${deleting!.email} no longer has access.`);
           await users.reload();
         }}

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { canCall, type WalletSummary } from '../../shared/operations.js';
+import { OPERATIONS as OPS, canCall, type WalletSummary } from '../../shared/operations.js';
 import { WALLET_TYPES, type WalletTypeName } from '../../shared/wallet-schemas.js';
 import { ApiError } from '../api/client.js';
 import { messageOf } from '../components/errors.js';
@@ -8,9 +8,9 @@ import { notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
 import { formatBsv, formatSats } from '../components/format.js';
 import { useInterval } from '../components/useInterval.js';
-import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
+import { useWallets } from '../components/useWallets.js';
 
 const TYPE_HELP: Record<WalletTypeName, string> = {
   standard: 'Encrypted on this computer; no extra password.',
@@ -25,9 +25,8 @@ const DERIVATIONS = [
 
 /** The account's wallets: list, create or import, back up the recovery phrase, delete. */
 export function WalletsView() {
-  const call = useSession((s) => s.call);
   const role = useSession((s) => s.me!.role);
-  const wallets = useLoad(() => call('listWallets', {}).then((o) => o.wallets));
+  const wallets = useWallets();
   useInterval(wallets.reload, 5000); // balances move as the chain does
   const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState<WalletSummary | null>(null);
@@ -37,7 +36,7 @@ export function WalletsView() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Wallets</Title>
-        {canCall(role, 'createWallet') && <Button onClick={() => setCreating(true)}>New wallet</Button>}
+        {canCall(role, OPS.createWallet) && <Button onClick={() => setCreating(true)}>New wallet</Button>}
       </Group>
       {wallets.error && <Alert color="red">{wallets.error}</Alert>}
       {wallets.data?.length === 0 && <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>}
@@ -86,12 +85,12 @@ export function WalletsView() {
                     <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
                       Receive
                     </Button>
-                    {w.access === 'owner' && canCall(role, 'exportMnemonic') && (
+                    {w.access === 'owner' && canCall(role, OPS.exportMnemonic) && (
                       <Button size="xs" variant="default" onClick={() => setExporting(w)}>
                         Back up
                       </Button>
                     )}
-                    {w.access === 'owner' && canCall(role, 'deleteWallet') && (
+                    {w.access === 'owner' && canCall(role, OPS.deleteWallet) && (
                       <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
                         Delete
                       </Button>
@@ -118,7 +117,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
   const text = (k: keyof typeof f) => ({ value: String(f[k]), onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
 
   const { busy, error, onSubmit } = useSubmit(async () => {
-    const r = await call('createWallet', {
+    const r = await call(OPS.createWallet, {
         walletTitle: f.walletTitle,
         type: f.type,
         walletLogo: f.walletLogo || undefined,
@@ -188,7 +187,7 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
   const [walletPassword, setWalletPassword] = useState('');
   const [phrase, setPhrase] = useState<string | null>(null);
   const { busy, error, onSubmit } = useSubmit(async () => {
-    const r = await call('exportMnemonic', { walletId: wallet.walletID, password, walletPassword: wallet.type === 'secure' ? walletPassword : undefined });
+    const r = await call(OPS.exportMnemonic, { walletId: wallet.walletID, password, walletPassword: wallet.type === 'secure' ? walletPassword : undefined });
     setPhrase(r.mnemonic);
   });
 
@@ -235,7 +234,7 @@ function DeleteModal({ wallet, onClose, onDeleted }: { wallet: WalletSummary; on
     setBusy(true);
     setError(null);
     try {
-      await call('deleteWallet', { walletId: wallet.walletID, force: force || undefined });
+      await call(OPS.deleteWallet, { walletId: wallet.walletID, force: force || undefined });
       notifySuccess(`Wallet “${wallet.walletTitle}” deleted.`);
       onDeleted();
       onClose();

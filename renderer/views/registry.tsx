@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { canCall, type OperationName } from '../../shared/operations.js';
+import { canCall, OPERATIONS as OPS, type AnyContract } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
 import { AuditView } from './AuditView.js';
 import { ContractsView } from './ContractsView.js';
@@ -21,23 +21,23 @@ import { WalletsView } from './WalletsView.js';
 export interface ViewDef {
   id: string;
   label: string;
-  requires: OperationName;
+  requires: AnyContract;
   Component: ComponentType;
 }
 
 export const VIEWS: readonly ViewDef[] = [
-  { id: 'overview', label: 'Overview', requires: 'me', Component: OverviewView },
-  { id: 'wallets', label: 'Wallets', requires: 'listWallets', Component: WalletsView },
-  { id: 'send', label: 'Send', requires: 'pay', Component: SendView },
-  { id: 'receive', label: 'Receive', requires: 'walletAddresses', Component: ReceiveView },
-  { id: 'history', label: 'History', requires: 'history', Component: HistoryView },
-  { id: 'lookup', label: 'Lookup', requires: 'lookup', Component: LookupView },
-  { id: 'fees', label: 'Fee manager', requires: 'feeManagerMetrics', Component: FeeManagerView },
-  { id: 'contracts', label: 'Contracts', requires: 'compile', Component: ContractsView },
-  { id: 'network', label: 'Network', requires: 'networkStatus', Component: NetworkView },
-  { id: 'users', label: 'Users', requires: 'listUsers', Component: UsersView },
-  { id: 'audit', label: 'Audit log', requires: 'auditLog', Component: AuditView },
-  { id: 'profile', label: 'Profile', requires: 'me', Component: ProfileView },
+  { id: 'overview', label: 'Overview', requires: OPS.me, Component: OverviewView },
+  { id: 'wallets', label: 'Wallets', requires: OPS.listWallets, Component: WalletsView },
+  { id: 'send', label: 'Send', requires: OPS.pay, Component: SendView },
+  { id: 'receive', label: 'Receive', requires: OPS.walletAddresses, Component: ReceiveView },
+  { id: 'history', label: 'History', requires: OPS.history, Component: HistoryView },
+  { id: 'lookup', label: 'Lookup', requires: OPS.lookup, Component: LookupView },
+  { id: 'fees', label: 'Fee manager', requires: OPS.feeManagerMetrics, Component: FeeManagerView },
+  { id: 'contracts', label: 'Contracts', requires: OPS.compile, Component: ContractsView },
+  { id: 'network', label: 'Network', requires: OPS.networkStatus, Component: NetworkView },
+  { id: 'users', label: 'Users', requires: OPS.listUsers, Component: UsersView },
+  { id: 'audit', label: 'Audit log', requires: OPS.auditLog, Component: AuditView },
+  { id: 'profile', label: 'Profile', requires: OPS.me, Component: ProfileView },
 ];
 
 export function viewsFor(role: Role | null): ViewDef[] {

@@ -6,6 +6,8 @@ import { startHeadless, type Headless } from '../helpers/headless.js';
 
 /** Each test gets its own headless Keystead (fresh encrypted data dir, free port) and a page pointed at it. */
 export const test = base.extend<{ keystead: Headless }>({
+  // Playwright reads a fixture's dependencies from this destructuring pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
   keystead: async ({}, use) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-e2e-'));
     const host = await startHeadless({ dataDir, password: 'e2e-db-password', args: ['--mine-interval', '0'] });

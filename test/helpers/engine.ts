@@ -31,7 +31,6 @@ export function testEngine(opts: TestEngineOptions = {}): TestEngine {
   const engine = createEngine({
     store,
     chain: (opts.chain ?? ((c) => c))(new LocalProvider(node, () => null)),
-    node,
     config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test', broadcastWindowMs: opts.broadcastWindowMs ?? 30_000, paymailHosts: opts.paymailHosts },
     throttle: opts.throttle,
     now: () => clock.now,
@@ -53,6 +52,8 @@ export function withBroadcast(broadcast: ChainProvider['broadcast']): (local: Ch
     getTxStatus: (t) => local.getTxStatus(t),
     getTip: () => local.getTip(),
     getUsdRate: () => local.getUsdRate(),
+    dev: local.dev,
+    events: local.events,
     broadcast: (hex) => broadcast.call(local, hex),
   });
 }

@@ -105,10 +105,8 @@ describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two i
     adminB = { authToken: s.body.data.authToken };
     const net = await request(b.url, 'GET', '/v1/network', { headers: adminB });
     assert.equal(net.body.data.network, 'remote');
-    assert.equal(net.body.data.faucet, false);
+    assert.equal(net.body.data.faucet, true, "another Keystead's local chain is a development chain too");
     assert.equal(net.body.data.tip.height, (await request(a.url, 'GET', '/v1/network', { headers: adminA })).body.data.tip.height);
-    const noFaucet = await request(b.url, 'POST', '/chain/faucet', { body: { satoshis: 1000 }, headers: adminB });
-    assert.equal(noFaucet.status, 409);
 
     const w = await request(b.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Beta ops' }, headers: adminB });
     const addr = (await request(b.url, 'GET', '/v1/address', { headers: { ...adminB, walletID: w.body.data.walletID } })).body.data.address;
@@ -119,6 +117,13 @@ describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two i
     assert.deepEqual(await until('B to see the payment', async () => ((await balance()).unconfirmed === 77_000 ? balance() : undefined)), { confirmed: 0, unconfirmed: 77_000 });
     await request(a.url, 'POST', '/chain/mine', { body: {}, headers: adminA });
     assert.deepEqual(await until('B to see it confirmed', async () => ((await balance()).confirmed === 77_000 ? balance() : undefined)), { confirmed: 77_000, unconfirmed: 0 });
+    // B's own faucet and mining go to A's node (its development routes).
+    const viaB = await request(b.url, 'POST', '/chain/faucet', { body: { address: addr, satoshis: 1_000 }, headers: adminB });
+    assert.equal(viaB.status, 200, JSON.stringify(viaB.body));
+    assert.equal((await request(a.url, 'GET', `/chain/woc/v1/bsv/local/tx/${viaB.body.data.txid}/hex`)).status, 200, "the coins came from A's node");
+    const mined = await request(b.url, 'POST', '/chain/mine', { body: {}, headers: adminB });
+    assert.equal(mined.status, 200, JSON.stringify(mined.body));
+    assert.ok(mined.body.data.txCount >= 2, 'the faucet transaction was mined on A');
   });
 
   it('keeps the chain over a restart, and can require an API key on its routes', async () => {

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Hash, LockingScript, P2PKH, PrivateKey, Spend, Transaction, TransactionSignature, UnlockingScript, Utils } from '@bsv/sdk';
+import { Hash, LockingScript, P2PKH, PrivateKey, Transaction, TransactionSignature, UnlockingScript, Utils } from '@bsv/sdk';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { loadScryptTsModules, transpileScryptTs } from '../helpers/scrypt-ts.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -134,16 +134,82 @@ describe('the books follow the chain, not the P2P receiver', () => {
     assert.equal(await books(walletId), chain(phrase));
   });
 
-  it('a refusing receiver that keeps nothing: coins and change address come back at once', async () => {
+  it('a receiver that refuses but keeps the signed payment cannot make the payer pay twice: Keystead cancels it on chain', async () => {
     await setUp();
     const { walletId, phrase } = await fundedWallet([40_000]);
-    receiver.answer(() => ({ status: 400, body: { code: 'nope', message: 'we do not want it' } }));
-    await rejectsWith(payReceiver(walletId, 7_000), 'PAYMAIL_FAILED', /refused/);
-    assert.equal(await books(walletId), 40_000);
+    let kept = '';
+    receiver.answer((hex) => {
+      kept = hex;
+      return { status: 400, body: { code: 'nope', message: 'we do not want it' } };
+    });
+    const refused = await engine.execute('resolveUri', { uri: `payto:${receiver.paymail}?amount=7000`, walletId }, admin, meta);
+    await rejectsWith(engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta), 'PAYMAIL_FAILED', /cancelled on chain by transaction [0-9a-f]{64}/);
+    // The receiver broadcasts what it refused: too late, one of its coins is spent by the cancellation.
+    assert.equal(node.submit(kept).status, 'rejected');
+    const cancelFee = 40_000 - (await books(walletId));
+    assert.ok(cancelFee > 0 && cancelFee < 10, `a cancellation costs a small fee, not ${cancelFee}`);
     assert.equal(await books(walletId), chain(phrase));
-    const [failed] = await historyOf(walletId);
-    assert.equal(failed.state, 'failed');
-    assert.match(failed.failureReason ?? '', /receiver refused/);
+    const history = await historyOf(walletId);
+    const original = history.find((e) => e.state === 'failed')!;
+    assert.match(original.failureReason ?? '', /receiver refused it.*cancelled on chain by/);
+    assert.match(history.find((e) => e.direction === 'self')!.memo ?? '', /^Cancels /);
+    // The payment failed for good, so its key may pay again; the receiver is paid exactly once in all.
+    receiver.answer((hex) => {
+      node.submit(hex);
+      return { status: 200, body: { txid: Transaction.fromHex(hex).id('hex') } };
+    });
+    await run(engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta));
+    assert.deepEqual(node.utxos(receiver.address).map((u) => u.satoshis), [7_000]);
+    assert.equal(await books(walletId), chain(phrase));
+  });
+
+  it('a receiver that refuses and broadcasts while the status route is down: the books wait for the chain', async () => {
+    let statusDown = false;
+    await setUp({
+      chain: (local) => ({ ...withBroadcast((hex) => local.broadcast(hex))(local), getTxStatus: (t) => (statusDown ? Promise.reject(new Error('ARC down')) : local.getTxStatus(t)) }),
+    });
+    const { walletId, phrase } = await fundedWallet([40_000]);
+    receiver.answer((hex) => {
+      node.submit(hex);
+      return { status: 400, body: { code: 'nope', message: 'we do not want it' } };
+    });
+    statusDown = true;
+    await rejectsWith(payReceiver(walletId, 7_000), 'PAYMAIL_FAILED', /Keystead is cancelling it on chain/);
+    assert.equal(await books(walletId), chain(phrase), 'nothing was given back on the receiver\'s word');
+    statusDown = false;
+    t.clock.now += WINDOW;
+    await engine.reconcile();
+    node.mine();
+    await engine.reconcile();
+    assert.equal(await books(walletId), chain(phrase));
+    assert.equal(node.utxos(receiver.address).length, 1, 'the receiver broadcast it, so it is paid');
+    assert.equal((await historyOf(walletId)).find((e) => e.direction === 'out')!.state, 'confirmed');
+  });
+
+  it('a receiver that answers 200 with no body: the outcome is open, the key stays bound, and it is paid once', async () => {
+    await setUp();
+    const { walletId, phrase } = await fundedWallet([40_000]);
+    receiver.answer(() => ({ status: 200, body: null }));
+    const req = await run(engine.execute('resolveUri', { uri: `payto:${receiver.paymail}?amount=9000`, walletId }, admin, meta));
+    await rejectsWith(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta), 'CHAIN_UNAVAILABLE', /not known yet/);
+    await rejectsWith(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta), 'CONFLICT', /still in progress/);
+    await engine.reconcile(); // an unclear delivery is broadcast by Keystead at once
+    const settled = await run(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta));
+    assert.equal(settled.seenByChain, true);
+    assert.deepEqual(node.utxos(receiver.address).map((u) => u.satoshis), [9_000], 'paid exactly once');
+    assert.equal(await books(walletId), chain(phrase));
+  });
+
+  it('throttles guesses at a secure wallet\'s password', async () => {
+    await setUp();
+    const w = await run(engine.execute('createWallet', { walletTitle: 'Vault', type: 'secure', walletPassword: 'vault-pass-1' }, admin, meta));
+    const out = { outputs: [{ script: new P2PKH().lock(receiver.address).toHex(), satoshis: 1_000 }], walletId: w.walletID };
+    const codes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await engine.execute('pay', { ...out, walletPassword: `wrong-guess-${i}` }, admin, meta).catch((e: { code: string }) => codes.push(e.code));
+    }
+    assert.deepEqual(codes.slice(0, 6), Array(6).fill('WALLET_LOCKED'));
+    assert.deepEqual(codes.slice(6), ['RATE_LIMITED', 'RATE_LIMITED']);
   });
 
   it('an unclear delivery that the chain later refuses releases its change address too', async () => {

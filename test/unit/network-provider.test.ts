@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { classifyArc, reasonFromText } from '../../main/chain/network/classify.js';
-import { httpRequest, HttpUnavailable } from '../../main/chain/network/http.js';
+import { httpRequest, HttpUnavailable } from '../../main/net/http.js';
 import { NetworkProvider } from '../../main/chain/network/network-provider.js';
 
 describe('ARC answers, classified honestly', () => {
@@ -21,7 +21,7 @@ describe('ARC answers, classified honestly', () => {
   });
 
   it('reads failures ARC sends as HTTP 200 and as 46x', () => {
-    const ds = classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null);
+    const ds = classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'], reason: 'double-spend' }, null);
     assert.equal(ds.status === 'rejected' && ds.reason, 'double-spend');
     assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, ['cd']);
     assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'REJECTED', extraInfo: 'mandatory-script-verify-flag-failed' }, null).status, 'rejected');
@@ -34,7 +34,8 @@ describe('ARC answers, classified honestly', () => {
   it('says "unknown" when ARC did not judge the transaction: only a verdict may give coins back', () => {
     assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status, 'unknown', 'an orphan may still be accepted');
     assert.equal(classifyArc(200, { txStatus: 'STORED' }, null).status, 'unknown', 'no txid');
-    for (const status of [401, 403, 404, 405, 409, 413, 422]) assert.equal(classifyArc(status, { title: 'Unauthorized' }, 'ab').status, 'unknown', `HTTP ${status}`);
+    for (const status of [401, 403, 404, 405, 409, 413, 422, 460, 466, 467, 468, 469, 475]) assert.equal(classifyArc(status, { title: 'Not judged' }, 'ab').status, 'unknown', `HTTP ${status}`);
+    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null).status, 'unknown', "real ARC's double-spend attempt is not final");
     assert.equal(classifyArc(461, { title: 'Malformed transaction' }, 'ab').status, 'rejected');
   });
 });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { LockingScript, P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
 import { createEngine } from '../../main/engine/engine.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import { PaymailError } from '../../main/engine/paymail/host.js';
 import { openStore } from '../../main/store/database.js';
-import { p2pkhAddressOf } from '../../main/chain/local/local-node.js';
+import { p2pkhAddressOf } from '../../main/chain/script.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -49,7 +50,6 @@ describe('paymail destinations asked for by strangers stay within the gap limit'
     const other = createEngine({
       store: openStore({ dataDir: tempDir(), password: 'restore-pw' }),
       chain: new LocalProvider(node, () => null),
-      node,
       config: { version: 'test', network: 'local', sessionTtlMs: 3_600_000, paymailDomain: 'other.test', broadcastWindowMs: 30_000 },
     });
     const s2 = (await other.execute('setup', { ...ADMIN, email: 'restorer@acme.io' }, {}, meta)).output;
@@ -58,6 +58,34 @@ describe('paymail destinations asked for by strangers stay within the gap limit'
     const listed = (await other.execute('listWallets', {}, auth2, meta)).output.wallets.find((x) => x.walletID === restored.walletID)!;
     assert.equal(listed.balance.confirmed + listed.balance.unconfirmed, total, 'every payment to a handed-out destination was found');
     other.close();
+  });
+
+  it('one transaction pays one reference, even when two references share an address', async () => {
+    const t = testEngine();
+    const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
+    await t.engine.execute('createWallet', { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, { authToken: s.authToken, serviceId: s.serviceId }, meta);
+    const host = t.engine.paymailHost;
+    const first = host.p2pDestination('shop@acme.test', { satoshis: 5_000 });
+    let shared = first;
+    for (let i = 0; i < 25 && shared.reference === first.reference; i++) {
+      t.clock.now += 1_000;
+      const d = host.p2pDestination('shop@acme.test', { satoshis: 4_000 });
+      if (d.outputs[0].script === first.outputs[0].script) shared = d;
+    }
+    assert.notEqual(shared.reference, first.reference, 'addresses are reused within the gap limit');
+    const payer = PrivateKey.fromRandom();
+    const funding = await t.node.faucet(payer.toAddress(), 20_000);
+    assert.equal(funding.status, 'accepted');
+    const fundingTx = Transaction.fromHex(t.node.txHex(funding.txid!)!);
+    const tx = new Transaction();
+    tx.addInput({ sourceTransaction: fundingTx, sourceOutputIndex: fundingTx.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(payer.toAddress()).toHex()), unlockingScriptTemplate: new P2PKH().unlock(payer) });
+    tx.addOutput({ lockingScript: LockingScript.fromHex(first.outputs[0].script), satoshis: 5_000 });
+    tx.addOutput({ lockingScript: new P2PKH().lock(payer.toAddress()), change: true });
+    await tx.fee(new SatoshisPerKilobyte(1));
+    await tx.sign();
+    const paid = await host.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: first.reference });
+    assert.equal(paid.txid, tx.id('hex'));
+    await assert.rejects(host.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: shared.reference }), (e: PaymailError) => e.code === 'reference-used');
   });
 
   it('rate-limits strangers per paymail', async () => {

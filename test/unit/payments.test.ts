@@ -156,6 +156,9 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     refuse = false;
     const ok = await run(engine.execute('pay', req, admin, meta));
     assert.ok(ok.txid, 'the coin is spendable again');
+    const entry = (await run(engine.execute('history', { walletId: wallet }, admin, meta))).history.find((e) => e.txid === ok.txid)!;
+    assert.equal(entry.state, 'pending', 'a retry that signs the very same transaction is pending again, not failed');
+    assert.equal(entry.seenByChain, true);
   });
 
   it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {

@@ -4,15 +4,15 @@ import { openStore, type Store } from '../../store/database.js';
 import { blockHash, LOCAL_BITS, serializeHeader, ZERO_HASH } from '../block.js';
 import { merklePathFor, merkleRoot } from '../merkle.js';
 import { DEFAULT_FEE_POLICY } from '../policy.js';
+export { MAX_FAUCET } from '../policy.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
 import { LEDGER_FILE, LEDGER_MIGRATIONS } from './ledger-schema.js';
 import { validateTransaction } from './validate.js';
+import { p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 
 /** 50 BSV per block, as Bitcoin's first era; the local chain's coins are for testing only. */
 export const BLOCK_REWARD = 5_000_000_000;
-/** The most one faucet request may ask for. */
-export const MAX_FAUCET = 1_000_000_000;
 
 export interface BlockInfo {
   height: number;
@@ -28,11 +28,6 @@ export interface NodeEvents {
   block: [{ height: number; hash: string; txids: string[] }];
 }
 
-/** The P2PKH address a locking script pays, or null for any other script. */
-export function p2pkhAddressOf(scriptHex: string): string | null {
-  const m = /^76a914([0-9a-f]{40})88ac$/.exec(scriptHex);
-  return m ? Utils.toBase58Check(Utils.toArray(m[1], 'hex'), [0]) : null;
-}
 
 /** BIP34: the coinbase starts with the block height as a minimal script number push. */
 function heightPush(height: number): string {
@@ -166,6 +161,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     } catch (err) {
       this.logger.error({ event, err: (err as Error).message }, 'a local node listener failed');
     }
+  }
+
+  /** Mines `blocks` blocks at once (the mempool goes into the first). */
+  mineBlocks(blocks: number): { height: number; hash: string; txCount: number } {
+    let last = { height: 0, hash: '', txids: [] as string[] };
+    let txCount = 0;
+    for (let i = 0; i < blocks; i++) {
+      last = this.mine();
+      txCount += last.txids.length;
+    }
+    return { height: last.height, hash: last.hash, txCount };
   }
 
   private faucetQueue: Promise<unknown> = Promise.resolve();

@@ -1,15 +1,27 @@
-import type { ChainProvider, ExchangeRate } from '../types.js';
+import type { ChainEvents, ChainProvider, DevChain, ExchangeRate } from '../types.js';
 import type { LocalNode } from './local-node.js';
 
-/** The embedded node as a ChainProvider: in-process calls, no HTTP. */
+/** The embedded node as a ChainProvider: in-process calls, no HTTP; a development chain that pushes events. */
 export class LocalProvider implements ChainProvider {
   readonly network = 'local';
   readonly describe = 'embedded local node';
+  readonly dev: DevChain;
+  readonly events: ChainEvents;
 
   constructor(
     readonly node: LocalNode,
     private readonly usdRate: () => ExchangeRate | null,
-  ) {}
+  ) {
+    this.dev = {
+      faucet: (address, satoshis) => node.faucet(address, satoshis),
+      mine: async (blocks) => node.mineBlocks(blocks),
+      mempoolSize: async () => node.mempoolSize(),
+    };
+    this.events = {
+      onTransaction: (listener) => void node.on('tx', listener),
+      onBlock: (listener) => void node.on('block', listener),
+    };
+  }
 
   async broadcast(rawTxHex: string) {
     return this.node.submit(rawTxHex);

@@ -24,8 +24,14 @@ const BY_STATUS: Record<number, RejectReason> = { 460: 'malformed', 461: 'malfor
 
 const KNOWN_REASONS: readonly RejectReason[] = ['malformed', 'missing-inputs', 'double-spend', 'bad-signature', 'outputs-exceed-inputs', 'dust', 'fee-too-low', 'too-large'];
 
-/** ARC's transaction errors are 460–479; any other 4xx is about the request (a key, a path), not the transaction. */
-const isTransactionVerdict = (status: number) => status >= 460 && status < 480;
+/**
+ * ARC's answers that judge the transaction itself: malformed or invalid (461, 463), missing or spent inputs
+ * (462), dust (464), fee too low (465, 473). Others in the 46x range are about ARC's own view (460: it could
+ * not fetch the parents of a non-extended transaction; 466 and DOUBLE_SPEND_ATTEMPTED: a competing
+ * transaction exists, but either may still be mined; 467–469, 475: proofs and BEEF), and any other 4xx is
+ * about the request (a key, a path): none of those says the transaction can never be mined.
+ */
+const TRANSACTION_VERDICTS = new Set([461, 462, 463, 464, 465, 473]);
 
 /**
  * Three answers, never more certain than ARC was: `accepted`, `rejected` (ARC judged the transaction
@@ -38,7 +44,12 @@ export function classifyArc(status: number, body: unknown, fallbackTxid: string 
   const text = [b.title, b.detail, b.extraInfo, typeof body === 'string' ? body : ''].filter(Boolean).join(' ');
   const competingTxs = Array.isArray(b.competingTxs) ? (b.competingTxs as string[]) : undefined;
   if (status >= 200 && status < 300) {
-    if (txStatus === 'DOUBLE_SPEND_ATTEMPTED') return { status: 'rejected', txid, reason: 'double-spend', message: text || 'Double spend attempted.', ...(competingTxs ? { competingTxs } : {}) };
+    if (txStatus === 'DOUBLE_SPEND_ATTEMPTED') {
+      // A competing transaction exists. Real ARC does not call this final; a Keystead node (which marks
+      // its verdicts with `reason`) has judged it.
+      if (b.reason === 'double-spend') return { status: 'rejected', txid, reason: 'double-spend', message: text || 'Double spend.', ...(competingTxs ? { competingTxs } : {}) };
+      return { status: 'unknown', txid, message: `A competing transaction exists (${(competingTxs ?? []).join(', ') || 'unnamed'}); either may still be mined.` };
+    }
     if (['REJECTED', 'INVALID', 'MALFORMED'].includes(txStatus)) return { status: 'rejected', txid, reason: reasonFromText(text) ?? 'malformed', message: text || txStatus };
     // An orphan may still be accepted once its parents arrive.
     if (/ORPHAN/.test(txStatus)) return { status: 'unknown', txid, message: `ARC holds the transaction as an orphan (${txStatus}): its parents are not known yet.` };
@@ -47,7 +58,7 @@ export function classifyArc(status: number, body: unknown, fallbackTxid: string 
   }
   if (ALREADY_KNOWN.test(text) && txid) return { status: 'accepted', txid, alreadyKnown: true };
   const ours = typeof b.reason === 'string' && (KNOWN_REASONS as readonly string[]).includes(b.reason) ? (b.reason as RejectReason) : null;
-  if (ours || isTransactionVerdict(status)) {
+  if (ours || TRANSACTION_VERDICTS.has(status)) {
     const reason = ours ?? reasonFromText(text) ?? BY_STATUS[status] ?? 'malformed';
     return { status: 'rejected', txid, reason, message: text || `ARC answered HTTP ${status}.`, ...(competingTxs ? { competingTxs } : {}) };
   }

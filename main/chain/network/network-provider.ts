@@ -1,7 +1,7 @@
 import { P2PKH, Transaction } from '@bsv/sdk';
-import type { AddressHistoryEntry, BroadcastResult, ChainProvider, ChainTip, ChainUtxo, ExchangeRate, FeePolicy, TxStatus } from '../types.js';
+import type { AddressHistoryEntry, BroadcastResult, ChainProvider, ChainTip, ChainUtxo, DevChain, ExchangeRate, FeePolicy, TxStatus } from '../types.js';
 import { classifyArc } from './classify.js';
-import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from './http.js';
+import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
 
 export interface NetworkConfig {
   /** mainnet, testnet, or remote (another Keystead's local node). */
@@ -13,6 +13,8 @@ export interface NetworkConfig {
   wocApiKey?: string;
   dustLimit?: number;
   http?: Partial<HttpOptions>;
+  /** remote: the other Keystead's development routes (faucet, mining), under its /chain/dev. */
+  devUrl?: string;
 }
 
 export const PUBLIC_ENDPOINTS = {
@@ -21,9 +23,9 @@ export const PUBLIC_ENDPOINTS = {
 } as const;
 
 /** Endpoints of another Keystead's embedded node, for `--network remote`. */
-export function remoteEndpoints(baseUrl: string): { arcUrl: string; wocUrl: string } {
+export function remoteEndpoints(baseUrl: string): { arcUrl: string; wocUrl: string; devUrl: string } {
   const base = baseUrl.replace(/\/+$/, '');
-  return { arcUrl: `${base}/chain/arc`, wocUrl: `${base}/chain/woc/v1/bsv/local` };
+  return { arcUrl: `${base}/chain/arc`, wocUrl: `${base}/chain/woc/v1/bsv/local`, devUrl: `${base}/chain/dev` };
 }
 
 class ProviderError extends Error {}
@@ -34,11 +36,27 @@ export class NetworkProvider implements ChainProvider {
   readonly describe: string;
   private readonly http: HttpOptions;
   private policyCache: { at: number; policy: FeePolicy } | null = null;
+  readonly dev?: DevChain;
 
   constructor(private readonly cfg: NetworkConfig) {
     this.network = cfg.network;
     this.describe = `ARC ${cfg.arcUrl} + WhatsOnChain ${cfg.wocUrl}`;
     this.http = { ...DEFAULT_HTTP, ...cfg.http };
+    if (cfg.devUrl) this.dev = this.remoteDev(cfg.devUrl);
+  }
+
+  /** Another Keystead's local node offers its faucet and mining over HTTP (with the chain API key if set). */
+  private remoteDev(devUrl: string): DevChain {
+    const post = async (path: string, body: unknown) => {
+      const r = await httpRequest(`${devUrl}${path}`, { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify(body) }, this.http);
+      if (r.status !== 200) throw new ProviderError(`the remote node's ${path} answered HTTP ${r.status}`);
+      return r.body as Record<string, unknown>;
+    };
+    return {
+      faucet: async (address, satoshis) => (await post('/faucet', { address, satoshis })) as unknown as BroadcastResult,
+      mine: async (blocks) => (await post('/mine', { blocks })) as unknown as { height: number; hash: string; txCount: number },
+      mempoolSize: async () => Number((await post('/mempool', {})).size),
+    };
   }
 
   private arcHeaders(): Record<string, string> {
@@ -99,9 +117,10 @@ export class NetworkProvider implements ChainProvider {
     const txStatus = String(b.txStatus ?? '').toUpperCase();
     const none = { blockHeight: null, blockHash: null, merklePath: null };
     if (txStatus === 'MINED') return { txid, state: 'mined', blockHeight: b.blockHeight ?? null, blockHash: b.blockHash ?? null, merklePath: b.merklePath ?? null };
-    if (txStatus === 'REJECTED' || txStatus === 'DOUBLE_SPEND_ATTEMPTED') return { txid, state: 'rejected', ...none };
-    // An orphan waits for parents nobody may have: not something the chain has.
-    if (txStatus === '' || /ORPHAN|UNKNOWN/.test(txStatus)) return { txid, state: 'unknown', ...none };
+    if (txStatus === 'REJECTED') return { txid, state: 'rejected', ...none };
+    // An orphan waits for parents nobody may have, and a double-spend attempt may still lose: neither is
+    // something the chain has.
+    if (txStatus === '' || /ORPHAN|UNKNOWN|DOUBLE_SPEND/.test(txStatus)) return { txid, state: 'unknown', ...none };
     return { txid, state: 'mempool', ...none };
   }
 

@@ -1,9 +1,10 @@
-import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OpContext } from '../context.js';
 
 const iso = (t: number) => new Date(t).toISOString();
 
-export function auditLog(ctx: OpContext, input: ParsedInput<'auditLog'>): OperationOutput<'auditLog'> {
+export function auditLog(ctx: OpContext, input: ParsedInputOf<typeof OPERATIONS.auditLog>): OutputOf<typeof OPERATIONS.auditLog> {
   const before = input.nextPageToken ?? Number.MAX_SAFE_INTEGER;
   // One extra row tells whether another page exists.
   const rows = ctx.services.repos.audit.page(before, input.limit + 1);

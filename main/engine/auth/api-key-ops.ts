@@ -1,6 +1,7 @@
-import type { ApiKeyInfo, NewApiKey, OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS, type ApiKeyInfo, type NewApiKey } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { ApiKeyRow } from '../../store/repos/api-keys.js';
-import { callerOf, type OpContext } from '../context.js';
+import { callerOf, type OpContext, type CoreServices } from '../context.js';
 import { DomainError } from '../../../shared/errors.js';
 import { hashSecret, newId, newSecret } from './tokens.js';
 
@@ -10,7 +11,7 @@ const info = (k: ApiKeyRow): ApiKeyInfo => ({ keyId: k.keyId, label: k.label, cr
 /** Most keys one user may hold at once; rotating does not need a free slot. */
 export const MAX_KEYS_PER_USER = 20;
 
-function mint(ctx: OpContext, uid: string, label: string): NewApiKey {
+function mint(ctx: OpContext<CoreServices>, uid: string, label: string): NewApiKey {
   const apiKey = newSecret('ksk');
   const keyId = newId();
   const createdAt = ctx.services.now();
@@ -19,13 +20,13 @@ function mint(ctx: OpContext, uid: string, label: string): NewApiKey {
 }
 
 /** One of the caller's own active keys, or 404 (whether it is someone else's is not revealed). */
-function ownKey(ctx: OpContext, keyId: string): ApiKeyRow {
+function ownKey(ctx: OpContext<CoreServices>, keyId: string): ApiKeyRow {
   const key = ctx.services.repos.apiKeys.byId(keyId);
   if (!key || key.uid !== callerOf(ctx).uid || key.revokedAt !== null) throw new DomainError('NOT_FOUND', `You have no active API key ${keyId}.`);
   return key;
 }
 
-export function createApiKey(ctx: OpContext, input: ParsedInput<'createApiKey'>): NewApiKey {
+export function createApiKey(ctx: OpContext<CoreServices>, input: ParsedInputOf<typeof OPERATIONS.createApiKey>): NewApiKey {
   const { uid } = callerOf(ctx);
   return ctx.services.db.transaction(() => {
     if (ctx.services.repos.apiKeys.activeForUser(uid).length >= MAX_KEYS_PER_USER) {
@@ -35,11 +36,11 @@ export function createApiKey(ctx: OpContext, input: ParsedInput<'createApiKey'>)
   })();
 }
 
-export function listApiKeys(ctx: OpContext): OperationOutput<'listApiKeys'> {
+export function listApiKeys(ctx: OpContext<CoreServices>): OutputOf<typeof OPERATIONS.listApiKeys> {
   return { apiKeys: ctx.services.repos.apiKeys.activeForUser(callerOf(ctx).uid).map(info) };
 }
 
-export function rotateApiKey(ctx: OpContext, input: ParsedInput<'rotateApiKey'>): OperationOutput<'rotateApiKey'> {
+export function rotateApiKey(ctx: OpContext<CoreServices>, input: ParsedInputOf<typeof OPERATIONS.rotateApiKey>): OutputOf<typeof OPERATIONS.rotateApiKey> {
   return ctx.services.db.transaction(() => {
     const old = ownKey(ctx, input.keyId);
     ctx.services.repos.apiKeys.revoke(old.keyId, ctx.services.now());
@@ -47,7 +48,7 @@ export function rotateApiKey(ctx: OpContext, input: ParsedInput<'rotateApiKey'>)
   })();
 }
 
-export function revokeApiKey(ctx: OpContext, input: ParsedInput<'revokeApiKey'>): OperationOutput<'revokeApiKey'> {
+export function revokeApiKey(ctx: OpContext<CoreServices>, input: ParsedInputOf<typeof OPERATIONS.revokeApiKey>): OutputOf<typeof OPERATIONS.revokeApiKey> {
   const key = ownKey(ctx, input.keyId);
   ctx.services.repos.apiKeys.revoke(key.keyId, ctx.services.now());
   return { keyId: key.keyId };

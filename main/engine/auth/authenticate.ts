@@ -1,13 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
-import type { Caller, Credentials, Services } from '../context.js';
+import type { Caller, Credentials, CoreServices } from '../context.js';
 import { hashSecret } from './tokens.js';
 
 /**
  * Resolves credentials to a live user, or throws 401. Checked on every call, against the database, so a
  * revoked token or a deleted user stops working at once.
  */
-export function authenticate(services: Services, credentials: Credentials): Caller {
+export function authenticate(services: CoreServices, credentials: Credentials): Caller {
   const { repos, now } = services;
   if (credentials.authToken) {
     const tokenHash = hashSecret(credentials.authToken);
@@ -40,7 +40,7 @@ function sameString(a: string, b: string): boolean {
 }
 
 /** Enterprise routes also name the organisation; a mismatch is refused even with a valid token. */
-export function checkServiceId(services: Services, credentials: Credentials): void {
+export function checkServiceId(services: CoreServices, credentials: Credentials): void {
   const org = services.repos.organisation.get();
   if (!credentials.serviceId) throw new DomainError('SERVICE_MISMATCH', 'The serviceid header is required on enterprise routes.');
   if (!org || !sameString(credentials.serviceId, org.serviceId)) {

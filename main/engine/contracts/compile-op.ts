@@ -1,10 +1,12 @@
-import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { formatDiagnostic } from '../../contracts/scrypt/diagnostics.js';
 import type { OpContext } from '../context.js';
+import type { ContractServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 
 /** POST /v1/compile: base64 sCrypt in; ASM (with $placeholders), hex and artifact out; errors with positions. */
-export async function compile(ctx: OpContext, input: ParsedInput<'compile'>): Promise<OperationOutput<'compile'>> {
+export async function compile(ctx: OpContext<ContractServices>, input: ParsedInputOf<typeof OPERATIONS.compile>): Promise<OutputOf<typeof OPERATIONS.compile>> {
   const source = Buffer.from(input.sourceCode.replace(/\s+/g, ''), 'base64').toString('utf8');
   const file = input.file ?? 'contract.scrypt';
   // Untrusted source: compiled in a worker, with time, memory and size limits.

@@ -1,6 +1,8 @@
-import type { FeeUtxo, OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS, type FeeUtxo } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { requiredFee } from '../../chain/policy.js';
 import { callerOf, type OpContext } from '../context.js';
+import type { WalletServices } from '../wallets/services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { P2PKH_INPUT_BYTES } from '../payments/coin-select.js';
 import { createWalletFor } from '../wallets/create.js';
@@ -9,7 +11,7 @@ import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
 /** Below this the fee manager warns that it may soon be unable to pay fees. */
 export const LOW_BALANCE = 10_000;
 
-function feeWallet(ctx: OpContext) {
+function feeWallet(ctx: OpContext<WalletServices>) {
   const w = ctx.services.repos.wallets.feeManager();
   if (!w) throw new DomainError('NOT_FOUND', 'The fee manager is not initialised yet. Call initBeta first.');
   return w;
@@ -19,7 +21,7 @@ function feeWallet(ctx: OpContext) {
  * Creates the organisation's fee wallet: an escrow HD wallet (optionally from a given mnemonic) that
  * then pays the network fee of every payment the organisation's wallets make, when it can.
  */
-export async function feeManagerInit(ctx: OpContext, input: ParsedInput<'feeManagerInit'>): Promise<OperationOutput<'feeManagerInit'>> {
+export async function feeManagerInit(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.feeManagerInit>): Promise<OutputOf<typeof OPERATIONS.feeManagerInit>> {
   if (ctx.services.repos.wallets.feeManager()) throw new DomainError('CONFLICT', 'The fee manager is already initialised.');
   const w = await createWalletFor(ctx, callerOf(ctx).uid, { walletTitle: 'Fee manager', type: 'escrow', mnemonicPhrase: input.mnemonic, derivationPath: 'bip44-btc' }, FEE_MANAGER_WALLET_ID);
   if (input.mnemonic) await ctx.services.sync.scanWallet(w).catch(() => undefined);
@@ -27,11 +29,11 @@ export async function feeManagerInit(ctx: OpContext, input: ParsedInput<'feeMana
   return { walletID: w.walletId, address: first.address };
 }
 
-export function feeManagerAddresses(ctx: OpContext): OperationOutput<'feeManagerAddresses'> {
+export function feeManagerAddresses(ctx: OpContext<WalletServices>): OutputOf<typeof OPERATIONS.feeManagerAddresses> {
   return { addresses: ctx.services.addressBook.available(feeWallet(ctx)).map((a) => a.address) };
 }
 
-export async function feeManagerMetrics(ctx: OpContext): Promise<OperationOutput<'feeManagerMetrics'>> {
+export async function feeManagerMetrics(ctx: OpContext<WalletServices>): Promise<OutputOf<typeof OPERATIONS.feeManagerMetrics>> {
   const w = feeWallet(ctx);
   try {
     await ctx.services.sync.scanWallet(w); // "refreshes the UTXO state"

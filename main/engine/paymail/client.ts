@@ -1,5 +1,5 @@
 import { resolveSrv } from 'node:dns/promises';
-import { httpRequest, type HttpOptions } from '../../chain/network/http.js';
+import { httpRequest, type HttpOptions } from '../../net/http.js';
 import { DomainError } from '../../../shared/errors.js';
 
 /** BRFC ids of the capabilities Keystead uses. */
@@ -107,10 +107,12 @@ export class PaymailClient {
       throw new DomainError('PAYMAIL_FAILED', `${failure}: ${(err as Error).message}`);
     }
     if (r.status >= 400) {
-      const msg = (r.body as { message?: string } | null)?.message ?? `HTTP ${r.status}`;
+      const said = (r.body as { message?: unknown } | null)?.message;
+      const msg = typeof said === 'string' ? said.slice(0, 300) : `HTTP ${r.status}`;
       // A 4xx is the host's definite answer; anything else (unreachable, 5xx) leaves the outcome open.
       throw new DomainError(r.status === 404 ? 'NOT_FOUND' : 'PAYMAIL_FAILED', `${failure}: ${msg}`, { definite: r.status < 500 });
     }
-    return r.body;
+    // A foreign host may answer anything: what is not a JSON object reads as an empty one.
+    return r.body !== null && typeof r.body === 'object' && !Array.isArray(r.body) ? r.body : {};
   }
 }

@@ -1,7 +1,7 @@
 import { BSM, P2PKH, PublicKey, Signature, Transaction, Utils } from '@bsv/sdk';
 import { randomBytes } from 'node:crypto';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import type { Services } from '../context.js';
+import type { PaymailServices } from './services.js';
 import { identityPubKeyHex } from '../payments/keyring.js';
 import { CAP } from './client.js';
 import { RateLimit } from './rate-limit.js';
@@ -32,7 +32,7 @@ export const DESTINATIONS_PER_MINUTE = 60;
 export class PaymailHost {
   private readonly limit: RateLimit;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: PaymailServices) {
     this.limit = new RateLimit(DESTINATIONS_PER_MINUTE, DESTINATIONS_PER_MINUTE, services.now);
   }
 
@@ -140,16 +140,18 @@ export class PaymailHost {
     }
     const meta = b.metadata ?? {};
     if (typeof meta.signature === 'string' && typeof meta.pubkey === 'string') {
-      let ok = false;
+      let ok: boolean;
       try {
         ok = BSM.verify(Utils.toArray(txid, 'utf8'), Signature.fromCompact(meta.signature, 'base64'), PublicKey.fromString(meta.pubkey));
       } catch {
-        ok = false;
+        ok = false; // an unreadable signature or key is a wrong one
       }
       if (!ok) throw new PaymailError(400, 'bad-signature', "metadata.signature does not sign the txid with metadata.pubkey.");
     }
     // Claimed before broadcasting, so two transactions cannot both pay one reference.
-    if (!this.services.repos.payments.claimRef(ref.reference, txid)) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
+    if (!this.services.repos.payments.claimRef(ref.reference, txid)) {
+      throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction, or this transaction already paid another reference.');
+    }
     const result = await this.services.chain.broadcast(b.hex);
     if (result.status === 'unknown') {
       this.services.repos.payments.unclaimRef(ref.reference, txid);

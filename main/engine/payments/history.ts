@@ -1,6 +1,8 @@
-import type { HistoryEntry, OperationOutput, ParsedInput, PaymentState } from '../../../shared/operations.js';
+import { OPERATIONS, type HistoryEntry, type PaymentState } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { ChainState } from '../../store/repos/wallet-txs.js';
 import type { OpContext } from '../context.js';
+import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 
 /** A row of the books as history shows it: pending until a block holds it, failed if the chain refused it. */
@@ -9,7 +11,7 @@ export function stateOf(row: { state: ChainState; height: number | null }): Paym
   return row.height === null ? 'pending' : 'confirmed';
 }
 
-export async function history(ctx: OpContext, input: ParsedInput<'history'>): Promise<OperationOutput<'history'>> {
+export async function history(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.history>): Promise<OutputOf<typeof OPERATIONS.history>> {
   const wallet = await resolveWallet(ctx, input.walletId);
   const { repos, chain } = ctx.services;
   let tip: number | null = null;

@@ -1,9 +1,8 @@
 import { HD, type PrivateKey } from '@bsv/sdk';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import type { Services } from '../context.js';
-import { sealAad } from '../wallets/create.js';
+import type { WalletServices } from '../wallets/services.js';
 import { accountNode } from '../wallets/keys.js';
-import { unseal } from '../wallets/seal.js';
+import { openSeed } from '../wallets/open-seed.js';
 
 /** The paymail identity key hangs off the account at `<account>/2/0`, beside the receive (0) and change (1) chains. */
 export const IDENTITY_CHAIN = 2;
@@ -20,12 +19,12 @@ export function identityPubKeyHex(wallet: Pick<WalletRow, 'accountXpub'>): strin
 export class KeyRing {
   private readonly accounts = new Map<number, { xpub: string; chains: Map<number, HD> }>();
 
-  constructor(private readonly services: Pick<Services, 'sealingKey'>) {}
+  constructor(private readonly services: Pick<WalletServices, 'sealingKey' | 'throttle'>) {}
 
   async open(wallet: WalletRow, walletPassword?: string): Promise<SigningAccount> {
     const cached = this.accounts.get(wallet.id);
     if (cached && cached.xpub === wallet.accountXpub && wallet.type !== 'secure') return new SigningAccount(cached.chains);
-    const opened = await unseal(wallet.sealedSeed, sealAad(wallet.ownerUid, wallet.walletId), { sealingKey: this.services.sealingKey(), walletPassword });
+    const opened = await openSeed(this.services, wallet, walletPassword);
     const account = accountNode((JSON.parse(opened) as { mnemonic: string }).mnemonic, wallet.derivationPath);
     const chains = new Map<number, HD>([0, 1, IDENTITY_CHAIN].map((c) => [c, account.deriveChild(c)]));
     if (wallet.type !== 'secure') this.accounts.set(wallet.id, { xpub: wallet.accountXpub, chains });

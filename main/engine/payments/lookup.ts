@@ -1,6 +1,8 @@
 import { PrivateKey } from '@bsv/sdk';
-import type { LookupCoin, OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS, type LookupCoin } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OpContext } from '../context.js';
+import type { PaymentServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { rateFor, toCurrency } from '../rates/rates.js';
 
@@ -20,7 +22,7 @@ export function parsePrivateKey(text: string): PrivateKey {
  * The balance held at a private key's address, straight from the chain: the BSV entry first, then token
  * entries (or, with compact=false, each output), paged by nextPageToken/maxResults in a stable order.
  */
-export async function lookup(ctx: OpContext, input: ParsedInput<'lookup'>): Promise<OperationOutput<'lookup'>> {
+export async function lookup(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.lookup>): Promise<OutputOf<typeof OPERATIONS.lookup>> {
   const key = parsePrivateKey(input.privateKey);
   const address = key.toAddress();
   const rate = await rateFor(ctx.services, input.currency);

@@ -5,7 +5,7 @@ import { requiredFee } from '../../chain/policy.js';
 import type { FeePolicy } from '../../chain/types.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import type { Services } from '../context.js';
+import type { PaymentServices } from './services.js';
 import type { SigningAccount } from './keyring.js';
 import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, selectCoins, TX_OVERHEAD_BYTES, varintBytes } from './coin-select.js';
 
@@ -35,7 +35,7 @@ export interface Plan {
 }
 
 /** The chain's fee policy now; an unreachable provider is a clear 503, not a crash. */
-export async function currentFeePolicy(services: Services): Promise<FeePolicy> {
+export async function currentFeePolicy(services: PaymentServices): Promise<FeePolicy> {
   try {
     return await services.chain.getFeePolicy();
   } catch (err) {
@@ -54,7 +54,7 @@ const insufficient = (sel: { needed: number; available: number; missing: number 
  * Chooses the coins for a payment from what the books say is spendable now. The fee manager, when it can,
  * adds one input of its own to pay the whole fee; otherwise the wallet pays it.
  */
-export function chooseCoins(services: Services, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): CoinChoice {
+export function chooseCoins(services: PaymentServices, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): CoinChoice {
   const { repos } = services;
   const fm = repos.wallets.feeManager();
   const fmCoins = fm && fm.id !== wallet.id ? repos.walletUtxos.available(fm.id) : [];
@@ -97,7 +97,7 @@ export function chooseCoins(services: Services, wallet: WalletRow, outputs: Paym
 }
 
 /** Claims the wallet's next unused change address (chain 1) so concurrent payments never share one. */
-function claimChangeAddress(services: Services, wallet: WalletRow): string {
+export function claimChangeAddress(services: PaymentServices, wallet: WalletRow): string {
   services.addressBook.ensureGap(wallet, 1);
   const [next] = services.repos.addresses.unused(wallet.id, 1, 1);
   services.repos.addresses.markUsed(wallet.id, next.address);
@@ -108,7 +108,7 @@ function claimChangeAddress(services: Services, wallet: WalletRow): string {
  * Chooses and reserves the coins, and claims the change addresses, inside one database transaction, so
  * concurrent payments never pick the same coin or share a change address.
  */
-export function planAndReserve(services: Services, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): Plan {
+export function planAndReserve(services: PaymentServices, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): Plan {
   const { db, repos } = services;
   const attempt = randomUUID();
   return db.transaction((): Plan => {

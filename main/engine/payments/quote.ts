@@ -1,8 +1,10 @@
 import { DomainError } from '../../../shared/errors.js';
-import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
-import { p2pkhAddressOf } from '../../chain/local/local-node.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
+import { p2pkhAddressOf } from '../../chain/script.js';
 import { isDust } from '../../chain/policy.js';
 import type { OpContext } from '../context.js';
+import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { chooseCoins, currentFeePolicy } from './plan.js';
 
@@ -12,7 +14,7 @@ const sats = (n: number) => `${(n / 1e8).toFixed(8).replace(/\.?0+$/, '')} BSV`;
  * Prices a payment request against the wallet's spendable coins, the same way pay will choose them, so
  * the review a person confirms shows the real fee and balance. Nothing is reserved: pay decides again.
  */
-export async function quotePayment(ctx: OpContext, input: ParsedInput<'quotePayment'>): Promise<OperationOutput<'quotePayment'>> {
+export async function quotePayment(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.quotePayment>): Promise<OutputOf<typeof OPERATIONS.quotePayment>> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
   const policy = await currentFeePolicy(services);

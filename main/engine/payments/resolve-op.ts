@@ -1,6 +1,8 @@
 import { BSM, P2PKH, Utils } from '@bsv/sdk';
-import type { OperationOutput, ParsedInput, PaymentRequest } from '../../../shared/operations.js';
+import { OPERATIONS, type PaymentRequest } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { callerOf, type OpContext } from '../context.js';
+import type { PaymentServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { CAP } from '../paymail/client.js';
 import { paymailOf } from '../wallets/paymail-alias.js';
@@ -12,7 +14,7 @@ import { parsePaymentUri } from './uri.js';
  * offers P2P destinations (then `peer` is its receive-transaction URL and `peerData` the reference), else
  * through basic address resolution with a signed sender request.
  */
-export async function resolveUri(ctx: OpContext, input: ParsedInput<'resolveUri'>): Promise<OperationOutput<'resolveUri'>> {
+export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.resolveUri>): Promise<OutputOf<typeof OPERATIONS.resolveUri>> {
   const parsed = parsePaymentUri(input.uri);
   const satoshis = parsed.satoshis ?? input.amount ?? null;
   const target = parsed.kind === 'paymail' ? parsed.paymail : parsed.address;

@@ -1,7 +1,8 @@
 import { Transaction } from '@bsv/sdk';
 import type { PayOutput } from '../../../shared/operations.js';
 import type { PaymentAttempt } from '../../store/repos/payments.js';
-import type { Services } from '../context.js';
+import type { PaymentServices } from './services.js';
+import { settleCancellation } from './cancel.js';
 
 /**
  * Keeping the books in step with the chain. A payment is booked (coins spent, change spendable) only once
@@ -12,7 +13,7 @@ import type { Services } from '../context.js';
 export type ChainView = { seen: true; height: number | null } | { seen: false; rejected: boolean };
 
 /** Whether the chain has the transaction (mempool or block); null when the provider could not be asked. */
-export async function chainSees(services: Services, txid: string): Promise<ChainView | null> {
+export async function chainSees(services: PaymentServices, txid: string): Promise<ChainView | null> {
   try {
     const s = await services.chain.getTxStatus(txid);
     if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: s.state === 'mined' ? s.blockHeight : null };
@@ -22,16 +23,30 @@ export async function chainSees(services: Services, txid: string): Promise<Chain
   }
 }
 
-/** The chain has the payment: book it, finish its attempt and idempotency key. Returns the final result. */
-export function completeAttempt(services: Services, attempt: string, tx: Transaction, result: PayOutput, height: number | null): PayOutput {
-  const final: PayOutput = { ...result, seenByChain: true, state: height === null ? 'pending' : 'confirmed' };
-  services.db.transaction(() => services.repos.payments.attemptDone(attempt, JSON.stringify(final)))();
+/**
+ * Whether the chain surely lacks the transaction: the status route does not have it and the transaction
+ * route cannot return it. Asked before anything is undone, so one provider's lag is never enough.
+ */
+export async function chainLacks(services: PaymentServices, txid: string): Promise<boolean> {
+  const view = await chainSees(services, txid);
+  if (view === null || view.seen) return false;
   try {
-    services.sync.applyTransaction(tx, final.txid, height);
-  } catch (err) {
-    // Never turns a payment the chain has into an error; the next reconciliation books it.
-    services.logger.error({ txid: final.txid, err: (err as Error).message }, 'a payment reached the chain, but booking it failed; the next reconciliation will');
+    return (await services.chain.getTransactionHex(txid)) === null;
+  } catch {
+    return false;
   }
+}
+
+/**
+ * The chain has the payment: book it, finish its attempt and idempotency key, in one database transaction
+ * (a crash never leaves a payment reported done with its coins still reserved). Returns the final result.
+ */
+export function completeAttempt(services: PaymentServices, attempt: string, tx: Transaction, result: PayOutput, height: number | null): PayOutput {
+  const final: PayOutput = { ...result, seenByChain: true, state: height === null ? 'pending' : 'confirmed' };
+  services.db.transaction(() => {
+    services.repos.payments.attemptDone(attempt, JSON.stringify(final));
+    services.sync.applyTransaction(tx, final.txid, height);
+  })();
   return final;
 }
 
@@ -41,30 +56,52 @@ export function completeAttempt(services: Services, attempt: string, tx: Transac
  * delivery or one cut off by a crash) Keystead broadcasts the same signed transaction itself, which pays
  * exactly what the receiver asked for. Only the chain's refusal undoes the payment.
  */
-async function settleAttempt(services: Services, a: PaymentAttempt): Promise<void> {
-  const view = await chainSees(services, a.txid);
+async function settleAttempt(services: PaymentServices, a: PaymentAttempt): Promise<void> {
   const tx = Transaction.fromHex(a.raw);
   const result = JSON.parse(a.result) as PayOutput;
+  if (a.state === 'cancelling') {
+    await settleCancellation(services, a, (t) => chainSees(services, t), (height) => completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, height));
+    return;
+  }
+  const view = await chainSees(services, a.txid);
   if (view?.seen) {
     completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, view.height);
     return;
   }
   if (view === null) return; // the provider is unreachable: nothing is known, nothing changes
+  const conflict = confirmedConflict(services, tx, a.txid);
+  if (conflict) {
+    services.sync.revertTransaction(a.txid, `one of its coins was spent by ${conflict}, which a block holds`);
+    return;
+  }
   if (a.state === 'pending' && a.deliveredAt !== null && services.now() - a.deliveredAt < services.config.broadcastWindowMs) return;
   const r = await services.chain.broadcast(a.raw);
   if (r.status === 'accepted') {
     services.logger.info({ txid: a.txid }, 'Keystead broadcast a payment the chain had not shown');
     completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, null);
-  } else if (r.status === 'rejected') {
-    services.logger.warn({ txid: a.txid, reason: r.reason }, 'the chain refused a pending payment; its coins are given back');
-    services.sync.revertTransaction(a.txid, `the network refused it (${r.reason}): ${r.message}`);
+  } else if ((r.status === 'rejected' || (!view.seen && view.rejected)) && (await chainLacks(services, a.txid))) {
+    const why = r.status === 'rejected' ? `the network refused it (${r.reason}): ${r.message}` : 'the network rejected it';
+    services.logger.warn({ txid: a.txid, why }, 'the chain refused a pending payment; its coins are given back');
+    services.sync.revertTransaction(a.txid, why);
   } else if (a.state === 'sending') {
     services.repos.payments.attemptUnknown(a.attempt);
   }
 }
 
+/** A transaction a block holds that spends one of this one's coins: this one can then never be mined. */
+function confirmedConflict(services: PaymentServices, tx: Transaction, txid: string): string | null {
+  const { repos } = services;
+  for (const input of tx.inputs) {
+    const u = input.sourceTXID ? repos.walletUtxos.get(input.sourceTXID, input.sourceOutputIndex) : null;
+    if (!u?.spentBy || u.spentBy === txid) continue;
+    const other = repos.walletTxs.stateOf(u.walletRow, u.spentBy);
+    if (other && other.state === 'seen' && other.height !== null) return u.spentBy;
+  }
+  return null;
+}
+
 /** Settles every open attempt not being delivered right now. */
-export async function settleAttempts(services: Services): Promise<void> {
+export async function settleAttempts(services: PaymentServices): Promise<void> {
   for (const a of services.repos.payments.openAttempts()) {
     if (services.inFlight.has(a.attempt)) continue;
     try {
@@ -81,7 +118,7 @@ export async function settleAttempts(services: Services): Promise<void> {
  * refused, it is undone. Another's that the chain still lacks a window after first missing it is undone
  * too: its coins come back and its outputs go.
  */
-export async function reconcileBooks(services: Services): Promise<void> {
+export async function reconcileBooks(services: PaymentServices): Promise<void> {
   const { repos, sync, config, now } = services;
   const window = config.broadcastWindowMs;
   const open = new Set(repos.payments.openAttempts().map((a) => a.txid));
@@ -96,13 +133,13 @@ export async function reconcileBooks(services: Services): Promise<void> {
       if (t.state !== 'seen') {
         const hex = ours?.raw ?? (await services.chain.getTransactionHex(t.txid).catch(() => null));
         if (hex) sync.applyTransaction(Transaction.fromHex(hex), t.txid, view.height);
-      } else if (view.height !== null) sync.confirm([t.txid], view.height);
+      } else if (view.height !== null) await sync.confirm([t.txid], view.height);
       continue;
     }
     if (ours) {
       const r = await services.chain.broadcast(ours.raw);
       if (r.status === 'accepted') sync.applyTransaction(Transaction.fromHex(ours.raw), t.txid, null);
-      else if (r.status === 'rejected') {
+      else if (r.status === 'rejected' && (await chainLacks(services, t.txid))) {
         services.logger.warn({ txid: t.txid, reason: r.reason }, 'a booked payment was refused by the chain; the books are repaired');
         sync.revertTransaction(t.txid, `the network refused it (${r.reason}): ${r.message}`);
       }
@@ -120,7 +157,7 @@ export async function reconcileBooks(services: Services): Promise<void> {
  * At start: coins reserved by payments that never got as far as signing (no attempt was recorded, so
  * nothing can have reached the chain) are given back, with the idempotency keys of those calls.
  */
-export function releaseUnsignedReservations(services: Services): void {
+export function releaseUnsignedReservations(services: PaymentServices): void {
   const { repos, db } = services;
   db.transaction(() => {
     for (const u of repos.walletUtxos.reserved()) {

@@ -1,7 +1,9 @@
-import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { ExchangeRate } from '../../chain/types.js';
 import type { RateRow } from '../../store/repos/rates.js';
-import type { OpContext, Services } from '../context.js';
+import type { OpContext } from '../context.js';
+import type { RateServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 
 /** How long a rate fetched from the network stays fresh. */
@@ -13,7 +15,7 @@ const out = (r: RateRow) => ({ currency: r.currency, rate: r.rate, source: r.sou
  * On the network, USD comes from the provider (WhatsOnChain) and is cached with its source and time;
  * everything else, and everything on the local network, comes from the editable table.
  */
-export async function refreshRates(services: Services): Promise<void> {
+export async function refreshRates(services: RateServices): Promise<void> {
   if (services.chain.network === 'local') return;
   const usd = services.repos.rates.get('USD');
   if (usd && usd.source !== 'default' && services.now() - usd.updatedAt < RATE_TTL_MS) return;
@@ -26,7 +28,7 @@ export async function refreshRates(services: Services): Promise<void> {
 }
 
 /** The rate of one BSV in `currency`, or a clear 400. */
-export async function rateFor(services: Services, currency: string): Promise<RateRow> {
+export async function rateFor(services: RateServices, currency: string): Promise<RateRow> {
   const code = currency.trim().toUpperCase();
   if (code === 'USD') await refreshRates(services);
   const r = services.repos.rates.get(code);
@@ -38,7 +40,7 @@ export async function rateFor(services: Services, currency: string): Promise<Rat
 }
 
 /** The USD rate as the local node's WhatsOnChain route serves it. */
-export function usdRateOf(services: Pick<Services, 'repos'>): ExchangeRate | null {
+export function usdRateOf(services: Pick<RateServices, 'repos'>): ExchangeRate | null {
   const r = services.repos.rates.get('USD');
   return r ? { currency: 'USD', rate: r.rate, source: r.source, time: new Date(r.updatedAt || Date.now()).toISOString() } : null;
 }
@@ -48,17 +50,17 @@ export function toCurrency(satoshis: number, rate: number): number {
   return Math.round((satoshis / 1e8) * rate * 100) / 100;
 }
 
-export async function convertAmount(ctx: OpContext, input: ParsedInput<'convertAmount'>): Promise<OperationOutput<'convertAmount'>> {
+export async function convertAmount(ctx: OpContext<RateServices>, input: ParsedInputOf<typeof OPERATIONS.convertAmount>): Promise<OutputOf<typeof OPERATIONS.convertAmount>> {
   const r = await rateFor(ctx.services, input.currency);
   return { satoshis: input.satoshis, currency: r.currency, amount: toCurrency(input.satoshis, r.rate), rate: r.rate, source: r.source, updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null };
 }
 
-export async function listRates(ctx: OpContext): Promise<OperationOutput<'listRates'>> {
+export async function listRates(ctx: OpContext<RateServices>): Promise<OutputOf<typeof OPERATIONS.listRates>> {
   await refreshRates(ctx.services);
   return { base: 'BSV', rates: ctx.services.repos.rates.all().map(out) };
 }
 
-export function setRate(ctx: OpContext, input: ParsedInput<'setRate'>): OperationOutput<'setRate'> {
+export function setRate(ctx: OpContext<RateServices>, input: ParsedInputOf<typeof OPERATIONS.setRate>): OutputOf<typeof OPERATIONS.setRate> {
   const { services } = ctx;
   if (input.currency === 'USD' && services.chain.network !== 'local') {
     throw new DomainError('CONFLICT', `On ${services.chain.network} the USD rate comes from the network provider and cannot be edited.`);

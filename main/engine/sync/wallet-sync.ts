@@ -1,13 +1,11 @@
 import { Transaction } from '@bsv/sdk';
-import { p2pkhAddressOf, type LocalNode } from '../../chain/local/local-node.js';
-import type { ChainProvider } from '../../chain/types.js';
+import { p2pkhAddressOf } from '../../chain/script.js';
+import type { ChainEvents, ChainProvider } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { WalletTx } from '../../store/repos/wallet-txs.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
-import type { Services } from '../context.js';
+import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
-
-type SyncServices = Pick<Services, 'db' | 'repos' | 'now' | 'addressBook'>;
 
 interface Effect {
   credit: number;
@@ -135,6 +133,10 @@ export class WalletSync {
     const { repos } = this.services;
     for (const out of repos.walletUtxos.outputsOf(txid)) {
       const dependent = out.spentBy ?? (out.status === 'reserved' && out.reservedBy ? repos.payments.attempt(out.reservedBy)?.txid : undefined);
+      // A block holding a child proves the parent is on chain: the premise of this revert is wrong.
+      if (dependent && repos.walletTxs.stateOf(out.walletRow, dependent)?.height != null) {
+        throw new Error(`not undoing ${txid}: ${dependent}, which spends its output, is in a block`);
+      }
       if (dependent) this.revert(dependent, `it spent ${txid}:${out.vout}, which the chain never took`, done);
       repos.walletUtxos.remove(txid, out.vout);
       if (out.address) this.freeAddress(out.walletRow, out.address);
@@ -154,8 +156,11 @@ export class WalletSync {
     if (!this.services.repos.walletUtxos.usedOnAddress(address)) this.services.repos.addresses.markUnused(walletRow, address);
   }
 
-  /** Marks transactions as mined at `height`. */
-  confirm(txids: readonly string[], height: number): void {
+  /**
+   * Marks transactions as mined at `height`. One the books had not booked (never seen, or undone as
+   * failed) is booked now: a block holding it is the chain's last word.
+   */
+  confirm(txids: readonly string[], height: number): Promise<void> {
     const { db, repos } = this.services;
     db.transaction(() => {
       for (const txid of txids) {
@@ -163,6 +168,12 @@ export class WalletSync {
         repos.walletTxs.confirm(txid, height);
       }
     })();
+    return Promise.all(txids.filter((t) => repos.walletTxs.unbooked(t)).map((t) => this.book(t, height))).then(() => undefined);
+  }
+
+  private async book(txid: string, height: number): Promise<void> {
+    const hex = await this.chain.getTransactionHex(txid).catch(() => null);
+    if (hex) this.applyTransaction(Transaction.fromHex(hex), txid, height);
   }
 
   private keepGap(walletRow: number): void {
@@ -192,7 +203,7 @@ export class WalletSync {
           const booked = known !== undefined && known.state === 'seen';
           if (booked && known.height === h.height) continue;
           if (booked && h.height !== null) {
-            this.confirm([h.txid], h.height);
+            await this.confirm([h.txid], h.height);
             continue;
           }
           const hex = await this.chain.getTransactionHex(h.txid);
@@ -222,10 +233,10 @@ export class WalletSync {
     }
   }
 
-  /** The local node tells us about every accepted transaction and mined block as it happens. */
-  attachLocal(node: LocalNode): void {
-    node.on('tx', ({ txid, tx }) => this.applyTransaction(tx, txid, null));
-    node.on('block', ({ height, txids }) => this.confirm(txids, height));
+  /** A chain that pushes (the embedded node) tells us about every accepted transaction and mined block. */
+  attach(events: ChainEvents): void {
+    events.onTransaction(({ txid, tx }) => this.applyTransaction(tx, txid, null));
+    events.onBlock(({ height, txids }) => void this.confirm(txids, height));
   }
 
   /** On the network, poll every `ms`. */

@@ -1,13 +1,15 @@
-import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { hashPassword } from '../auth/password.js';
 import { newId } from '../auth/tokens.js';
 import type { OpContext } from '../context.js';
+import type { AuthServices } from '../auth/services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { toUserOutput } from './user-output.js';
 
 const LAST_ADMIN = 'The organisation must keep at least one admin. Make another user admin first.';
 
-export async function createUser(ctx: OpContext, input: ParsedInput<'createUser'>): Promise<OperationOutput<'createUser'>> {
+export async function createUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.createUser>): Promise<OutputOf<typeof OPERATIONS.createUser>> {
   const { repos, db } = ctx.services;
   const taken = () => new DomainError('CONFLICT', `A user with the e-mail ${input.email} already exists.`);
   if (repos.users.activeByEmail(input.email)) throw taken();
@@ -21,7 +23,7 @@ export async function createUser(ctx: OpContext, input: ParsedInput<'createUser'
   return { uid, email: input.email, role: input.role };
 }
 
-export function updateUser(ctx: OpContext, input: ParsedInput<'updateUser'>): OperationOutput<'updateUser'> {
+export function updateUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.updateUser>): OutputOf<typeof OPERATIONS.updateUser> {
   const { repos, db } = ctx.services;
   return db.transaction(() => {
     const user = repos.users.byUid(input.userId);
@@ -39,7 +41,7 @@ export function updateUser(ctx: OpContext, input: ParsedInput<'updateUser'>): Op
  * Removes a user's access at once: the row is kept (marked deleted) so their wallets, keys and history
  * stay with the organisation; their sessions and API keys are revoked in the same transaction.
  */
-export function deleteUser(ctx: OpContext, input: ParsedInput<'deleteUser'>): OperationOutput<'deleteUser'> {
+export function deleteUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.deleteUser>): OutputOf<typeof OPERATIONS.deleteUser> {
   const { repos, db } = ctx.services;
   db.transaction(() => {
     const user = repos.users.byUid(input.userId);
@@ -53,6 +55,6 @@ export function deleteUser(ctx: OpContext, input: ParsedInput<'deleteUser'>): Op
   return { userId: input.userId };
 }
 
-export function listUsers(ctx: OpContext): OperationOutput<'listUsers'> {
+export function listUsers(ctx: OpContext<AuthServices>): OutputOf<typeof OPERATIONS.listUsers> {
   return { users: ctx.services.repos.users.listActive().map(toUserOutput) };
 }

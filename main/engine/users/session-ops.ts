@@ -1,13 +1,15 @@
-import type { MeOutput, OperationOutput, ParsedInput, SessionOutput } from '../../../shared/operations.js';
+import { OPERATIONS, type MeOutput, type SessionOutput } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.js';
 import { issueSession } from '../auth/sessions.js';
 import { newId } from '../auth/tokens.js';
 import { accountKey, clientKey } from '../auth/throttle.js';
 import { callerOf, type OpContext } from '../context.js';
+import type { AuthServices } from '../auth/services.js';
 import { DomainError } from '../../../shared/errors.js';
 
 /** First run: the organisation and its first admin, created together or not at all. */
-export async function setup(ctx: OpContext, input: ParsedInput<'setup'>): Promise<SessionOutput> {
+export async function setup(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.setup>): Promise<SessionOutput> {
   const { services } = ctx;
   const { repos, db } = services;
   const refuse = () => new DomainError('ALREADY_SET_UP', 'This Keystead is already set up. Log in instead.');
@@ -37,7 +39,7 @@ export async function setup(ctx: OpContext, input: ParsedInput<'setup'>): Promis
   return { ...session, uid, role: 'admin', serviceId };
 }
 
-export async function login(ctx: OpContext, input: ParsedInput<'login'>): Promise<SessionOutput> {
+export async function login(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.login>): Promise<SessionOutput> {
   const { services, meta } = ctx;
   // Admitted before the hash runs: parallel guesses wait like sequential ones.
   const account = accountKey(input.email);
@@ -61,13 +63,13 @@ export async function login(ctx: OpContext, input: ParsedInput<'login'>): Promis
   return { ...session, uid: user.uid, role: user.role, serviceId: org?.serviceId ?? '' };
 }
 
-export function logout(ctx: OpContext): { revoked: boolean } {
+export function logout(ctx: OpContext<AuthServices>): { revoked: boolean } {
   const caller = callerOf(ctx);
   const revoked = caller.sessionHash ? ctx.services.repos.sessions.revoke(caller.sessionHash, ctx.services.now()) : false;
   return { revoked };
 }
 
-export function me(ctx: OpContext): MeOutput {
+export function me(ctx: OpContext<AuthServices>): MeOutput {
   const caller = callerOf(ctx);
   const user = ctx.services.repos.users.byUid(caller.uid)!;
   const org = ctx.services.repos.organisation.get();
@@ -88,7 +90,7 @@ export function me(ctx: OpContext): MeOutput {
  * other sessions are signed out and, unless `keepApiKeys`, their API keys revoked: a password change is
  * what a user does when they fear someone else has their access.
  */
-export async function changePassword(ctx: OpContext, input: ParsedInput<'changePassword'>): Promise<OperationOutput<'changePassword'>> {
+export async function changePassword(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.changePassword>): Promise<OutputOf<typeof OPERATIONS.changePassword>> {
   const caller = callerOf(ctx);
   const { repos, db, throttle } = ctx.services;
   const account = accountKey(caller.email);

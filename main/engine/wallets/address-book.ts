@@ -1,5 +1,5 @@
 import { HD } from '@bsv/sdk';
-import type { Services } from '../context.js';
+import type { CoreServices } from '../context.js';
 import type { AddressRow } from '../../store/repos/addresses.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 
@@ -14,7 +14,7 @@ export const GAP_LIMIT = 20;
 export class AddressBook {
   private readonly chains = new Map<number, { xpub: string; nodes: [HD, HD] }>();
 
-  constructor(private readonly services: Pick<Services, 'repos' | 'now'>) {}
+  constructor(private readonly services: Pick<CoreServices, 'repos' | 'now'>) {}
 
   private chainNode(wallet: WalletRow, chain: 0 | 1): HD {
     let entry = this.chains.get(wallet.id);

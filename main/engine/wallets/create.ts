@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { OperationOutput, ParsedInput } from '../../../shared/operations.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import type { OpContext, Services } from '../context.js';
+import type { OpContext } from '../context.js';
+import type { WalletServices } from './services.js';
 import { callerOf } from '../context.js';
 import { DomainError } from '../../../shared/errors.js';
 import { accountNode, accountPathFrom, checkedMnemonic, newMnemonic } from './keys.js';
 import { freeNumericAlias, parseAlias, paymailOf } from './paymail-alias.js';
 import { seal } from './seal.js';
 
-type CreateInput = ParsedInput<'createWallet'>;
+type CreateInput = ParsedInputOf<typeof OPERATIONS.createWallet>;
 
 /** The associated data that binds a sealed seed to its wallet. */
 export const sealAad = (ownerUid: string, walletId: string) => `keystead:wallet:${ownerUid}:${walletId}`;
 
 /** Turns member e-mails or uids into uids of active users other than the owner. */
-export function resolveMembers(services: Services, ownerUid: string, members: readonly string[]): string[] {
+export function resolveMembers(services: WalletServices, ownerUid: string, members: readonly string[]): string[] {
   const uids = new Set<string>();
   for (const m of members) {
     const user = m.includes('@') ? services.repos.users.activeByEmail(m.toLowerCase()) : services.repos.users.byUid(m);
@@ -34,7 +36,7 @@ function checkKind(input: CreateInput): void {
   if (input.type !== 'shared' && input.members?.length) throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
 }
 
-export async function createWalletFor(ctx: OpContext, ownerUid: string, input: CreateInput, fixedWalletId?: string): Promise<WalletRow> {
+export async function createWalletFor(ctx: OpContext<WalletServices>, ownerUid: string, input: CreateInput, fixedWalletId?: string): Promise<WalletRow> {
   const { services } = ctx;
   const { repos, db, config } = services;
   checkKind(input);
@@ -85,13 +87,13 @@ export async function createWalletFor(ctx: OpContext, ownerUid: string, input: C
   })();
 }
 
-export async function createWallet(ctx: OpContext, input: CreateInput): Promise<OperationOutput<'createWallet'>> {
+export async function createWallet(ctx: OpContext<WalletServices>, input: CreateInput): Promise<OutputOf<typeof OPERATIONS.createWallet>> {
   const w = await createWalletFor(ctx, callerOf(ctx).uid, input);
   if (input.mnemonicPhrase) {
     // An imported seed may already hold coins: find them (gap-limit scan). Locally that is quick, so the
     // answer waits for it; on the network it runs in the background and the balance fills in.
     const scan = ctx.services.sync.scanWallet(w);
-    if (ctx.services.node) await scan;
+    if (ctx.services.chain.events) await scan;
     else scan.catch((err: Error) => (ctx.services.sync.lastError = `scan of ${w.walletId}: ${err.message}`));
   }
   return { walletID: w.walletId, paymail: paymailOf(w), walletTitle: w.title, type: w.type, derivationPath: w.derivationPath };

@@ -31,7 +31,7 @@ export function checkedMnemonic(phrase: string): string {
     throw new DomainError('VALIDATION_FAILED', `mnemonicPhrase: must have 12, 15, 18, 21 or 24 words, not ${words.length}`);
   }
   const normalised = words.join(' ');
-  let valid = false;
+  let valid: boolean;
   try {
     valid = Mnemonic.fromString(normalised).check();
   } catch {

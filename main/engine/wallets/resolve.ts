@@ -1,6 +1,7 @@
 import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { callerOf, type OpContext } from '../context.js';
+import type { WalletServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { createWalletFor } from './create.js';
 import { FEE_MANAGER_WALLET_ID } from './fee-manager-id.js';
@@ -13,7 +14,7 @@ export interface ResolvedWallet extends WalletRow {
  * Finds the wallet an operation acts on: the caller's own wallet with that id, or a shared wallet they
  * are a member of. No id means the default wallet, which is created on first use.
  */
-export async function resolveWallet(ctx: OpContext, walletId: string | undefined): Promise<ResolvedWallet> {
+export async function resolveWallet(ctx: OpContext<WalletServices>, walletId: string | undefined): Promise<ResolvedWallet> {
   const { uid } = callerOf(ctx);
   const { wallets } = ctx.services.repos;
   const id = walletId || DEFAULT_WALLET_ID;
@@ -36,7 +37,7 @@ export async function resolveWallet(ctx: OpContext, walletId: string | undefined
 }
 
 /** Like resolveWallet, but only the owner may go on (deleting, exporting, changing members). */
-export async function resolveOwnWallet(ctx: OpContext, walletId: string | undefined, action: string): Promise<ResolvedWallet> {
+export async function resolveOwnWallet(ctx: OpContext<WalletServices>, walletId: string | undefined, action: string): Promise<ResolvedWallet> {
   const wallet = await resolveWallet(ctx, walletId);
   if (wallet.access !== 'owner') throw new DomainError('FORBIDDEN', `Only the owner of this shared wallet may ${action}.`);
   return wallet;

@@ -1,15 +1,17 @@
-import type { AddressesOutput, OperationOutput, ParsedInput, WalletSummary } from '../../../shared/operations.js';
+import { OPERATIONS, type AddressesOutput, type WalletSummary } from '../../../shared/operations.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { verifyPassword } from '../auth/password.js';
 import { accountKey } from '../auth/throttle.js';
 import { callerOf, type OpContext } from '../context.js';
+import type { WalletServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
-import { resolveMembers, sealAad } from './create.js';
+import { resolveMembers } from './create.js';
 import { paymailOf } from './paymail-alias.js';
 import { resolveOwnWallet, resolveWallet } from './resolve.js';
-import { unseal } from './seal.js';
+import { openSeed } from './open-seed.js';
 
-function summary(ctx: OpContext, w: WalletRow & { access: 'owner' | 'member' }): WalletSummary {
+function summary(ctx: OpContext<WalletServices>, w: WalletRow & { access: 'owner' | 'member' }): WalletSummary {
   const { users, wallets } = ctx.services.repos;
   return {
     walletID: w.walletId,
@@ -27,23 +29,23 @@ function summary(ctx: OpContext, w: WalletRow & { access: 'owner' | 'member' }):
   };
 }
 
-export function listWallets(ctx: OpContext): OperationOutput<'listWallets'> {
+export function listWallets(ctx: OpContext<WalletServices>): OutputOf<typeof OPERATIONS.listWallets> {
   return { wallets: ctx.services.repos.wallets.visibleTo(callerOf(ctx).uid).map((w) => summary(ctx, w)) };
 }
 
-function refuseIfFunded(ctx: OpContext, w: WalletRow, force: boolean | undefined): void {
+function refuseIfFunded(ctx: OpContext<WalletServices>, w: WalletRow, force: boolean | undefined): void {
   const balance = ctx.services.repos.wallets.knownBalance(w.id);
   if (balance > 0 && !force) {
     throw new DomainError('CONFLICT', `Wallet "${w.title}" holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
   }
 }
 
-function remove(ctx: OpContext, w: WalletRow): void {
+function remove(ctx: OpContext<WalletServices>, w: WalletRow): void {
   ctx.services.repos.wallets.remove(w.id); // addresses, members and utxos go with it (ON DELETE CASCADE)
   ctx.services.addressBook.forget(w.id);
 }
 
-export async function deleteWallet(ctx: OpContext, input: ParsedInput<'deleteWallet'>): Promise<OperationOutput<'deleteWallet'>> {
+export async function deleteWallet(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.deleteWallet>): Promise<OutputOf<typeof OPERATIONS.deleteWallet>> {
   const w = await resolveOwnWallet(ctx, input.walletId, 'delete it');
   ctx.services.db.transaction(() => {
     refuseIfFunded(ctx, w, input.force);
@@ -52,7 +54,7 @@ export async function deleteWallet(ctx: OpContext, input: ParsedInput<'deleteWal
   return { walletId: w.walletId };
 }
 
-export function deleteAllWallets(ctx: OpContext, input: ParsedInput<'deleteAllWallets'>): OperationOutput<'deleteAllWallets'> {
+export function deleteAllWallets(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.deleteAllWallets>): OutputOf<typeof OPERATIONS.deleteAllWallets> {
   const { wallets } = ctx.services.repos;
   return ctx.services.db.transaction(() => {
     const owned = wallets.ownedBy(callerOf(ctx).uid);
@@ -62,20 +64,20 @@ export function deleteAllWallets(ctx: OpContext, input: ParsedInput<'deleteAllWa
   })();
 }
 
-export async function walletAddresses(ctx: OpContext, input: { walletId?: string }): Promise<AddressesOutput> {
+export async function walletAddresses(ctx: OpContext<WalletServices>, input: { walletId?: string }): Promise<AddressesOutput> {
   const w = await resolveWallet(ctx, input.walletId);
   const list = ctx.services.addressBook.available(w).map((a) => a.address);
   return { walletID: w.walletId, addresses: list, addressess: list, paymail: w.paymailActive ? paymailOf(w) : null };
 }
 
-export async function walletAddress(ctx: OpContext, input: { walletId?: string }): Promise<OperationOutput<'walletAddress'>> {
+export async function walletAddress(ctx: OpContext<WalletServices>, input: { walletId?: string }): Promise<OutputOf<typeof OPERATIONS.walletAddress>> {
   const w = await resolveWallet(ctx, input.walletId);
   const [next] = ctx.services.addressBook.available(w, 1);
   return { walletID: w.walletId, address: next.address, paymail: w.paymailActive ? paymailOf(w) : null };
 }
 
 /** Re-authenticates with the account password (throttled like logins) before showing the phrase. */
-export async function exportMnemonic(ctx: OpContext, input: ParsedInput<'exportMnemonic'>): Promise<OperationOutput<'exportMnemonic'>> {
+export async function exportMnemonic(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.exportMnemonic>): Promise<OutputOf<typeof OPERATIONS.exportMnemonic>> {
   const caller = callerOf(ctx);
   const { services } = ctx;
   // The same account throttle as logins, admitted before the hash runs.
@@ -89,11 +91,11 @@ export async function exportMnemonic(ctx: OpContext, input: ParsedInput<'exportM
     ticket.release();
   }
   const w = await resolveOwnWallet(ctx, input.walletId, 'export its recovery phrase');
-  const opened = await unseal(w.sealedSeed, sealAad(w.ownerUid, w.walletId), { sealingKey: services.sealingKey(), walletPassword: input.walletPassword });
+  const opened = await openSeed(services, w, input.walletPassword);
   return { walletID: w.walletId, mnemonic: (JSON.parse(opened) as { mnemonic: string }).mnemonic, derivationPath: w.derivationPath };
 }
 
-export async function setWalletMembers(ctx: OpContext, input: ParsedInput<'setWalletMembers'>): Promise<OperationOutput<'setWalletMembers'>> {
+export async function setWalletMembers(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.setWalletMembers>): Promise<OutputOf<typeof OPERATIONS.setWalletMembers>> {
   const w = await resolveOwnWallet(ctx, input.walletId, 'change its members');
   if (w.type !== 'shared') throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${w.type})`);
   const { users, wallets } = ctx.services.repos;

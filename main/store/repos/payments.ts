@@ -10,7 +10,7 @@ export interface PaymailRef {
   txid: string | null;
 }
 
-export type AttemptState = 'sending' | 'unknown' | 'pending' | 'done' | 'failed';
+export type AttemptState = 'sending' | 'unknown' | 'pending' | 'cancelling' | 'done' | 'failed';
 
 interface AttemptRaw {
   attempt: string;
@@ -26,12 +26,16 @@ interface AttemptRaw {
   peer_txid: string | null;
   failure: string | null;
   change_addresses: string;
+  cancel_raw: string | null;
+  cancel_txid: string | null;
 }
 
 /**
  * A signed payment, kept from before it is sent until its outcome is known: `sending` (delivery under
  * way, or cut off by a crash), `unknown` (no clear answer), `pending` (the receiver took it, the chain has
- * not shown it yet), `done` (the chain has it), `failed` (the chain refused it; its coins came back).
+ * not shown it yet), `cancelling` (the receiver refused it but may still hold it: a transaction spending
+ * one of its coins back to the wallet is on its way), `done` (the chain has it), `failed` (the chain refused
+ * it, or the cancellation took its place; its coins came back).
  */
 export interface PaymentAttempt {
   attempt: string;
@@ -48,6 +52,9 @@ export interface PaymentAttempt {
   failure: string | null;
   /** The change addresses it claimed, given back if it fails. */
   changeAddresses: { walletRow: number; address: string }[];
+  /** The transaction that cancels it (spends one of its coins back to the wallet), once one is signed. */
+  cancelRaw: string | null;
+  cancelTxid: string | null;
 }
 
 const toAttempt = (r: AttemptRaw): PaymentAttempt => ({
@@ -64,6 +71,8 @@ const toAttempt = (r: AttemptRaw): PaymentAttempt => ({
   peerTxid: r.peer_txid,
   failure: r.failure,
   changeAddresses: JSON.parse(r.change_addresses),
+  cancelRaw: r.cancel_raw,
+  cancelTxid: r.cancel_txid,
 });
 
 /** P2P paymail references this host issued, idempotency keys of pay calls, and payment attempts. */
@@ -89,7 +98,8 @@ export function createPaymentRepo(db: Db) {
   const setAttempt = db.prepare('UPDATE payment_attempts SET state = ? WHERE attempt = ?');
   const setPending = db.prepare("UPDATE payment_attempts SET state = 'pending', delivered_at = ?, peer_txid = ? WHERE attempt = ? AND state IN ('sending','unknown')");
   const setFailed = db.prepare("UPDATE payment_attempts SET state = 'failed', failure = ? WHERE attempt = ?");
-  const openAttempts = db.prepare<[], AttemptRaw>("SELECT * FROM payment_attempts WHERE state IN ('sending','unknown','pending') ORDER BY created_at");
+  const openAttempts = db.prepare<[], AttemptRaw>("SELECT * FROM payment_attempts WHERE state IN ('sending','unknown','pending','cancelling') ORDER BY created_at");
+  const setCancelling = db.prepare("UPDATE payment_attempts SET state = 'cancelling', cancel_raw = ?, cancel_txid = ?, failure = ? WHERE attempt = ?");
   const byTxid = db.prepare<[string], AttemptRaw>('SELECT * FROM payment_attempts WHERE txid = ? ORDER BY created_at DESC LIMIT 1');
   const byId = db.prepare<[string], AttemptRaw>('SELECT * FROM payment_attempts WHERE attempt = ?');
   const attemptExists = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM payment_attempts WHERE attempt = ?');
@@ -123,7 +133,13 @@ export function createPaymentRepo(db: Db) {
     },
     /** Claims a P2P reference for one transaction before broadcasting; false if another already holds it. */
     claimRef(reference: string, txid: string): boolean {
-      return claimRef.run(txid, reference).changes > 0;
+      try {
+        return claimRef.run(txid, reference).changes > 0;
+      } catch (err) {
+        // The transaction already paid another reference (one transaction pays one reference).
+        if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+        throw err;
+      }
     },
     unclaimRef(reference: string, txid: string): void {
       unclaimRef.run(reference, txid);
@@ -158,6 +174,10 @@ export function createPaymentRepo(db: Db) {
     attemptFailed(attempt: string, failure: string): void {
       setFailed.run(failure, attempt);
       dropByAttempt.run(attempt);
+    },
+    /** The receiver refused it: it is cancelled by spending one of its coins back to the wallet. */
+    attemptCancelling(attempt: string, cancelRaw: string, cancelTxid: string, reason: string): void {
+      setCancelling.run(cancelRaw, cancelTxid, reason, attempt);
     },
     attemptUnknown(attempt: string): void {
       setAttempt.run('unknown', attempt);

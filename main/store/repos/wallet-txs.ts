@@ -43,11 +43,15 @@ export function createWalletTxRepo(db: Db) {
     ON CONFLICT (wallet_row, txid) DO UPDATE SET direction = excluded.direction, amount = excluded.amount, fee = coalesce(excluded.fee, fee),
       counterparty = coalesce(counterparty, excluded.counterparty), memo = coalesce(memo, excluded.memo), height = coalesce(excluded.height, height),
       state = 'seen', failure = NULL, unseen_since = NULL`);
-  // A payment of ours the chain has not seen yet: shown in history, not booked.
+  // A payment of ours the chain has not seen yet: shown in history, not booked. Signing is deterministic,
+  // so a retry after a failure can be the very same transaction: its failed row becomes pending again.
   const insertUnseen = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, counterparty, memo, height, time, state)
-    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, NULL, @time, 'unseen') ON CONFLICT (wallet_row, txid) DO NOTHING`);
+    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, NULL, @time, 'unseen')
+    ON CONFLICT (wallet_row, txid) DO UPDATE SET state = 'unseen', failure = NULL, time = excluded.time WHERE state = 'failed'`);
   const get = db.prepare<[number, string], { height: number | null; state: ChainState }>('SELECT height, state FROM wallet_txs WHERE wallet_row = ? AND txid = ?');
-  const confirm = db.prepare("UPDATE wallet_txs SET height = ?, state = 'seen', failure = NULL, unseen_since = NULL WHERE txid = ?");
+  // Only booked rows: a failed or never-booked one must be booked (its coins and outputs), not just dated.
+  const confirm = db.prepare("UPDATE wallet_txs SET height = ? WHERE txid = ? AND state = 'seen'");
+  const unbooked = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM wallet_txs WHERE txid = ? AND state <> 'seen'");
   const annotate = db.prepare('UPDATE wallet_txs SET memo = coalesce(?, memo), counterparty = coalesce(?, counterparty) WHERE wallet_row = ? AND txid = ?');
   const fail = db.prepare("UPDATE wallet_txs SET state = 'failed', failure = ?, height = NULL WHERE txid = ?");
   const peer = db.prepare('UPDATE wallet_txs SET peer_txid = ? WHERE txid = ?');
@@ -71,6 +75,10 @@ export function createWalletTxRepo(db: Db) {
     },
     confirm(txid: string, height: number): void {
       confirm.run(height, txid);
+    },
+    /** Whether some wallet's row for this transaction is not booked (unseen, or undone as failed). */
+    unbooked(txid: string): boolean {
+      return unbooked.get(txid)!.n > 0;
     },
     annotate(walletRow: number, txid: string, memo: string | null, counterparty: string | null): void {
       annotate.run(memo, counterparty, walletRow, txid);

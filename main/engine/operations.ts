@@ -1,0 +1,32 @@
+import type { OperationName, Operations } from '../../shared/operations.js';
+import { API_KEY_IMPLEMENTATIONS } from './auth/operations.js';
+import { AUDIT_IMPLEMENTATIONS } from './audit/operations.js';
+import { CHAIN_IMPLEMENTATIONS } from './chain/operations.js';
+import { CONTRACT_IMPLEMENTATIONS } from './contracts/operations.js';
+import { FEE_IMPLEMENTATIONS } from './fees/operations.js';
+import type { Implementation } from './operation.js';
+import type { EngineServices } from './services.js';
+import { ORG_IMPLEMENTATIONS } from './org/operations.js';
+import { PAYMAIL_IMPLEMENTATIONS } from './paymail/operations.js';
+import { PAYMENT_IMPLEMENTATIONS } from './payments/operations.js';
+import { RATE_IMPLEMENTATIONS } from './rates/operations.js';
+import { USER_IMPLEMENTATIONS } from './users/operations.js';
+import { WALLET_IMPLEMENTATIONS } from './wallets/operations.js';
+
+/**
+ * Every capability's implementations. The type makes a contract without a handler a compile error, and
+ * so is a handler needing a service the engine does not build.
+ */
+export const IMPLEMENTATIONS = {
+  ...ORG_IMPLEMENTATIONS,
+  ...USER_IMPLEMENTATIONS,
+  ...API_KEY_IMPLEMENTATIONS,
+  ...AUDIT_IMPLEMENTATIONS,
+  ...WALLET_IMPLEMENTATIONS,
+  ...CHAIN_IMPLEMENTATIONS,
+  ...RATE_IMPLEMENTATIONS,
+  ...PAYMENT_IMPLEMENTATIONS,
+  ...FEE_IMPLEMENTATIONS,
+  ...PAYMAIL_IMPLEMENTATIONS,
+  ...CONTRACT_IMPLEMENTATIONS,
+} satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

@@ -1,0 +1,8 @@
+import { ORG_OPERATIONS } from '../../../shared/contracts/org.js';
+import { implement } from '../operation.js';
+import type { CoreServices } from '../context.js';
+import { appStatus } from './status.js';
+
+export const ORG_IMPLEMENTATIONS = implement<CoreServices>()(ORG_OPERATIONS, {
+  appStatus: { run: appStatus },
+});

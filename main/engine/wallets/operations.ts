@@ -1,0 +1,18 @@
+import { WALLET_OPERATIONS } from '../../../shared/contracts/wallets.js';
+import { implement } from '../operation.js';
+import type { WalletServices } from './services.js';
+import { createWallet } from './create.js';
+import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallet-ops.js';
+
+export const WALLET_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_OPERATIONS, {
+  createWallet: { run: createWallet, target: (_i, o) => o?.walletID ?? null },
+  listWallets: { run: listWallets },
+  deleteWallet: { run: deleteWallet, target: (i) => i.walletId },
+  deleteAllWallets: { run: deleteAllWallets },
+  walletAddresses: { run: walletAddresses },
+  walletAddress: { run: walletAddress },
+  addresses: { run: walletAddresses },
+  address: { run: walletAddress },
+  exportMnemonic: { run: exportMnemonic, target: (i) => i.walletId ?? null },
+  setWalletMembers: { run: setWalletMembers, target: (i) => i.walletId ?? null },
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { byName, defineOperation } from '../operation.js';
+import { optionalText } from '../wallet-schemas.js';
+import { TREASURY } from './access.js';
+
+export const feeUtxo = z.object({
+  script: z.string(),
+  tx_pos: z.number().int(),
+  address: z.string().nullable(),
+  path: z.string(),
+  tx_hash: z.string(),
+  value: z.number().int(),
+  createdAt: z.number().nullable(),
+  state: z.enum(['available', 'reserved', 'dust', 'spent']),
+});
+
+export const FEE_OPERATIONS = byName(
+  defineOperation({
+    name: 'feeManagerInit',
+    input: z.object({ mnemonic: optionalText(1000) }),
+    output: z.object({ walletID: z.string(), address: z.string() }),
+    access: TREASURY,
+    enterprise: true,
+    summary: "Creates the organisation's fee wallet, which then pays the network fees of its payments.",
+    msg: 'Fee manager init successfully',
+    rest: [{ method: 'GET', path: '/api/v1/initBeta', headers: ['mnemonic'] }],
+    audit: true,
+  }),
+  defineOperation({
+    name: 'feeManagerAddresses',
+    input: z.object({}),
+    output: z.object({ addresses: z.array(z.string()) }),
+    access: TREASURY,
+    enterprise: true,
+    summary: "The fee wallet's addresses, to fund it.",
+    msg: 'Operation Completed successfully',
+    rest: [{ method: 'GET', path: '/api/v1/feeAddressBeta' }],
+  }),
+  defineOperation({
+    name: 'feeManagerMetrics',
+    input: z.object({}),
+    output: z.object({ totalBalance: z.object({ balance: z.number().int(), dustBalance: z.number().int() }), availableUtxos: z.array(feeUtxo), lowBalance: z.boolean() }),
+    access: TREASURY,
+    enterprise: true,
+    summary: "Refreshes and returns the fee wallet's balance and outputs with their states.",
+    msg: 'Operation successful',
+    rest: [{ method: 'GET', path: '/api/v1/feeMetricsBeta' }],
+  }),
+);

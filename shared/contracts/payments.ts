@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { byName, defineOperation } from '../operation.js';
+import { lookupInput, payInput, paymentRequest, quoteInput } from '../payment-schemas.js';
+import { walletId, withWalletId } from '../wallet-schemas.js';
+import { ALL_ROLES, WALLET_USERS } from './access.js';
+
+/**
+ * Where a transaction stands with the chain: `pending` (not in a block yet; `seenByChain` says whether any
+ * provider has it), `confirmed` (in a block; see `confirmations`), or `failed` (refused or vanished; its
+ * effect on the books was undone and `failureReason` says why).
+ */
+export const paymentState = z.enum(['pending', 'confirmed', 'failed']);
+
+export const payOutput = z.object({
+  txid: z.string(),
+  fee: z.number().int(),
+  feePaidBy: z.enum(['wallet', 'feeManager']),
+  delivered: z.enum(['p2p', 'broadcast']),
+  walletID: z.string(),
+  state: paymentState,
+  /** False while a P2P receiver has the transaction but the chain has not shown it (Keystead broadcasts it itself after the window). */
+  seenByChain: z.boolean(),
+  /** The txid the P2P receiver answered, when it differs from the transaction's own. */
+  peerTxid: z.string().nullable(),
+});
+
+/** A payment request priced against a wallet's spendable coins now (nothing is reserved). */
+export const quoteOutput = z.object({
+  walletID: z.string(),
+  walletTitle: z.string(),
+  /** Each output, with the address it pays when it is a plain P2PKH output. */
+  recipients: z.array(z.object({ address: z.string().nullable(), script: z.string(), satoshis: z.number().int() })),
+  /** What the outputs pay, satoshis. */
+  amount: z.number().int(),
+  /** The network fee, satoshis (0 when the funds do not suffice). */
+  fee: z.number().int(),
+  feePaidBy: z.enum(['wallet', 'feeManager']),
+  /** What leaves the wallet: the amount plus the fee when the wallet pays it. */
+  cost: z.number().int(),
+  /** The wallet's spendable satoshis now, and after this payment. */
+  available: z.number().int(),
+  availableAfter: z.number().int(),
+  sufficient: z.boolean(),
+  /** Why it cannot be paid now, in plain words; null when it can. */
+  problem: z.string().nullable(),
+  /** The USD rate, to show amounts in money (null when the rate table has none). */
+  rate: z.object({ currency: z.string(), rate: z.number() }).nullable(),
+});
+
+export const historyEntry = z.object({
+  txid: z.string(),
+  state: paymentState,
+  seenByChain: z.boolean(),
+  failureReason: z.string().nullable(),
+  peerTxid: z.string().nullable(),
+  direction: z.enum(['in', 'out', 'self']),
+  /** Net change of the wallet's balance, satoshis (negative when paying). */
+  amount: z.number().int(),
+  fee: z.number().int().nullable(),
+  counterparty: z.string().nullable(),
+  memo: z.string().nullable(),
+  time: z.string(),
+  height: z.number().int().nullable(),
+  confirmations: z.number().int(),
+});
+
+export const lookupCoin = z.object({
+  protocol: z.string(),
+  balance: z.number().optional(),
+  tokenId: z.string().optional(),
+  splittable: z.boolean().optional(),
+  name: z.string().optional(),
+  address: z.string().optional(),
+  satsPerToken: z.number().optional(),
+  symbol: z.string().optional(),
+  redeemAddr: z.string().optional(),
+  image: z.string().optional(),
+  amount: z.number().optional(),
+  supply: z.number().optional(),
+  decimals: z.number().optional(),
+  sn: z.array(z.number()).optional(),
+  txid: z.string().optional(),
+  vout: z.number().int().optional(),
+  height: z.number().int().nullable().optional(),
+});
+
+const paymentRequestOutput = paymentRequest.extend({ outputs: z.array(z.object({ script: z.string(), satoshis: z.number().int() })) });
+
+export const PAYMENT_OPERATIONS = byName(
+  defineOperation({
+    name: 'resolveUri',
+    input: withWalletId(
+      z.object({
+        uri: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(2000, { error: 'is too long' }),
+        amount: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }).optional()),
+        walletId,
+      }),
+    ),
+    output: z.object({ data: paymentRequestOutput }),
+    access: WALLET_USERS,
+    summary: 'Turns a payment URI (payto:, paymail, bitcoin:, address) into a payment request for pay.',
+    msg: 'Operation completed successfully',
+    rest: [
+      { method: 'GET', path: '/v1/URI', wallet: true, headers: ['uri', 'amount'] },
+      { method: 'POST', path: '/v1/URI', wallet: true, body: true },
+    ],
+  }),
+  defineOperation({
+    name: 'quotePayment',
+    input: withWalletId(quoteInput),
+    output: quoteOutput,
+    access: WALLET_USERS,
+    summary: 'What a payment request would cost from a wallet, before paying: recipients, fee, who pays it, the balance after, and whether the funds suffice.',
+    msg: 'Payment priced.',
+    rest: [{ method: 'POST', path: '/v1/pay/quote', wallet: true, body: true }],
+  }),
+  defineOperation({
+    name: 'pay',
+    input: withWalletId(payInput),
+    output: payOutput,
+    access: WALLET_USERS,
+    summary: 'Pays a payment request from a wallet: P2P to a paymail peer, or broadcast.',
+    msg: 'Transaction sent successfully',
+    rest: [{ method: 'POST', path: '/v1/pay', wallet: true, body: true, headers: ['walletPassword'], renames: { 'idempotency-key': 'idempotencyKey' } }],
+    audit: true,
+  }),
+  defineOperation({
+    name: 'history',
+    input: withWalletId(
+      z.object({
+        walletId,
+        nextPageToken: z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0),
+        maxResults: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(200, { error: 'must be 200 at most' }).default(20),
+      }),
+    ),
+    output: z.object({ walletID: z.string(), history: z.array(historyEntry), meta: z.object({ nextPageToken: z.number().int().nullable() }) }),
+    access: ALL_ROLES,
+    summary: "A wallet's transactions, newest first, paged.",
+    msg: 'History fetched successfully.',
+    rest: [{ method: 'GET', path: '/v1/history', wallet: true, headers: ['nextPageToken', 'maxResults'] }],
+  }),
+  defineOperation({
+    name: 'lookup',
+    input: lookupInput,
+    output: z.object({ totalBalance: z.object({ currency: z.string(), balance: z.number() }), coins: z.array(lookupCoin), meta: z.object({ nextPageToken: z.number().int().nullable() }) }),
+    access: ALL_ROLES,
+    summary: 'The BSV (and token) balance held by a private key, converted, filtered and paged.',
+    msg: 'operation completed successfully',
+    rest: [{ method: 'POST', path: '/v1/lookup', headers: ['type', 'currency', 'nextPageToken', 'compact', 'maxResults'], body: true }],
+  }),
+);

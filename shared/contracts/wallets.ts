@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { byName, defineOperation } from '../operation.js';
+import { givenPassword } from '../schemas.js';
+import { boolish, logoUrl, memberList, optionalText, requiredWalletId, walletId, walletPassword, WALLET_TYPES, walletType, withWalletId } from '../wallet-schemas.js';
+import { ALL_ROLES, SEED_EXPORTERS, WALLET_USERS } from './access.js';
+
+const walletRef = withWalletId(z.object({ walletId }));
+
+export const walletSummary = z.object({
+  walletID: z.string(),
+  walletTitle: z.string(),
+  walletLogo: z.string().nullable(),
+  type: z.enum(WALLET_TYPES),
+  paymail: z.string().nullable(),
+  paymailActive: z.boolean(),
+  derivationPath: z.string(),
+  access: z.enum(['owner', 'member']),
+  owner: z.string(),
+  members: z.array(z.string()),
+  createdAt: z.string(),
+  /** Satoshis, from the outputs the chain has. */
+  balance: z.object({ confirmed: z.number().int(), unconfirmed: z.number().int() }),
+});
+
+export const addressesOutput = z.object({
+  walletID: z.string(),
+  addresses: z.array(z.string()),
+  /** The public service's spelling, kept for its clients. */
+  addressess: z.array(z.string()),
+  paymail: z.string().nullable(),
+});
+const addressOutput = z.object({ walletID: z.string(), address: z.string(), paymail: z.string().nullable() });
+
+const CREATE_WALLET_FIELDS = ['walletTitle', 'mnemonicPhrase', 'derivationPath', 'paymail', 'paymailActivate', 'type', 'walletLogo', 'serviceId', 'walletPassword', 'members'];
+const createWalletInput = z.object({
+  walletTitle: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }),
+  mnemonicPhrase: optionalText(1000),
+  derivationPath: optionalText(40),
+  paymail: optionalText(200),
+  paymailActivate: boolish,
+  type: walletType,
+  walletLogo: logoUrl,
+  serviceId: optionalText(100),
+  walletPassword,
+  members: memberList,
+});
+
+export const WALLET_OPERATIONS = byName(
+  defineOperation({
+    name: 'createWallet',
+    input: createWalletInput,
+    output: z.object({ walletID: z.string(), paymail: z.string().nullable(), walletTitle: z.string(), type: z.enum(WALLET_TYPES), derivationPath: z.string() }),
+    access: WALLET_USERS,
+    summary: 'Creates an HD wallet (new or from a mnemonic) in your account; walletTitle "default" creates the default wallet.',
+    msg: 'Wallet created successfully.',
+    rest: [
+      { method: 'GET', path: '/v1/createWallet', headers: CREATE_WALLET_FIELDS },
+      { method: 'POST', path: '/v1/createWallet', headers: CREATE_WALLET_FIELDS, body: true },
+    ],
+    audit: true,
+  }),
+  defineOperation({
+    name: 'listWallets',
+    input: z.object({}),
+    output: z.object({ wallets: z.array(walletSummary) }),
+    access: ALL_ROLES,
+    summary: 'Your wallets and the shared wallets you are a member of.',
+    msg: 'Wallets fetched successfully.',
+    rest: [{ method: 'GET', path: '/v1/wallets' }],
+  }),
+  defineOperation({
+    name: 'deleteWallet',
+    input: withWalletId(z.object({ walletId: requiredWalletId, force: boolish })),
+    output: z.object({ walletId: z.string() }),
+    access: WALLET_USERS,
+    summary: 'Deletes one of your wallets and its data; refused while it holds coins unless force is true.',
+    msg: 'Wallet deleted successfully.',
+    rest: [{ method: 'DELETE', path: '/v1/wallet', wallet: true, headers: ['force'], body: true }],
+    audit: true,
+  }),
+  defineOperation({
+    name: 'deleteAllWallets',
+    input: z.object({ force: boolish }),
+    output: z.object({ deleted: z.array(z.string()) }),
+    access: WALLET_USERS,
+    summary: 'Deletes all your wallets; refused while any holds coins unless force is true.',
+    msg: 'All wallets deleted successfully.',
+    rest: [{ method: 'DELETE', path: '/v1/wallets', headers: ['force'], body: true }],
+    audit: true,
+  }),
+  defineOperation({
+    name: 'walletAddresses',
+    input: walletRef,
+    output: addressesOutput,
+    access: ALL_ROLES,
+    summary: 'Up to 20 unused receive addresses of a wallet (wallet API).',
+    msg: 'Wallet addresses fetched successfully.',
+    rest: [{ method: 'GET', path: '/v1/allAddresses', wallet: true }],
+  }),
+  defineOperation({
+    name: 'walletAddress',
+    input: walletRef,
+    output: addressOutput,
+    access: ALL_ROLES,
+    summary: 'The next unused receive address of a wallet and its paymail (wallet API).',
+    msg: 'Wallet address and paymail fetched successfully.',
+    rest: [{ method: 'GET', path: '/v1/address', wallet: true }],
+  }),
+  defineOperation({
+    name: 'addresses',
+    input: walletRef,
+    output: addressesOutput,
+    access: ['manager'],
+    summary: "Up to 20 unused receive addresses of a wallet (the spec's address API: manager only).",
+    msg: 'Wallet addresses fetched successfully.',
+    rest: [{ method: 'GET', path: '/api/v1/addresses', wallet: true }],
+  }),
+  defineOperation({
+    name: 'address',
+    input: walletRef,
+    output: addressOutput,
+    access: ['manager'],
+    summary: "The next unused receive address and paymail of a wallet (the spec's address API: manager only).",
+    msg: 'Wallet address and paymail fetched successfully.',
+    rest: [{ method: 'GET', path: '/api/v1/address', wallet: true }],
+  }),
+  defineOperation({
+    name: 'exportMnemonic',
+    input: withWalletId(z.object({ walletId, password: givenPassword, walletPassword })),
+    output: z.object({ walletID: z.string(), mnemonic: z.string(), derivationPath: z.string() }),
+    access: SEED_EXPORTERS,
+    summary: "Shows a wallet's recovery phrase; needs your account password again (and the wallet password for secure wallets).",
+    msg: 'Recovery phrase fetched. Keep it offline and private.',
+    rest: [{ method: 'GET', path: '/v1/mnemonic', wallet: true, headers: ['password', 'walletPassword'] }],
+    audit: true,
+  }),
+  defineOperation({
+    name: 'setWalletMembers',
+    input: withWalletId(z.object({ walletId, members: memberList })),
+    output: z.object({ walletID: z.string(), members: z.array(z.string()) }),
+    access: WALLET_USERS,
+    summary: 'Sets who may use a shared wallet (owner only).',
+    msg: 'Wallet members updated.',
+    rest: [{ method: 'POST', path: '/v1/walletMembers', wallet: true, body: true }],
+    audit: true,
+  }),
+);
