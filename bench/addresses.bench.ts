@@ -8,6 +8,7 @@ import { LocalProvider } from '../main/chain/local/local-provider.js';
 import { AddressBook } from '../main/engine/wallets/address-book.js';
 import { openStore } from '../main/store/database.js';
 import { createRepos } from '../main/store/repos/index.js';
+import { OPERATIONS } from '../shared/operations.js';
 import { report, type Timing } from './lib.js';
 
 /**
@@ -24,8 +25,8 @@ export async function run(): Promise<void> {
   const engine = createEngine({ store, chain: new LocalProvider(node, () => null), config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test', broadcastWindowMs: 30_000 } });
   try {
     const meta = { clientId: 'bench' };
-    const s = (await engine.execute('setup', { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }, {}, meta)).output;
-    const w = (await engine.execute('createWallet', { walletTitle: 'Bench' }, { authToken: s.authToken }, meta)).output;
+    const s = (await engine.execute(OPERATIONS.setup.name, { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }, {}, meta)).output;
+    const w = (await engine.execute(OPERATIONS.createWallet.name, { walletTitle: 'Bench' }, { authToken: s.authToken }, meta)).output;
     // The engine's address book over the same database, as the wallet operations use it.
     const row = store.db.prepare('SELECT * FROM wallets WHERE wallet_id = ?').get(w.walletID) as Record<string, unknown>;
     const repos = createRepos(store.db);

@@ -51,7 +51,7 @@ export class Vault {
         if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, rawInput));
         const runtime = await this.start(parsed.data.password);
         try {
-          const result = await runtime.engine.execute('setup', parsed.data, {}, { clientId: 'ipc' });
+          const result = await runtime.engine.execute(OPERATIONS.setup.name, parsed.data, {}, { clientId: 'ipc' });
           this.runtime = runtime;
           return result;
         } catch (err) {
@@ -84,7 +84,7 @@ export class Vault {
             ticket.release();
           }
         }
-        return this.runtime.engine.execute('login', { email, password }, {}, { clientId: 'ipc' });
+        return this.runtime.engine.execute(OPERATIONS.login.name, { email, password }, {}, { clientId: 'ipc' });
       }, this.logger),
     );
   }
