@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContractLike, Program, TypeRef } from './ast.js';
+import { abiTypeName } from './semantics/layout.js';
+import type { Facts } from './semantics/model.js';
 
 export const COMPILER_VERSION = '0.2.0-keystead';
 
@@ -37,13 +39,9 @@ export function templateMd5(hex: string): string {
   return createHash('md5').update(hex.replace(/<[^>]*>/g, '<>')).digest('hex');
 }
 
-/** Resolves written types to the final types the ABI shows (aliases resolved, array sizes evaluated). */
-export interface TypeNamer {
-  resolveType(t: TypeRef, generics?: string[]): string;
-}
-
-export function buildArtifact(program: Program, contract: ContractLike, hex: string, optimized: boolean, types: TypeNamer): Artifact {
-  const named = (name: string, t: TypeRef, generics: string[] = []) => ({ name, type: types.resolveType(t, generics) });
+/** `facts` are the semantic passes' (for the constants array sizes name); types as the ABI writes them (aliases resolved, sizes evaluated). */
+export function buildArtifact(program: Program, contract: ContractLike, hex: string, optimized: boolean, facts: Facts): Artifact {
+  const named = (name: string, t: TypeRef, generics: string[] = [], owner: ContractLike | null = contract) => ({ name, type: abiTypeName(t, facts, generics, owner) });
   const publics = contract.functions.filter((f) => f.visibility === 'public');
   const props = contract.properties.filter((p) => !p.isStatic); // static consts are compile-time, not constructor params
   const abi: AbiEntity[] = [
@@ -55,11 +53,11 @@ export function buildArtifact(program: Program, contract: ContractLike, hex: str
   const library: Artifact['library'] = [];
   const alias: Named[] = [];
   for (const item of program.items) {
-    if (item.kind === 'struct') structs.push({ name: item.name, params: item.fields.map((f) => named(f.name, f.type, item.generics)), genericTypes: item.generics });
-    else if (item.kind === 'alias') alias.push(named(item.name, item.type));
+    if (item.kind === 'struct') structs.push({ name: item.name, params: item.fields.map((f) => named(f.name, f.type, item.generics, null)), genericTypes: item.generics });
+    else if (item.kind === 'alias') alias.push(named(item.name, item.type, [], null));
     else if (item.kind === 'library') {
-      const properties = item.properties.filter((p) => !p.isStatic).map((p) => named(p.name, p.type, item.generics));
-      const params = item.ctor ? item.ctor.params.map((p) => named(`ctor.${p.name}`, p.type, item.generics)) : properties;
+      const properties = item.properties.filter((p) => !p.isStatic).map((p) => named(p.name, p.type, item.generics, item));
+      const params = item.ctor ? item.ctor.params.map((p) => named(`ctor.${p.name}`, p.type, item.generics, item)) : properties;
       library.push({ name: item.name, params, properties, genericTypes: item.generics });
     }
   }

@@ -1,11 +1,17 @@
 import { buildArtifact, type Artifact } from './artifact.js';
-import type { Item, Program } from './ast.js';
-import { CodeGen } from './codegen.js';
-import type { Diagnostic } from './diagnostics.js';
+import type { ContractLike, Item, Program } from './ast.js';
+import { generate } from './codegen/contract.js';
+import { MAX_SCRIPT_OPS, ScriptTooLarge } from './codegen/stack.js';
+import type { Diagnostic, Diagnostics } from './diagnostics.js';
+import { lower } from './lower/index.js';
+import type { ContractIR } from './lower/ir.js';
 import { parse } from './parser.js';
 import { optimize } from './optimize.js';
-import { toAsm, toScriptHex } from './script.js';
+import { toAsm, toScriptHex, type Token } from './script.js';
 import { checkProgram } from './semantics/index.js';
+import type { Layout } from './semantics/layout.js';
+import type { Facts } from './semantics/model.js';
+import { checkSupport } from './semantics/support.js';
 import { STDLIB_FILE, STDLIB_SOURCE } from './stdlib.js';
 
 export interface CompileResult {
@@ -39,9 +45,16 @@ function withStdlib(program: Program): Program {
 }
 
 /**
- * sCrypt source → locking-script template and scryptlib artifact. Pipeline: lexer → parser → code
- * generation over a symbolic stack → artifact. The last contract of the file is the main one. Errors
- * at any stage come back as diagnostics with file:line:column; nothing throws.
+ * sCrypt source → locking-script template and scryptlib artifact. Pipeline (CashScript's shape):
+ * 1. lexer and parser → syntax tree;
+ * 2. front end: the semantic passes (symbols, types, constants, final require, recursion) establish the
+ *    facts; the support pass reports what code generation does not provide; the lowering rewrites stateful
+ *    contracts (checked again), elaborates the main contract into the IR and verifies it;
+ * 3. code generation over the IR, split by concern (stack scheduling, expressions, statements, built-ins);
+ * 4. the -O peephole optimiser; 5. the artifact.
+ * The last contract of the file is the main one. Errors at any stage come back as diagnostics with
+ * file:line:column; nothing throws. A program the front end accepts always gets code (short of the script
+ * size limit).
  */
 export function compileScrypt(source: string, opts: { file?: string; optimize?: boolean } = {}): CompileResult {
   const file = opts.file ?? 'contract.scrypt';
@@ -54,25 +67,50 @@ export function compileScrypt(source: string, opts: { file?: string; optimize?: 
   }
 }
 
-function compileUnguarded(source: string, file: string, optimizeOutput: boolean): CompileResult {
-  const failed = () => ({ artifact: null, asm: null, hex: null, diagnostics: diagnostics.items });
+/** What the front end hands code generation: the lowered contract and the facts the artifact needs. */
+export interface FrontEndResult {
+  program: Program;
+  main: ContractLike;
+  facts: Facts;
+  ir: ContractIR;
+  layout: Layout;
+}
+
+/** Parsing, the semantic passes and the lowering: the IR, or null with the errors in `diagnostics`. */
+export function frontEnd(source: string, file: string): { front: FrontEndResult | null; diagnostics: Diagnostics } {
   const { program, diagnostics } = parse(source, file);
-  if (diagnostics.hasErrors) return failed();
+  const done = (front: FrontEndResult | null = null) => ({ front, diagnostics });
+  if (diagnostics.hasErrors) return done();
   const contracts = program.items.filter((i) => i.kind === 'contract');
   const main = contracts[contracts.length - 1];
   if (!main || main.kind !== 'contract') {
     diagnostics.error({ line: 1, column: 1 }, 'the file has no contract');
-    return failed();
+    return done();
   }
   if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported: put every declaration in one file');
-  if (diagnostics.hasErrors) return failed();
+  if (diagnostics.hasErrors) return done();
   const full = withStdlib(program);
-  checkProgram(full, diagnostics); // semantic passes: scopes, types, constants, final require, recursion
-  if (diagnostics.hasErrors) return failed();
-  const codegen = new CodeGen(full, main, diagnostics);
-  const tokens = codegen.generate();
-  if (!tokens || diagnostics.hasErrors) return failed();
+  const facts = checkProgram(full, diagnostics);
+  checkSupport(facts, diagnostics);
+  diagnostics.items.sort((a, b) => a.line - b.line || a.column - b.column);
+  if (diagnostics.hasErrors) return done();
+  const lowered = lower(full, main, facts, diagnostics);
+  return done(lowered && { program, main, facts, ...lowered });
+}
+
+function compileUnguarded(source: string, file: string, optimizeOutput: boolean): CompileResult {
+  const { front, diagnostics } = frontEnd(source, file);
+  const failed = () => ({ artifact: null, asm: null, hex: null, diagnostics: diagnostics.items });
+  if (!front) return failed();
+  let tokens: Token[];
+  try {
+    tokens = generate(front.ir, front.layout);
+  } catch (err) {
+    if (!(err instanceof ScriptTooLarge)) throw err;
+    diagnostics.error(front.main.at, `the contract compiles to more than ${MAX_SCRIPT_OPS} script elements; unroll fewer loop iterations`);
+    return failed();
+  }
   const final = optimizeOutput ? optimize(tokens) : tokens;
   const hex = toScriptHex(final);
-  return { artifact: buildArtifact(program, main, hex, optimizeOutput, codegen), asm: toAsm(final), hex, diagnostics: diagnostics.items };
+  return { artifact: buildArtifact(front.program, front.main, hex, optimizeOutput, front.facts), asm: toAsm(final), hex, diagnostics: diagnostics.items };
 }

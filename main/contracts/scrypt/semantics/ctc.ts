@@ -1,7 +1,8 @@
 import type { ContractLike, Expr, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics } from '../diagnostics.js';
-import { BUILTINS } from './builtins.js';
-import { bodiesOf, calleeName, constValue, eachExpr, eachStmt, startOf, stmtExprs, type Facts } from './model.js';
+import { BUILTINS, MAX_UNROLL } from './builtins.js';
+import { evaluate, intValue, isConstant } from './constants.js';
+import { calleeName, constValue, eachExpr, eachStmt, startOf, stmtExprs, walkProgram, type Facts } from './model.js';
 
 /** Array sizes above this are rejected: the flattened array would not fit any script. */
 export const MAX_ARRAY_SIZE = 1_000_000n;
@@ -13,7 +14,13 @@ export const MAX_ARRAY_SIZE = 1_000_000n;
  * - a loop count (`loop (N)`), which must not be negative;
  * - an array size (`int[N]`), which must be from 1 to MAX_ARRAY_SIZE;
  * - an array index in a write (`a[i] = …`, `a[i] += …`, `a[i]++`);
- * - the argument of a `static const` parameter (user functions, `reverseBytes`, `repeat`).
+ * - the argument of a `static const` parameter (user functions, `reverseBytes`, `repeat`);
+ * - an index into an array that is computed rather than stored (`f()[1]`): the element is picked out at
+ *   compile time.
+ * Also: the value of every `static const` must be computable at compile time (literals, other constants,
+ * arithmetic, conversions); loop counts, `reverseBytes` sizes and `repeat` sizes are at most MAX_UNROLL
+ * (each iteration or item costs script); a library function is called on a stored value reached without
+ * a run-time index (its `this` is that value's stack slots).
  */
 export function checkConstants(facts: Facts, diags: Diagnostics): void {
   let owner: ContractLike | null = null;
@@ -39,9 +46,38 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
     }
   };
 
+  const scope = () => ({ facts, owner });
+
+  /** A value in a range, where it is known here (a static const parameter's is known once lowered). */
+  const inRange = (e: Expr, min: bigint, what: string) => {
+    const v = intValue(e, scope());
+    if (v !== null && (v < min || v > MAX_UNROLL)) diags.error(startOf(e), `${what} must be from ${min} to ${MAX_UNROLL}, not ${v}`);
+  };
+
+  /** Whether an expression names storage (a variable, property, field or element of one) rather than computing a value. */
+  const stored = (e: Expr): boolean => {
+    if (e.kind === 'ident') return facts.idents.get(e)?.kind !== 'const' && facts.idents.has(e);
+    if (e.kind === 'member') {
+      if (e.object.kind === 'this') return !!owner?.properties.some((p) => p.name === e.name && !p.isStatic);
+      return stored(e.object);
+    }
+    if (e.kind === 'index') return stored(e.object);
+    return false;
+  };
+
+  /** A stored value reached without run-time indices. */
+  const fixedPlace = (e: Expr): boolean => {
+    if (e.kind === 'index') return isConstant(e.index, scope()) && fixedPlace(e.object);
+    if (e.kind === 'member' && e.object.kind !== 'this') return fixedPlace(e.object);
+    return stored(e);
+  };
+
   const expr = (root: Expr) =>
     eachExpr(root, (e) => {
       if ((e.kind === 'unary' || e.kind === 'postfix') && (e.op === '++' || e.op === '--')) writeIndices(e.operand);
+      if (e.kind === 'index' && !stored(e.object) && !isConstant(e.index, scope())) {
+        diags.error(startOf(e.index), 'indexing a computed array (not a variable, property or field) needs a compile-time constant index');
+      }
       if (e.kind !== 'call') return;
       const target = facts.calls.get(e);
       const builtin = e.callee.kind === 'ident' && !target ? BUILTINS[e.callee.name] : undefined;
@@ -50,8 +86,13 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
         if (needsCtc && !ctc(a)) {
           const pname = target ? target.fn.params[i].name : 'size';
           diags.error(startOf(a), `argument ${i + 1} of ${calleeName(e.callee)}() (static const ${pname}) must be a compile-time constant`);
-        }
+        } else if (needsCtc && builtin) inRange(a, e.callee.kind === 'ident' && e.callee.name === 'repeat' ? 1n : 0n, `the size of ${calleeName(e.callee)}()`);
       });
+      const object = e.callee.kind === 'member' ? e.callee.object : null;
+      const onValue = object && object.kind !== 'this' && !(object.kind === 'ident' && !facts.idents.has(object));
+      if (target && onValue && !target.fn.isStatic && !fixedPlace(object)) {
+        diags.error(startOf(object), `${calleeName(e.callee)}() is called on a ${target.owner.name} value, which must be a variable, property or field reached with compile-time constant indices`);
+      }
     });
 
   const stmt = (root: Stmt) =>
@@ -63,33 +104,19 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
         const v = ctc(s.count);
         if (!v) diags.error(startOf(s.count), 'the loop count must be a compile-time constant (a literal, a static const initialised with a literal, a static const parameter or a loop variable)');
         else if (v.value !== null && v.value < 0n) diags.error(startOf(s.count), `the loop count must not be negative, not ${v.value}`);
+        else if (v.value !== null && v.value > MAX_UNROLL) diags.error(startOf(s.count), `the loop count must be at most ${MAX_UNROLL} (each iteration is a copy of the body), not ${v.value}`);
       }
       stmtExprs(s).forEach(expr);
     });
 
-  for (const item of facts.env.program.items) {
-    owner = null;
-    switch (item.kind) {
-      case 'struct':
-        item.fields.forEach((f) => type(f.type));
-        break;
-      case 'alias':
-        type(item.type);
-        break;
-      case 'const':
-        type(item.type);
-        expr(item.value);
-        break;
-      default: {
-        owner = item;
-        for (const p of item.properties) {
-          type(p.type);
-          if (p.init) expr(p.init);
-        }
-        for (const params of [item.ctor?.params ?? [], ...item.functions.map((f) => f.params)]) params.forEach((p) => type(p.type));
-        for (const f of item.functions) if (f.returnType) type(f.returnType);
-        for (const { body } of bodiesOf(item)) body.forEach(stmt);
-      }
-    }
-  }
+  walkProgram(facts.env.program, {
+    enter: (item) => (owner = item),
+    type,
+    expr,
+    stmt,
+    constant: (decl) => {
+      const init = 'value' in decl ? decl.value : decl.init!;
+      if (!evaluate(init, scope())) diags.error(startOf(init), `the value of ${'value' in decl ? 'the constant' : 'static const'} ${decl.name} must be computable at compile time`);
+    },
+  });
 }

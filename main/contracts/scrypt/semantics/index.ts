@@ -2,7 +2,7 @@ import type { Program } from '../ast.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { checkConstants } from './ctc.js';
 import { checkFinalRequire } from './final-require.js';
-import { newFacts } from './model.js';
+import { newFacts, type Facts } from './model.js';
 import { checkRecursion } from './recursion.js';
 import { checkStructure } from './structure.js';
 import { checkSymbols } from './symbols.js';
@@ -17,10 +17,11 @@ import { checkTypes } from './typecheck.js';
  * 4. compile-time constants: loop counts, array sizes, indices of writes, static const arguments;
  * 5. final require in every public function;
  * 6. no recursion.
+ * Returns the facts the passes established (symbols, calls, types of variables), which the lowering uses.
  * Every pass runs, so one run reports many problems, each at its file:line:column. The standard library
  * is expected among the program's items as ordinary `library` declarations.
  */
-export function checkProgram(program: Program, diags: Diagnostics): void {
+export function checkProgram(program: Program, diags: Diagnostics): Facts {
   const facts = newFacts(program);
   checkStructure(facts, diags);
   checkSymbols(facts, diags);
@@ -29,6 +30,7 @@ export function checkProgram(program: Program, diags: Diagnostics): void {
   checkFinalRequire(facts, diags);
   checkRecursion(facts, diags);
   diags.items.sort((a, b) => a.line - b.line || a.column - b.column);
+  return facts;
 }
 
 export { RESERVED_METHOD_NAMES } from './structure.js';

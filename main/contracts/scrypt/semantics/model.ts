@@ -1,6 +1,5 @@
 import type { AliasDecl, ConstDecl, ContractLike, Expr, Func, Item, Param, Program, Property, Stmt, StructDecl, TypeRef } from '../ast.js';
 import type { Position } from '../diagnostics.js';
-import { BYTES_TYPES, INT_TYPES } from '../types.js';
 
 /**
  * What the semantic passes share: the program's declarations (`Env`), the semantic types, and the facts
@@ -27,9 +26,9 @@ export const INT: Type = { k: 'int', name: 'int' };
 export const BOOL: Type = { k: 'bool' };
 export const BYTES: Type = { k: 'bytes', name: 'bytes' };
 
-// One list of basic types for the whole compiler (types.ts); PubKeyHash is the alias of Ripemd160.
-export const BYTES_SUBTYPES = new Set([...BYTES_TYPES].filter((t) => t !== 'bytes').concat('PubKeyHash'));
-export const INT_NAMES = INT_TYPES;
+/** The one list of basic type names for the whole compiler; PubKeyHash is the alias of Ripemd160. */
+export const BYTES_SUBTYPES = new Set(['PubKey', 'Sig', 'Ripemd160', 'Sha1', 'Sha256', 'SigHashType', 'SigHashPreimage', 'OpCodeType', 'PubKeyHash']);
+export const INT_NAMES = new Set(['int', 'PrivKey']);
 
 /** The basic type a name denotes (`PubKeyHash` → Ripemd160), or null if the name is not a basic type. */
 export function basicType(name: string): Type | null {
@@ -40,7 +39,16 @@ export function basicType(name: string): Type | null {
   return null;
 }
 
+/** A type for messages: `Pair<int, bytes>`, `int[2][3]`, `unknown`. */
 export function show(t: Type): string {
+  return typeName(t, ', ', 'unknown');
+}
+
+/**
+ * A type's name; `separator` goes between generic arguments and `unknown` stands for what is not known
+ * (a size shows as `?`).
+ */
+export function typeName(t: Type, separator: string, unknown: string): string {
   switch (t.k) {
     case 'int':
     case 'bytes':
@@ -48,7 +56,7 @@ export function show(t: Type): string {
     case 'bool':
       return 'bool';
     case 'any':
-      return 'unknown';
+      return unknown;
     case 'array': {
       const dims: string[] = [];
       let e: Type = t;
@@ -56,12 +64,12 @@ export function show(t: Type): string {
         dims.push(`[${e.size ?? '?'}]`);
         e = e.elem;
       }
-      return show(e) + dims.join('');
+      return typeName(e, separator, unknown) + dims.join('');
     }
     case 'struct':
     case 'object': {
       const args = t.decl.generics.map((g) => t.args.get(g));
-      return args.length && args.every(Boolean) ? `${t.decl.name}<${args.map((a) => show(a!)).join(', ')}>` : t.decl.name;
+      return args.length && args.every(Boolean) ? `${t.decl.name}<${args.map((a) => typeName(a!, separator, unknown)).join(separator)}>` : t.decl.name;
     }
   }
 }
@@ -202,19 +210,22 @@ export function newFacts(program: Program): Facts {
  * initialised with a literal, by bare name, `this.N` or `Owner.N`. `value` is null when the constant's
  * value is not known here (induction variables, static const parameters).
  */
-export function constValue(e: Expr, facts: Facts, owner: ContractLike | null, seen = new Set<object>()): { value: bigint | null } | null {
+export function constValue(e: Expr, facts: Facts, owner: ContractLike | null, seen = new Set<object>(), bound?: Bindings): { value: bigint | null } | null {
   switch (e.kind) {
     case 'int':
       return { value: e.value };
     case 'unary': {
       if (e.op !== '-') return null;
-      const v = constValue(e.operand, facts, owner, seen);
+      const v = constValue(e.operand, facts, owner, seen, bound);
       return v && { value: v.value === null ? null : -v.value };
     }
     case 'ident': {
       const sym = facts.idents.get(e);
       if (!sym) return null;
-      if (sym.kind === 'induction' || sym.kind === 'staticParam') return { value: null };
+      if (sym.kind === 'induction' || sym.kind === 'staticParam') {
+        const v = bound?.get(sym);
+        return { value: typeof v?.value === 'bigint' ? v.value : null };
+      }
       if (sym.kind === 'const') return constDeclValue(sym.decl, facts, sym.owner, seen);
       return null;
     }
@@ -239,6 +250,15 @@ function constDeclValue(decl: ConstDecl | Property, facts: Facts, owner: Contrac
   return init.kind === 'int' || init.kind === 'unary' || init.kind === 'ident' || init.kind === 'member' ? constValue(init, facts, owner, seen) : null;
 }
 
+/** A compile-time constant value: an int, a bool, or bytes (hex); `type` is its basic type's name. */
+export interface ConstVal {
+  type: string;
+  value: bigint | boolean | string;
+}
+
+/** Values of loop induction variables and `static const` parameters where code is being lowered. */
+export type Bindings = ReadonlyMap<VarSymbol, ConstVal>;
+
 // ---------------------------------------------------------------------------------------------------
 // Type resolution
 
@@ -250,13 +270,15 @@ export interface TypeContext {
   generics: Map<string, Type>;
   /** Reports unknown type names; the type checker resolves silently (the symbols pass has reported them). */
   report?: (at: Position, message: string) => void;
+  /** Where code is lowered, the values of induction variables and static const parameters (array sizes). */
+  bound?: Bindings;
 }
 
 /** A declared type → a semantic type. Unknown names become `any`. */
 export function resolveType(ref: TypeRef, ctx: TypeContext, seen: Set<AliasDecl> = new Set()): Type {
   let base = resolveBase(ref, ctx, seen);
   for (let i = ref.dims.length - 1; i >= 0; i--) {
-    const v = constValue(ref.dims[i], ctx.facts, ctx.owner);
+    const v = constValue(ref.dims[i], ctx.facts, ctx.owner, new Set(), ctx.bound);
     // An invalid size (reported by the constants pass) counts as unknown, so it does not cascade.
     const size = v && v.value !== null && v.value >= 1n ? v.value : null;
     base = { k: 'array', elem: base, size };
@@ -413,6 +435,55 @@ export function stmtExprs(s: Stmt): Expr[] {
       return [s.value];
     default:
       return [];
+  }
+}
+
+/** What `walkProgram` calls back with. */
+export interface ProgramVisitor {
+  /** Before each top-level item: the library or contract it is, or null. */
+  enter?(owner: ContractLike | null): void;
+  /** Every type written outside function bodies (fields, aliases, constants, properties, parameters, return types). */
+  type(ref: TypeRef): void;
+  /** Initialisers: of file-level constants and of properties. */
+  expr(e: Expr): void;
+  /** The top-level statements of every constructor and function body. */
+  stmt(s: Stmt): void;
+  /** A file-level constant or a static property, after its type and value. */
+  constant?(decl: ConstDecl | Property): void;
+  /** Each function, after its parameter and return types. */
+  fn?(f: Func): void;
+}
+
+/** Visits the parts of every declaration of a program, in source order. */
+export function walkProgram(program: Program, v: ProgramVisitor): void {
+  for (const item of program.items) {
+    const owner = item.kind === 'contract' || item.kind === 'library' ? item : null;
+    v.enter?.(owner);
+    switch (item.kind) {
+      case 'struct':
+        item.fields.forEach((f) => v.type(f.type));
+        break;
+      case 'alias':
+        v.type(item.type);
+        break;
+      case 'const':
+        v.type(item.type);
+        v.expr(item.value);
+        v.constant?.(item);
+        break;
+      default:
+        for (const p of item.properties) {
+          v.type(p.type);
+          if (p.init) v.expr(p.init);
+          if (p.init && p.isStatic) v.constant?.(p);
+        }
+        for (const params of [item.ctor?.params ?? [], ...item.functions.map((f) => f.params)]) params.forEach((p) => v.type(p.type));
+        for (const f of item.functions) {
+          if (f.returnType) v.type(f.returnType);
+          v.fn?.(f);
+        }
+        for (const { body } of bodiesOf(item)) body.forEach((s) => v.stmt(s));
+    }
   }
 }
 

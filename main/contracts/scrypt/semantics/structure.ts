@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../diagnostics.js';
-import type { Facts } from './model.js';
+import { resolveType, type Facts, type Type } from './model.js';
 
 /**
  * Method names scryptlib's generated contract class already uses (`invalidMethodName` in
@@ -15,7 +15,8 @@ export const RESERVED_METHOD_NAMES = new Set([
 /**
  * The shape of the program: a main contract (the last one) with at least one public function; libraries
  * without public functions; public functions neither static nor with a return type; no public function
- * named like a scryptlib member.
+ * named like a scryptlib member; every other function with a return type; properties initialised only when static; no property of the main contract whose type is a library
+ * with an explicit constructor (scryptlib would have to run that constructor off-chain).
  */
 export function checkStructure(facts: Facts, diags: Diagnostics): void {
   const { env } = facts;
@@ -27,8 +28,26 @@ export function checkStructure(facts: Facts, diags: Diagnostics): void {
   }
   for (const item of env.program.items) {
     if (item.kind !== 'contract' && item.kind !== 'library') continue;
+    for (const p of item.properties) {
+      if (p.init && !p.isStatic) diags.error(p.at, `property ${p.name} cannot have an initial value unless it is static const; set it in the constructor`);
+      if (p.isStatic && !p.init) diags.error(p.at, `static property ${p.name} needs a value`);
+    }
+    if (item === env.main) {
+      const ctx = { facts, owner: item, generics: new Map<string, Type>() };
+      for (const p of item.properties.filter((x) => !x.isStatic)) {
+        let t = resolveType(p.type, ctx);
+        while (t.k === 'array') t = t.elem;
+        if (t.k === 'object' && t.decl.ctor) {
+          diags.error(p.at, `property ${p.name}: a ${t.decl.kind} with an explicit constructor cannot be a property of the contract; build it in a function with new ${t.decl.name}(…)`);
+        }
+      }
+    }
     for (const f of item.functions) {
-      if (f.visibility !== 'public') continue;
+      if (f.visibility !== 'public') {
+        const asm = f.body.length === 1 && f.body[0].kind === 'asm';
+        if (!f.returnType) diags.error(f.at, `function ${f.name} needs a return type (function ${f.name}(…) : type)${asm ? ', the type of what its asm leaves on the stack' : ''}`);
+        continue;
+      }
       if (item.kind === 'library') {
         diags.error(f.at, `library ${item.name} cannot have public functions (${f.name}); only contracts can`);
         continue;

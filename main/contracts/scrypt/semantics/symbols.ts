@@ -1,6 +1,6 @@
 import type { ContractLike, Expr, Func, Item, Param, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics, Position } from '../diagnostics.js';
-import { BUILTINS, CONTRACT_BUILTINS, castFamilies } from './builtins.js';
+import { BUILTINS, CONTRACT_BUILTINS, UNAVAILABLE_MEMBERS, castFamilies } from './builtins.js';
 import { STD_NAMES, basicType, calleeName, startOf, type Facts, type Scope, type VarSymbol } from './model.js';
 
 /**
@@ -12,8 +12,13 @@ import { STD_NAMES, basicType, calleeName, startOf, type Facts, type Scope, type
  *   fields; parameters; locals — parameters and the function's top-level locals share one scope, as in C);
  * - writes to constants: `const` locals and properties (outside the constructor), `static const`
  *   properties and parameters, loop induction variables;
- * - `this` in a static function;
- * - calls with the wrong number of arguments (user functions, built-ins, conversions).
+ * - `this` in a static function, and `this` other than as `this.member`;
+ * - calls with the wrong number of arguments (user functions, built-ins, conversions); a function that is
+ *   not static called as `Lib.f()` or from a static function; the type parameters of a generic library in
+ *   its static functions (they belong to a value);
+ * - the stateful-contract members (`this.getStateScript()`, `this.updateState(…)`) in a contract without
+ *   `@state` properties; scrypt-ts members sCrypt source does not have (`this.ctx`, `this.dataPart`);
+ * - a local variable without an initial value.
  *
  * Scoping follows C99 (syntax.rst): an inner block may shadow an outer name.
  */
@@ -95,9 +100,12 @@ class SymbolPass {
       this.body(c.ctor.body);
       this.inCtor = false;
     }
+    const generics = this.generics;
     for (const f of c.functions) {
       this.fn = f;
       this.staticContext = f.isStatic ? `static function ${f.name}` : null;
+      // A type parameter is bound by a value of the library; a static function has none.
+      this.generics = f.isStatic ? new Set() : generics;
       this.scopes = [new Map()];
       this.params(f.params);
       if (f.returnType) this.type(f.returnType);
@@ -142,7 +150,10 @@ class SymbolPass {
     } else if (basicType(ref.name)) {
       if (ref.generics.length) this.diags.error(ref.at, `${ref.name} takes no type arguments`);
     } else if (!item) {
-      if (!STD_NAMES.has(ref.name)) this.diags.error(ref.at, `unknown type ${ref.name}`);
+      if (!STD_NAMES.has(ref.name)) {
+        const generic = this.owner?.generics.includes(ref.name);
+        this.diags.error(ref.at, generic ? `static function ${this.fn?.name} cannot use the type parameter ${ref.name} of ${this.owner!.name}` : `unknown type ${ref.name}`);
+      }
     } else if (item.kind === 'const') {
       this.diags.error(ref.at, `'${ref.name}' is a constant, not a type`);
     } else if (item.kind !== 'alias' && ref.generics.length && ref.generics.length !== item.generics.length) {
@@ -167,6 +178,7 @@ class SymbolPass {
       case 'var':
         if (s.type !== 'auto') this.type(s.type);
         if (s.init) this.expr(s.init);
+        else this.diags.error(s.at, `variable ${s.name} needs an initial value`);
         this.declare(s, { kind: 'local', name: s.name, at: s.at, isConst: s.isConst });
         return;
       case 'new':
@@ -258,6 +270,7 @@ class SymbolPass {
         return;
       case 'this':
         this.thisAt(e.at);
+        this.diags.error(e.at, "'this' can only be used as this.member or this.function(…)");
         return;
       case 'member':
         this.member(e);
@@ -332,7 +345,9 @@ class SymbolPass {
       const c = this.owner;
       if (!c || c.properties.some((p) => p.name === e.name)) return;
       if (c.functions.some((f) => f.name === e.name)) this.diags.error(e.at, `${e.name} is a function of ${c.name}; call it: this.${e.name}(…)`);
-      else if (!(c.kind === 'contract' && e.name in CONTRACT_BUILTINS)) this.diags.error(e.at, `${c.name} has no property '${e.name}'`);
+      else if (c.kind === 'contract' && e.name in CONTRACT_BUILTINS) this.diags.error(e.at, `${e.name} is a function; call it: this.${e.name}(…)`);
+      else if (c.kind === 'contract' && e.name in UNAVAILABLE_MEMBERS) this.diags.error(e.at, UNAVAILABLE_MEMBERS[e.name]);
+      else this.diags.error(e.at, `${c.name} has no property '${e.name}'`);
       return;
     }
     if (e.object.kind === 'ident' && this.isOwnerRef(e.object)) {
@@ -360,6 +375,7 @@ class SymbolPass {
     if (callee.kind === 'ident') {
       const own = this.owner?.functions.find((f) => f.name === callee.name);
       const cast = castFamilies(callee.name) ?? this.aliasCast(callee.name);
+      if (own && !own.isStatic && this.staticContext) this.diags.error(callee.at, `${own.name} is not static, so ${this.staticContext} cannot call it`);
       if (own) user(this.owner!, own);
       else if (callee.name in BUILTINS) count(BUILTINS[callee.name].params.length, callee.name);
       else if (cast) count(1, callee.name);
@@ -375,8 +391,9 @@ class SymbolPass {
       if (!c) {
         // reported by thisAt
       } else if (fn) user(c, fn);
-      else if (builtin && 'params' in builtin) {
-        if (builtin.params) count(builtin.params.length, `this.${callee.name}`);
+      else if (builtin) {
+        count(builtin.params.length, `this.${callee.name}`);
+        if (!c.properties.some((p) => p.state)) this.diags.error(callee.at, `this.${callee.name}() is for stateful contracts; ${c.name} has no @state property`);
       } else if (c.properties.some((p) => p.name === callee.name)) this.diags.error(callee.at, `this.${callee.name} is a property, not a function`);
       else this.diags.error(callee.at, `${c.name} has no function '${callee.name}'`);
     } else if (callee.kind === 'member' && callee.object.kind === 'ident' && this.isOwnerRef(callee.object)) {
@@ -384,7 +401,8 @@ class SymbolPass {
       const fn = c?.functions.find((f) => f.name === callee.name);
       if (!c) {
         // a standard-library name we do not model: accepted
-      } else if (fn) user(c, fn);
+      } else if (fn && !fn.isStatic) this.diags.error(callee.at, `${c.name}.${fn.name} is not static; call it on a ${c.name} value`);
+      else if (fn) user(c, fn);
       else this.diags.error(callee.at, `${c.kind} ${c.name} has no function '${callee.name}'`);
     } else if (callee.kind === 'member') {
       this.expr(callee.object); // obj.f(…): resolved by the type checker, which knows obj's type

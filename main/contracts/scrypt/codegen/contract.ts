@@ -1,0 +1,73 @@
+import type { ContractIR, PublicFunction, Slot } from '../lower/ir.js';
+import type { Token } from '../script.js';
+import type { Layout } from '../semantics/layout.js';
+import { emitExpr } from './expressions.js';
+import { StackMachine, type Entry, type Gen } from './stack.js';
+import { emitStmt } from './statements.js';
+
+/**
+ * The locking script of a lowered contract, in the official compiler's non-optimised shape: the stored
+ * properties as constructor placeholders (or an explicit constructor's code), then the public functions;
+ * several are dispatched on a selector; each ends with its final require's value and NIPs everything else.
+ */
+export function generate(ir: ContractIR, layout: Layout): Token[] {
+  const propEntries = ir.properties.flatMap((slot) => entries(slot, layout));
+  const head = ir.ctor ? constructorCode(ir, layout, propEntries) : ir.properties.flatMap((slot) => placeholders(slot, layout));
+  const g = gen(new StackMachine(), layout);
+  const many = ir.publics.length > 1;
+  ir.publics.forEach((f, i) => {
+    g.m.stack = f.params.flatMap((slot) => entries(slot, layout));
+    if (many) g.m.stack.push(null); // the selector
+    g.m.stack.push(...propEntries);
+    if (many) {
+      g.m.pick(propEntries.length);
+      g.m.pushNumber(i);
+      g.m.emit('OP_EQUAL', 'OP_IF');
+    }
+    publicBody(g, f);
+    if (many) g.m.emit('OP_ELSE');
+  });
+  if (many) {
+    g.m.emit('OP_0');
+    for (let i = 0; i < ir.publics.length; i++) g.m.emit('OP_ENDIF');
+  }
+  return [...head, ...g.m.out];
+}
+
+function gen(m: StackMachine, layout: Layout): Gen {
+  const g: Gen = { m, layout, expr: (e) => emitExpr(g, e), stmt: (s) => emitStmt(g, s) };
+  return g;
+}
+
+function entries(slot: Slot, layout: Layout): Entry[] {
+  return layout.leaves(slot.type).map((_, leaf) => ({ slot, leaf }));
+}
+
+/** A slot's leaves as scryptlib's constructor-argument placeholders: `n`, `a[0]`, `p.x`. */
+function placeholders(slot: Slot, layout: Layout): Token[] {
+  return layout.leaves(slot.type).map((l) => ({ placeholder: slot.name + l.suffix }));
+}
+
+function publicBody(g: Gen, f: PublicFunction): void {
+  f.body.forEach((s) => g.stmt(s));
+  g.expr(f.final);
+  for (let i = 0; i < g.m.stack.length - 1; i++) g.m.emit('OP_NIP');
+}
+
+/**
+ * An explicit constructor, in the official shape: an OP_0 slot per property leaf, the constructor
+ * parameters' placeholders, OP_NOP, the body (assignments move values into the slots), an OP_DROP per
+ * parameter leaf, OP_NOP.
+ */
+function constructorCode(ir: ContractIR, layout: Layout, propEntries: Entry[]): Token[] {
+  const ctor = ir.ctor!;
+  const g = gen(new StackMachine(), layout);
+  g.m.stack = [...propEntries, ...ctor.params.flatMap((slot) => entries(slot, layout))];
+  propEntries.forEach(() => g.m.token({ op: 'OP_0' }));
+  ctor.params.forEach((slot) => placeholders(slot, layout).forEach((t) => g.m.token(t)));
+  g.m.token({ op: 'OP_NOP' });
+  ctor.body.forEach((s) => g.stmt(s));
+  g.m.dropTop(g.m.stack.length - propEntries.length);
+  g.m.emit('OP_NOP');
+  return g.m.out;
+}

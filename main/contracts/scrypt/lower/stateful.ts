@@ -1,0 +1,217 @@
+import type { ContractLike, Expr, Func, Program, Property, Stmt } from '../ast.js';
+import type { Diagnostics, Position } from '../diagnostics.js';
+import { parse } from '../parser.js';
+import { CONTRACT_BUILTINS } from '../semantics/builtins.js';
+import type { Layout } from '../semantics/layout.js';
+import { bodiesOf, eachExpr, eachStmt, resolveType, stmtExprs, type Facts } from '../semantics/model.js';
+
+/**
+ * Lowering of stateful contracts (`@state`), as a rewrite of the syntax tree into ordinary sCrypt that the
+ * semantic passes then check again. The locking script is `code OP_RETURN data`, where scryptlib writes the
+ * data part as `[isGenesis 01|00] [each state leaf] [4-byte LE length of both] [version 00]`. Values of state
+ * properties start as the constructor's (baked into the code, right at deployment, when isGenesis is 01);
+ * afterwards they are read from the data part of the script being spent, which the contract sees through
+ * the BIP143 preimage's scriptCode:
+ * - every public function with a SigHashPreimage parameter starts with a prelude that reads the state into
+ *   the properties; its copy of the code part becomes the hidden property `__codePart__`;
+ * - `this.getStateScript()` becomes a call of a generated private function: that code part plus the
+ *   current values;
+ * - `this.updateState(preimage, amount)` becomes: the preimage checks out, and the spending transaction's
+ *   outputs are exactly that script with `amount` satoshis (`updateStateSigHashType` with its sighash type).
+ * The generated code uses the standard library's SigHash, Utils, VarIntReader and VarIntWriter.
+ */
+export interface StatefulLowering {
+  program: Program;
+  main: ContractLike;
+  /** The prelude's copy of the code part, in each public function: code generation keeps it as `__codePart__`. */
+  codePartDecls: ReadonlySet<Stmt>;
+  /** The hidden property, not stored: it is the code part read in the prelude. */
+  codePart: Property | null;
+}
+
+export const CODE_PART = '__codePart__';
+
+export function lowerStateful(program: Program, main: ContractLike, facts: Facts, layout: Layout, diags: Diagnostics): StatefulLowering {
+  reportMisuse(program, main, facts, diags);
+  const stateProps = main.properties.filter((p) => p.state && !p.isStatic);
+  if (!stateProps.length || diags.hasErrors) return { program, main, codePartDecls: new Set(), codePart: null };
+
+  const ctx = { facts, owner: main, generics: new Map() };
+  const leaves = stateProps.flatMap((p) => layout.leaves(resolveType(p.type, ctx)).map((l) => ({ path: p.name + l.suffix, family: l.family })));
+  const lowered: ContractLike = structuredClone(main);
+  const codePart: Property = { name: CODE_PART, type: { kind: 'type', name: 'bytes', generics: [], dims: [], at: main.at }, state: false, isStatic: false, isConst: false, visibility: 'private', init: null, at: main.at };
+  lowered.properties.push(codePart);
+  for (const { body } of bodiesOf(lowered)) body.forEach((s) => rewriteCalls(s));
+  const codePartDecls = new Set<Stmt>();
+  for (const f of lowered.functions) {
+    if (f.visibility !== 'public') continue;
+    const preimage = f.params.find((p) => p.type.name === 'SigHashPreimage' && !p.type.dims.length);
+    if (!preimage) continue;
+    const prelude = preludeOf(preimage.name, leaves, f.at);
+    codePartDecls.add(prelude[3]);
+    f.body.unshift(...prelude);
+  }
+  lowered.functions.push(getStateScriptFunction(leaves, main.at));
+  return { program: { imports: program.imports, items: program.items.map((i) => (i === main ? lowered : i)) }, main: lowered, codePartDecls, codePart };
+}
+
+type Leaf = { path: string; family: 'int' | 'bool' | 'bytes' };
+
+const reader = (l: Leaf) => (l.family === 'int' ? 'readInt' : l.family === 'bool' ? 'readBool' : 'readBytes');
+const writer = (l: Leaf) => (l.family === 'int' ? 'writeInt' : l.family === 'bool' ? 'writeBool' : 'writeBytes');
+
+/** Loads the current state at the start of a public function; its fourth statement is the code part. */
+function preludeOf(preimage: string, leaves: Leaf[], at: Position): Stmt[] {
+  const reads = leaves.map((l) => `this.${l.path} = __scrypt_r.${reader(l)}();`).join('\n');
+  return statements(
+    `bytes __scrypt_sc = SigHash.scriptCode(${preimage});
+     int __scrypt_sl = len(__scrypt_sc);
+     int __scrypt_ds = __scrypt_sl - 5 - Utils.fromLEUnsigned(__scrypt_sc[__scrypt_sl - 5 : __scrypt_sl - 1]);
+     bytes __scrypt_cp = __scrypt_sc[0 : __scrypt_ds];
+     if (__scrypt_sc[__scrypt_ds : __scrypt_ds + 1] == b'00') {
+       VarIntReader __scrypt_r = new VarIntReader(__scrypt_sc[__scrypt_ds + 1 : __scrypt_sl - 5]);
+       ${reads}
+     }`,
+    at,
+  );
+}
+
+function getStateScriptFunction(leaves: Leaf[], at: Position): Func {
+  const writes = leaves.map((l) => ` + VarIntWriter.${writer(l)}(this.${l.path})`).join('');
+  const source = `contract __S { private function __scrypt_getStateScript() : bytes {
+    bytes s = b'00'${writes};
+    return this.${CODE_PART} + s + num2bin(len(s), 4) + b'00';
+  } }`;
+  const fn = parsed(source).functions[0];
+  relocate(fn, at);
+  return fn;
+}
+
+/** `this.getStateScript()`, `this.updateState(p, amount)`, `this.updateStateSigHashType(p, amount, t)` → ordinary sCrypt. */
+function rewrite(e: Expr): Expr | null {
+  if (e.kind !== 'call' || e.callee.kind !== 'member' || e.callee.object.kind !== 'this') return null;
+  const [p, a, t] = e.args;
+  switch (e.callee.name) {
+    case 'getStateScript':
+      return expression('this.__scrypt_getStateScript()', e.at, {});
+    case 'updateState':
+      return expression('Tx.checkPreimage(__P) && hash256(Utils.buildOutput(this.__scrypt_getStateScript(), __A)) == SigHash.hashOutputs(__P)', e.at, { __P: p, __A: a });
+    case 'updateStateSigHashType':
+      return expression('Tx.checkPreimageSigHashType(__P, __T) && hash256(Utils.buildOutput(this.__scrypt_getStateScript(), __A)) == SigHash.hashOutputs(__P)', e.at, { __P: p, __A: a, __T: t });
+    default:
+      return null;
+  }
+}
+
+/** Replaces, in place, every stateful-contract built-in call inside a statement (the tree is a private copy). */
+function rewriteCalls(root: Stmt): void {
+  eachStmt(root, (s) => {
+    for (const e of stmtExprs(s)) replaceIn(s as unknown as Record<string, unknown>, e);
+  });
+}
+
+function replaceIn(parent: Record<string, unknown>, child: Expr): void {
+  const replaced = rewrite(child);
+  if (replaced) {
+    for (const [k, v] of Object.entries(parent)) {
+      if (v === child) parent[k] = replaced;
+      else if (Array.isArray(v)) v.forEach((x, i) => x === child && (v[i] = replaced));
+    }
+  }
+  // The arguments moved into the replacement may hold more built-in calls.
+  const node = (replaced ?? child) as unknown as Record<string, unknown>;
+  for (const v of Object.values(node)) {
+    if (Array.isArray(v)) v.forEach((x) => isExpr(x) && replaceIn(node, x));
+    else if (isExpr(v)) replaceIn(node, v);
+  }
+}
+
+const isExpr = (x: unknown): x is Expr => !!x && typeof x === 'object' && 'kind' in x && (x as { kind: string }).kind !== 'type';
+
+/**
+ * The built-ins work where the state is known: in the main contract (the only one compiled), in a
+ * public function with a SigHashPreimage parameter (the prelude reads the current state from it), or in
+ * a function such a public function calls.
+ */
+function reportMisuse(program: Program, main: ContractLike, facts: Facts, diags: Diagnostics): void {
+  const uses = new Map<Func | null, Position>(); // the functions of main that use a built-in, directly, and where
+  for (const item of program.items) {
+    if (item.kind !== 'contract') continue;
+    for (const { fn, body } of bodiesOf(item)) {
+      for (const s of body) {
+        for (const x of collect(s)) {
+          if (x.kind !== 'call' || x.callee.kind !== 'member' || x.callee.object.kind !== 'this' || !(x.callee.name in CONTRACT_BUILTINS)) continue;
+          if (item !== main) diags.error(x.at, `this.${x.callee.name}() works only in the contract being compiled (${main.name})`);
+          else if (!uses.has(fn)) uses.set(fn, x.at);
+        }
+      }
+    }
+  }
+  if (!uses.size) return;
+  const reaches = (fn: Func | null, seen: Set<Func | null>): boolean => {
+    if (uses.has(fn)) return true;
+    if (seen.has(fn)) return false;
+    seen.add(fn);
+    for (const [call, caller] of facts.callers) {
+      const callee = facts.calls.get(call);
+      if (caller?.fn === fn && caller.owner === main && callee?.owner === main && reaches(callee.fn, seen)) return true;
+    }
+    return false;
+  };
+  for (const { fn } of bodiesOf(main)) {
+    if (fn && fn.visibility !== 'public') continue;
+    const hasPreimage = fn?.params.some((p) => p.type.name === 'SigHashPreimage' && !p.type.dims.length);
+    if (!hasPreimage && reaches(fn, new Set())) {
+      diags.error(fn?.at ?? main.ctor!.at, `${fn ? `public function ${fn.name}` : 'the constructor'} uses the contract's state (getStateScript or updateState), which is read from a SigHashPreimage parameter; add one`);
+    }
+  }
+}
+
+function collect(s: Stmt): Expr[] {
+  const out: Expr[] = [];
+  eachStmt(s, (x) => stmtExprs(x).forEach((e) => eachExpr(e, (y) => out.push(y))));
+  return out;
+}
+
+function parsed(source: string): ContractLike {
+  const { program, diagnostics } = parse(source, '<generated>');
+  if (diagnostics.hasErrors) throw new Error(`generated sCrypt does not parse: ${diagnostics.items[0].message}`);
+  return program.items[0] as ContractLike;
+}
+
+function statements(body: string, at: Position): Stmt[] {
+  const fn = parsed(`contract __S { public function f() { ${body} require(true); } }`).functions[0];
+  relocate(fn, at);
+  return fn.body.slice(0, -1);
+}
+
+function expression(text: string, at: Position, args: Record<string, Expr>): Expr {
+  const fn = parsed(`contract __S { public function f() { require(${text}); } }`).functions[0];
+  relocate(fn, at);
+  const req = fn.body[0] as Extract<Stmt, { kind: 'require' }>;
+  return substitute(req.cond, args);
+}
+
+/** Generated code reports its errors where the user's code asked for it. */
+function relocate(node: unknown, at: Position): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const n of node) relocate(n, at);
+    return;
+  }
+  const o = node as Record<string, unknown>;
+  if (o.at && typeof o.at === 'object') o.at = at;
+  for (const [k, v] of Object.entries(o)) if (k !== 'at') relocate(v, at);
+}
+
+/** Replaces placeholder identifiers by the caller's argument expressions. */
+function substitute(e: Expr, args: Record<string, Expr>): Expr {
+  if (e.kind === 'ident' && args[e.name]) return args[e.name];
+  const copy: Record<string, unknown> = { ...e };
+  for (const [k, v] of Object.entries(copy)) {
+    if (k === 'at') continue;
+    if (Array.isArray(v)) copy[k] = v.map((x) => (isExpr(x) ? substitute(x, args) : x));
+    else if (isExpr(v)) copy[k] = substitute(v, args);
+  }
+  return copy as unknown as Expr;
+}

@@ -1,0 +1,121 @@
+import type { ConstDecl, ContractLike, Expr, Property } from '../ast.js';
+import { aliasCastTarget, castFamilies } from './builtins.js';
+import { basicType, constValue, type Bindings, type ConstVal, type Facts } from './model.js';
+
+/** Where a constant expression is evaluated: the names it may use and, where code is lowered, the values of loop and static const parameters. */
+export interface ConstScope {
+  facts: Facts;
+  /** The library or contract whose `this.N` and bare static consts are meant. */
+  owner: ContractLike | null;
+  bound?: Bindings;
+}
+
+/**
+ * The value of a constant expression, or null: literals, named constants (a `static const` property or
+ * file-level constant, by bare name, `this.N` or `Owner.N`; a loop variable or static const parameter
+ * where it is bound), `-` and `!`, `+ - * / %` on ints, `+` on bytes, and conversions (`PubKey(b'02…')`,
+ * which keep the value). The one constant folder of the compiler: the semantic passes use it for
+ * static consts, shift counts and indices; the lowering for loop counts, sizes and static arguments.
+ */
+export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> = new Set()): ConstVal | null {
+  switch (e.kind) {
+    case 'int':
+      return { type: 'int', value: e.value };
+    case 'bool':
+      return { type: 'bool', value: e.value };
+    case 'bytes':
+      return { type: 'bytes', value: e.hex };
+    case 'string':
+      return { type: 'bytes', value: Buffer.from(e.value, 'utf8').toString('hex') };
+    case 'ident': {
+      const sym = scope.facts.idents.get(e);
+      if (!sym) return null;
+      if (sym.kind === 'const') return declValue(sym.decl, sym.owner, scope, seen);
+      if (sym.kind === 'induction' || sym.kind === 'staticParam') return scope.bound?.get(sym) ?? null;
+      return null;
+    }
+    case 'member': {
+      const target = staticOwner(e, scope);
+      const p = target?.properties.find((x) => x.name === e.name && x.isStatic);
+      return p ? declValue(p, target, scope, seen) : null;
+    }
+    case 'unary': {
+      const v = evaluate(e.operand, scope, seen);
+      if (!v) return null;
+      if (e.op === '-' && typeof v.value === 'bigint') return { type: 'int', value: -v.value };
+      if (e.op === '!' && typeof v.value === 'boolean') return { type: 'bool', value: !v.value };
+      return null;
+    }
+    case 'binary': {
+      const a = evaluate(e.left, scope, seen);
+      const b = a && evaluate(e.right, scope, seen);
+      if (!a || !b) return null;
+      if (e.op === '+' && typeof a.value === 'string' && typeof b.value === 'string') return { type: 'bytes', value: a.value + b.value };
+      if (typeof a.value !== 'bigint' || typeof b.value !== 'bigint') return null;
+      return arithmetic(e.op, a.value, b.value);
+    }
+    case 'call': {
+      if (e.callee.kind !== 'ident' || e.args.length !== 1 || scope.facts.calls.has(e)) return null;
+      const target = castFamilies(e.callee.name) ? e.callee.name : aliasCastTarget(scope.facts.env, e.callee.name);
+      if (!target) return null;
+      const v = evaluate(e.args[0], scope, seen);
+      return v && { type: basicTypeName(target), value: v.value };
+    }
+    default:
+      return null;
+  }
+}
+
+function arithmetic(op: string, x: bigint, y: bigint): ConstVal | null {
+  switch (op) {
+    case '+':
+      return { type: 'int', value: x + y };
+    case '-':
+      return { type: 'int', value: x - y };
+    case '*':
+      return { type: 'int', value: x * y };
+    case '/':
+      return y === 0n ? null : { type: 'int', value: x / y };
+    case '%':
+      return y === 0n ? null : { type: 'int', value: x % y };
+    default:
+      return null;
+  }
+}
+
+/** `PubKeyHash` → Ripemd160; other basic names as they are. */
+function basicTypeName(name: string): string {
+  const t = basicType(name);
+  return t && (t.k === 'int' || t.k === 'bytes') ? t.name : name;
+}
+
+/** The declaration whose static member `this.N` or `Owner.N` names. */
+function staticOwner(e: Extract<Expr, { kind: 'member' }>, scope: ConstScope): ContractLike | null {
+  if (e.object.kind === 'this') return scope.owner;
+  if (e.object.kind === 'ident' && !scope.facts.idents.has(e.object)) return scope.facts.env.owner(e.object.name);
+  return null;
+}
+
+function declValue(decl: ConstDecl | Property, owner: ContractLike | null, scope: ConstScope, seen: ReadonlySet<object>): ConstVal | null {
+  const init = 'value' in decl ? decl.value : decl.init;
+  if (!init || seen.has(decl)) return null; // a constant defined through itself has no value
+  // A named constant is evaluated where it is declared, with nothing bound.
+  return evaluate(init, { facts: scope.facts, owner }, new Set([...seen, decl]));
+}
+
+/**
+ * Whether an expression is a compile-time constant where it is written: a constant in the narrow sense
+ * of ctc.rst (a literal, a named constant, a loop variable, a static const parameter, whose value may only
+ * be known once lowered), or anything `evaluate` folds.
+ */
+export function isConstant(e: Expr, scope: ConstScope): boolean {
+  return constValue(e, scope.facts, scope.owner, new Set(), scope.bound) !== null || evaluate(e, scope) !== null;
+}
+
+/** The int value of a constant expression where it is known. */
+export function intValue(e: Expr, scope: ConstScope): bigint | null {
+  const v = evaluate(e, scope);
+  if (v && typeof v.value === 'bigint') return v.value;
+  const c = constValue(e, scope.facts, scope.owner, new Set(), scope.bound);
+  return c?.value ?? null;
+}
