@@ -1,6 +1,7 @@
 // Builds everything into dist/: the main process (headless and desktop entries), the preload bridge and
 // the renderer. `--if-stale` skips the work when dist/ is newer than every source file (used by
 // `npm run serve`); `--quiet` keeps stdout clean for the headless host's one-line contract.
+import { execFileSync } from 'node:child_process';
 import { build as esbuild } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,8 @@ if (args.has('--if-stale') && existsSync(stamp)) {
 }
 
 const started = Date.now();
+// The open token template is sCrypt compiled by our own compiler: the build fails if it does not compile.
+execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build-token-templates.ts')], { cwd: root, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
 log('keystead: building main, preload and renderer…');
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', packages: 'external' };
 await Promise.all([
