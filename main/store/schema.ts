@@ -242,4 +242,83 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX paymail_refs_txid ON paymail_refs(txid) WHERE txid IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'tokens: issued and held tokens, their outputs, NFT serials, proofs of lineage, installed templates',
+    sql: `
+      CREATE TABLE tokens (
+        token_id           TEXT PRIMARY KEY,
+        protocol           TEXT NOT NULL,
+        symbol             TEXT NOT NULL,
+        name               TEXT NOT NULL,
+        redemption_pkh     TEXT NOT NULL,
+        schema             TEXT NOT NULL,
+        supply             INTEGER NOT NULL CHECK (supply >= 0),
+        sats_per_token     INTEGER NOT NULL CHECK (sats_per_token > 0),
+        decimals           INTEGER NOT NULL,
+        splittable         INTEGER NOT NULL,
+        issuer_wallet_row  INTEGER REFERENCES wallets(id) ON DELETE SET NULL,
+        issuer_chain       INTEGER,
+        issuer_idx         INTEGER,
+        contract_txid      TEXT,
+        issue_txid         TEXT,
+        created_at         INTEGER NOT NULL
+      );
+      CREATE TABLE token_utxos (
+        txid         TEXT NOT NULL,
+        vout         INTEGER NOT NULL,
+        token_id     TEXT NOT NULL,
+        protocol     TEXT NOT NULL,
+        wallet_row   INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        address      TEXT NOT NULL,
+        chain        INTEGER,
+        idx          INTEGER,
+        satoshis     INTEGER NOT NULL CHECK (satoshis > 0),
+        script       TEXT NOT NULL,
+        sn           INTEGER,
+        status       TEXT NOT NULL DEFAULT 'available' CHECK (status IN ('available','reserved','spent')),
+        reserved_by  TEXT,
+        reserved_at  INTEGER,
+        spent_by     TEXT,
+        height       INTEGER,
+        validity     TEXT NOT NULL DEFAULT 'unchecked' CHECK (validity IN ('unchecked','valid','forged')),
+        created_at   INTEGER NOT NULL,
+        PRIMARY KEY (txid, vout)
+      );
+      CREATE INDEX token_utxos_by_wallet ON token_utxos(wallet_row, status);
+      CREATE INDEX token_utxos_by_token ON token_utxos(token_id, status);
+      CREATE INDEX token_utxos_spent_by ON token_utxos(spent_by) WHERE spent_by IS NOT NULL;
+      CREATE INDEX token_utxos_reserved ON token_utxos(reserved_by) WHERE reserved_by IS NOT NULL;
+      CREATE TABLE token_serials (
+        token_id  TEXT NOT NULL,
+        sn        INTEGER NOT NULL CHECK (sn > 0),
+        data      TEXT NOT NULL,
+        txid      TEXT,
+        vout      INTEGER,
+        redeemed  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (token_id, sn)
+      );
+      CREATE TABLE token_proofs (
+        txid      TEXT NOT NULL,
+        vout      INTEGER NOT NULL,
+        token_id  TEXT NOT NULL,
+        sn        INTEGER,
+        valid     INTEGER NOT NULL,
+        PRIMARY KEY (txid, vout)
+      );
+      CREATE TABLE token_redemptions (
+        txid      TEXT PRIMARY KEY,
+        token_id  TEXT NOT NULL,
+        tokens    INTEGER NOT NULL CHECK (tokens > 0),
+        sn        INTEGER
+      );
+      CREATE INDEX token_redemptions_by_token ON token_redemptions(token_id);
+      CREATE TABLE token_templates (
+        protocol_id   TEXT PRIMARY KEY,
+        template      TEXT NOT NULL,
+        source        TEXT NOT NULL,
+        installed_at  INTEGER NOT NULL
+      );
+    `,
+  },
 ];

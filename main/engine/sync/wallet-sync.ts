@@ -7,6 +7,22 @@ import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 
+/**
+ * Books kept beside the wallets' coins (the tokens the wallets hold), moved by the same transactions in the
+ * same database transactions: whatever books a transaction, undoes one or confirms one does it to these too.
+ */
+export interface SideBooks {
+  /** Books a transaction the chain has; returns the wallet rows it touched. Runs inside the caller's database transaction. */
+  apply(tx: Transaction, txid: string, height: number | null): number[];
+  /** Transactions of ours that spend outputs `txid` created (undone with it). */
+  dependents(txid: string): string[];
+  /** Undoes a transaction the chain never took. */
+  revert(txid: string): void;
+  /** Gives back what a payment attempt had reserved. */
+  release(attempt: string): void;
+  confirm(txid: string, height: number): void;
+}
+
 interface Effect {
   credit: number;
   debit: number;
@@ -26,6 +42,8 @@ export class WalletSync {
   lastError: string | null = null;
   /** Runs after every scan of all wallets (the engine reconciles the books with the chain there). */
   afterScan: (() => Promise<void>) | null = null;
+  /** Books that move with the same transactions (tokens); they register themselves. */
+  readonly sideBooks: SideBooks[] = [];
 
   constructor(
     private readonly services: SyncServices,
@@ -101,7 +119,9 @@ export class WalletSync {
         repos.addresses.markUsed(c.walletRow, c.address);
       }
       for (const r of rows) repos.walletTxs.upsert(r);
-      return rows.map((r) => r.walletRow);
+      const rowsTouched = rows.map((r) => r.walletRow);
+      for (const b of this.sideBooks) rowsTouched.push(...b.apply(tx, txid, height));
+      return [...new Set(rowsTouched)];
     })();
     for (const row of touched) this.keepGap(row);
     return touched;
@@ -131,6 +151,8 @@ export class WalletSync {
     if (done.has(txid)) return;
     done.add(txid);
     const { repos } = this.services;
+    for (const b of this.sideBooks) for (const dependent of b.dependents(txid)) this.revert(dependent, `it spent an output of ${txid}, which the chain never took`, done);
+    for (const b of this.sideBooks) b.revert(txid);
     for (const out of repos.walletUtxos.outputsOf(txid)) {
       const dependent = out.spentBy ?? (out.status === 'reserved' && out.reservedBy ? repos.payments.attempt(out.reservedBy)?.txid : undefined);
       // A block holding a child proves the parent is on chain: the premise of this revert is wrong.
@@ -145,6 +167,7 @@ export class WalletSync {
     const attempt = repos.payments.attemptFor(txid);
     if (attempt) {
       repos.walletUtxos.release(attempt.attempt);
+      for (const b of this.sideBooks) b.release(attempt.attempt);
       for (const c of attempt.changeAddresses) this.freeAddress(c.walletRow, c.address);
       if (attempt.state !== 'failed') repos.payments.attemptFailed(attempt.attempt, reason);
     }
@@ -166,6 +189,7 @@ export class WalletSync {
       for (const txid of txids) {
         repos.walletUtxos.confirm(txid, height);
         repos.walletTxs.confirm(txid, height);
+        for (const b of this.sideBooks) b.confirm(txid, height);
       }
     })();
     return Promise.all(txids.filter((t) => repos.walletTxs.unbooked(t)).map((t) => this.book(t, height))).then(() => undefined);

@@ -7,6 +7,7 @@ import { createPaymentRepo } from './payments.js';
 import { createRateRepo } from './rates.js';
 import { createSessionRepo } from './sessions.js';
 import { createSettingsRepo } from './settings.js';
+import { createTokenRepo, createTokenTemplateRepo } from './tokens.js';
 import { createUserRepo } from './users.js';
 import { createWalletTxRepo } from './wallet-txs.js';
 import { createWalletUtxoRepo } from './wallet-utxos.js';
@@ -27,6 +28,8 @@ export function createRepos(db: Db) {
     walletTxs: createWalletTxRepo(db),
     rates: createRateRepo(db),
     payments: createPaymentRepo(db),
+    tokens: createTokenRepo(db),
+    tokenTemplates: createTokenTemplateRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

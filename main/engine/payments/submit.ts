@@ -1,0 +1,177 @@
+import { BSM, Utils, type Transaction } from '@bsv/sdk';
+import { DomainError } from '../../../shared/errors.js';
+import type { PayOutput } from '../../../shared/operations.js';
+import type { FeePolicy } from '../../chain/types.js';
+import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
+import type { WalletRow } from '../../store/repos/wallets.js';
+import { paymailOf } from '../wallets/paymail-alias.js';
+import { settleCancellation, signCancellation } from './cancel.js';
+import { identityPubKeyHex, type SigningAccount } from './keyring.js';
+import type { PaymentServices } from './services.js';
+import { chainSees, completeAttempt } from './settle.js';
+
+/**
+ * A signed transaction on its way out, whatever built it (a payment, a token issue or transfer): it is
+ * kept before it is sent, then delivered (P2P to a paymail host, or broadcast) and followed until the
+ * chain decides. The books change only when the chain has it; only the chain's refusal gives its coins back.
+ */
+export interface Submission {
+  /** Identifies the reservation of its coins (and token outputs) and its stored attempt. */
+  attempt: string;
+  /** The wallet whose history shows it first. */
+  wallet: WalletRow;
+  /** Signs the P2P metadata. */
+  account: SigningAccount;
+  tx: Transaction;
+  result: PayOutput;
+  memo: string | null;
+  counterparty: string | null;
+  /** Change addresses it claimed: given back if it fails. */
+  changeAddresses: { walletRow: number; address: string }[];
+  /** P2P delivery to a paymail host (with the destination's reference), or null to broadcast. */
+  delivery: { peer: string; reference: string; note: string } | null;
+  /** Coins to cancel it with if a P2P receiver refuses it (one is spent back to its wallet). */
+  cancel: { wallet: WalletRow; account: SigningAccount; coins: readonly WalletUtxo[] } | null;
+  policy: FeePolicy;
+}
+
+/**
+ * Keeps the signed transaction before it is sent: after a crash or an unclear answer, this is what gets
+ * settled. History shows it pending from here on. One database transaction, with `also` (an idempotency
+ * key's link, a token's registration) inside it.
+ */
+export function recordSubmission(services: PaymentServices, s: Submission, also?: () => void): void {
+  services.db.transaction(() => {
+    services.repos.payments.recordAttempt({
+      attempt: s.attempt,
+      walletRow: s.wallet.id,
+      txid: s.result.txid,
+      raw: s.tx.toHex(),
+      result: JSON.stringify(s.result),
+      memo: s.memo,
+      counterparty: s.counterparty,
+      at: services.now(),
+      changeAddresses: s.changeAddresses,
+    });
+    also?.();
+    services.sync.recordUnseen(s.tx, s.result.txid, { walletRow: s.wallet.id, memo: s.memo, counterparty: s.counterparty });
+  })();
+}
+
+/** Delivers a recorded submission and follows it: the final (or pending) result, or the error the chain or receiver gave. */
+export async function sendSubmission(services: PaymentServices, s: Submission): Promise<PayOutput> {
+  services.inFlight.add(s.attempt);
+  try {
+    return await follow(services, s, await deliver(services, s));
+  } finally {
+    services.inFlight.delete(s.attempt);
+  }
+}
+
+type Delivery =
+  | { kind: 'broadcast' }
+  | { kind: 'delivered'; peerTxid: string }
+  | { kind: 'refused-by-chain'; error: DomainError; reason: string }
+  | { kind: 'refused-by-receiver'; error: DomainError; reason: string }
+  | { kind: 'unclear'; error: DomainError };
+
+async function deliver(services: PaymentServices, s: Submission): Promise<Delivery> {
+  const txid = s.result.txid;
+  if (s.delivery) {
+    try {
+      const answer = await services.paymail.deliver(s.delivery.peer, {
+        hex: s.tx.toHex(),
+        reference: s.delivery.reference,
+        metadata: {
+          sender: paymailOf(s.wallet) ?? '',
+          pubkey: identityPubKeyHex(s.wallet),
+          signature: BSM.sign(Utils.toArray(txid, 'utf8'), s.account.identityKey(), 'base64') as string,
+          note: s.delivery.note,
+        },
+      });
+      return { kind: 'delivered', peerTxid: answer.txid };
+    } catch (err) {
+      // Anything but the receiver's clear refusal leaves the outcome open: it may have the transaction.
+      if (err instanceof DomainError && err.details.definite === true) return { kind: 'refused-by-receiver', error: err, reason: `the receiver refused it: ${err.message}` };
+      const error = err instanceof DomainError ? err : new DomainError('PAYMAIL_FAILED', 'The receiver did not answer clearly.');
+      return { kind: 'unclear', error };
+    }
+  }
+  const r = await services.chain.broadcast(s.tx.toHex());
+  if (r.status === 'accepted') return { kind: 'broadcast' };
+  if (r.status === 'unknown') return { kind: 'unclear', error: new DomainError('CHAIN_UNAVAILABLE', `The transaction could not be sent: ${r.message}`) };
+  return {
+    kind: 'refused-by-chain',
+    error: new DomainError('PAYMENT_REJECTED', `The network refused the transaction (${r.reason}): ${r.message}`, { reason: r.reason }),
+    reason: `the network refused it (${r.reason}): ${r.message}`,
+  };
+}
+
+/** After delivery: book it if the chain has it, keep it pending if not, undo or cancel it if refused. */
+async function follow(services: PaymentServices, s: Submission, outcome: Delivery): Promise<PayOutput> {
+  const { repos, db } = services;
+  const { result } = s;
+  const txid = result.txid;
+  if (outcome.kind === 'unclear') {
+    repos.payments.attemptUnknown(s.attempt);
+    throw new DomainError(
+      'CHAIN_UNAVAILABLE',
+      `The payment's outcome is not known yet (${outcome.error.message}). Its coins stay reserved while Keystead re-sends transaction ${txid} until the chain settles it; repeat the call with the same idempotency-key to get the result.`,
+      { outcomeUnknown: true, txid },
+    );
+  }
+  if (outcome.kind === 'refused-by-chain') {
+    services.sync.revertTransaction(txid, outcome.reason);
+    throw outcome.error;
+  }
+  // Whatever the receiver said, the chain decides: a receiver may refuse and broadcast anyway, or accept
+  // and never broadcast.
+  const seen = outcome.kind === 'broadcast' ? { seen: true as const, height: null } : await chainSees(services, txid);
+  if (outcome.kind === 'refused-by-receiver' && !seen?.seen) return cancelRefused(services, s, outcome);
+  const peerTxid = outcome.kind === 'delivered' && outcome.peerTxid !== txid ? outcome.peerTxid : null;
+  if (peerTxid) {
+    services.logger.warn({ txid, peerTxid }, 'the P2P receiver answered a different txid; the chain is checked for ours');
+    repos.walletTxs.setPeerTxid(txid, peerTxid);
+  }
+  if (seen?.seen) return completeAttempt(services, s.attempt, s.tx, { ...result, peerTxid, seenByChain: true }, seen.height);
+  const pending = { ...result, peerTxid };
+  db.transaction(() => repos.payments.attemptPending(s.attempt, services.now(), peerTxid, JSON.stringify(pending)))();
+  services.logger.info({ txid }, 'the receiver took the payment but the chain has not shown it yet; it stays pending');
+  return pending;
+}
+
+/**
+ * The receiver refused, but still holds a valid signed transaction. It is cancelled on chain (see
+ * cancel.ts): its coins come back only once the cancellation is accepted, and meanwhile the key stays bound to it.
+ */
+async function cancelRefused(services: PaymentServices, s: Submission, outcome: Extract<Delivery, { kind: 'refused-by-receiver' }>): Promise<PayOutput> {
+  const { result } = s;
+  const cancel = s.cancel ? await signCancellation(services, s.cancel.wallet, s.cancel.coins, s.cancel.account, s.policy) : null;
+  if (!cancel) {
+    // No coin of the payment can pay a cancellation's fee: it stays pending (and is broadcast after the window).
+    services.db.transaction(() => services.repos.payments.attemptPending(s.attempt, services.now(), null, JSON.stringify(result)))();
+    throw new DomainError('PAYMAIL_FAILED', `${outcome.error.message}. The payment is too small to cancel on chain, so it stays pending and is broadcast after the window.`, { outcomeUnknown: true, txid: result.txid });
+  }
+  const cancelTxid = cancel.id('hex');
+  services.repos.payments.attemptCancelling(s.attempt, cancel.toHex(), cancelTxid, outcome.reason);
+  const attempt = services.repos.payments.attempt(s.attempt)!;
+  const how = await settleCancellation(
+    services,
+    attempt,
+    (t) => chainSees(services, t),
+    (height) => completeAttempt(services, s.attempt, s.tx, { ...result, seenByChain: true }, height),
+  );
+  if (how === 'paid') return JSON.parse(services.repos.payments.attempt(s.attempt)!.result) as PayOutput;
+  const fee = cancelFee(s, cancel);
+  const next =
+    how === 'cancelled'
+      ? `It was cancelled on chain by transaction ${cancelTxid} (fee ${fee} satoshis), so it can never be paid later; its coins are back.`
+      : `Keystead is cancelling it on chain with transaction ${cancelTxid}; its coins come back once that is accepted.`;
+  throw new DomainError('PAYMAIL_FAILED', `${outcome.error.message}. ${next}`, { txid: result.txid, cancelTxid, ...(how === 'open' ? { outcomeUnknown: true } : {}) });
+}
+
+function cancelFee(s: Submission, cancel: Transaction): number {
+  const input = cancel.inputs[0];
+  const coin = s.cancel?.coins.find((c) => c.txid === input.sourceTXID && c.vout === input.sourceOutputIndex);
+  return coin ? coin.satoshis - (cancel.outputs[0].satoshis ?? 0) : 0;
+}

@@ -1,0 +1,132 @@
+import { Utils, type Transaction } from '@bsv/sdk';
+import type { CoreServices } from '../context.js';
+import type { SideBooks } from '../sync/wallet-sync.js';
+import type { TokenUtxo } from '../../store/repos/tokens.js';
+import type { TemplateRegistry } from './templates/registry.js';
+import { p2pkhScript } from './templates/script-bytes.js';
+import { tokenIdOf } from './templates/template.js';
+
+export const addressOfPkh = (pkh: string) => Utils.toBase58Check(Utils.toArray(pkh, 'hex'), [0]);
+
+/**
+ * The token books: which token outputs the organisation's wallets hold. Moved by the same transactions as
+ * the coins (WalletSync calls it inside each booking): a recognised token output paying one of our
+ * addresses is held; spending one marks it spent; a transaction that dissolves tokens records a
+ * redemption. An output is `valid` at once when it comes from outputs we already proved (our own
+ * transfers, our own issues), else `unchecked` until its lineage is traced (lineage.ts).
+ */
+export class TokenLedger implements SideBooks {
+  constructor(
+    private readonly services: Pick<CoreServices, 'repos' | 'now'>,
+    private readonly templates: TemplateRegistry,
+  ) {}
+
+  apply(tx: Transaction, txid: string, height: number | null): number[] {
+    const { repos, now } = this.services;
+    const touched = new Set<number>();
+    const spent: (TokenUtxo | null)[] = tx.inputs.map((input) => {
+      const prev = input.sourceTXID ?? input.sourceTransaction?.id('hex');
+      const u = prev ? repos.tokens.utxo(prev, input.sourceOutputIndex) : null;
+      if (!u || (u.spentBy !== null && u.spentBy !== txid)) return null;
+      repos.tokens.markSpent(u.txid, u.vout, txid);
+      touched.add(u.walletRow);
+      return u;
+    });
+    const created = new Map<string, number>(); // token id → satoshis of its outputs in this transaction, whoever holds them
+    tx.outputs.forEach((o, vout) => {
+      const r = this.templates.recognise(o.lockingScript.toHex());
+      if (!r) return;
+      const tokenId = tokenIdOf(r.token);
+      created.set(tokenId, (created.get(tokenId) ?? 0) + (o.satoshis ?? 0));
+      const address = addressOfPkh(r.token.owner);
+      const mine = repos.addresses.owner(address);
+      if (!mine) return;
+      const origin = this.originOf(tx, spent, tokenId, vout);
+      repos.tokens.insertUtxo(
+        {
+          txid, vout, tokenId, protocol: r.template.protocol, walletRow: mine.walletRow, address, chain: mine.chain, idx: mine.idx,
+          satoshis: o.satoshis ?? 0, script: o.lockingScript.toHex(), sn: origin.sn, height, validity: origin.validity,
+        },
+        now(),
+      );
+      if (origin.sn !== null) repos.tokens.moveSerial(tokenId, origin.sn, txid, vout);
+      repos.addresses.markUsed(mine.walletRow, address);
+      touched.add(mine.walletRow);
+    });
+    this.recordRedemptions(txid, spent, created);
+    return [...touched];
+  }
+
+  /**
+   * Where an output of ours comes from. Proven at once when the transaction spends only proven outputs of
+   * the same token as its token inputs (input 0, and input 1 in a merge), or when it is an issue of ours
+   * (its input 0 spends the contract output of a token we issued); otherwise its lineage is traced later.
+   */
+  private originOf(tx: Transaction, spent: (TokenUtxo | null)[], tokenId: string, vout: number): { validity: TokenUtxo['validity']; sn: number | null } {
+    const { repos } = this.services;
+    const first = spent[0];
+    if (first && first.tokenId === tokenId) {
+      const second = tx.inputs.length > 2 ? spent[1] : null;
+      const secondIsToken = tx.inputs.length > 2 && !second && !this.isOurCoin(tx, 1);
+      const valid = first.validity === 'valid' && (second ? second.tokenId === tokenId && second.validity === 'valid' : !secondIsToken);
+      return { validity: valid ? 'valid' : 'unchecked', sn: first.sn };
+    }
+    const token = repos.tokens.get(tokenId);
+    const input0 = tx.inputs[0];
+    if (token && token.issuerWalletRow !== null && input0 && input0.sourceTXID === token.contractTxid && input0.sourceOutputIndex === 0) {
+      const serial = repos.tokens.serials(tokenId).find((s) => s.txid === tx.id('hex') && s.vout === vout);
+      return { validity: 'valid', sn: serial?.sn ?? null };
+    }
+    return { validity: 'unchecked', sn: null };
+  }
+
+  private isOurCoin(tx: Transaction, index: number): boolean {
+    const input = tx.inputs[index];
+    return !!input?.sourceTXID && this.services.repos.walletUtxos.get(input.sourceTXID, input.sourceOutputIndex) !== null;
+  }
+
+  /** Token satoshis our outputs held that no output of the same token carries on: dissolved (redeemed). */
+  private recordRedemptions(txid: string, spent: (TokenUtxo | null)[], created: Map<string, number>): void {
+    const { repos } = this.services;
+    const byToken = new Map<string, { satoshis: number; sn: number | null }>();
+    for (const u of spent) {
+      if (!u || u.validity !== 'valid') continue;
+      const t = byToken.get(u.tokenId) ?? { satoshis: 0, sn: null };
+      byToken.set(u.tokenId, { satoshis: t.satoshis + u.satoshis, sn: u.sn ?? t.sn });
+    }
+    for (const [tokenId, { satoshis, sn }] of byToken) {
+      const burned = satoshis - (created.get(tokenId) ?? 0);
+      const token = repos.tokens.get(tokenId);
+      if (burned > 0 && token) repos.tokens.recordRedemption(txid, tokenId, Math.floor(burned / token.satsPerToken), sn);
+    }
+  }
+
+  /** A redemption by someone else of a token we issued: it pays our redemption address (found by lineage.ts). */
+  recordForeignRedemption(txid: string, tokenId: string, tokens: number, sn: number | null): void {
+    if (tokens > 0) this.services.repos.tokens.recordRedemption(txid, tokenId, tokens, sn);
+  }
+
+  dependents(txid: string): string[] {
+    return [...new Set(this.services.repos.tokens.outputsOf(txid).flatMap((u) => (u.spentBy ? [u.spentBy] : [])))];
+  }
+
+  revert(txid: string): void {
+    const { repos } = this.services;
+    const spentInputs = repos.tokens.spentBy(txid);
+    repos.tokens.revert(txid);
+    repos.tokens.revertRedemption(txid);
+    // Serials go back where they were before this transaction moved them.
+    for (const u of spentInputs) if (u.sn !== null) repos.tokens.moveSerial(u.tokenId, u.sn, u.txid, u.vout);
+  }
+
+  release(attempt: string): void {
+    this.services.repos.tokens.release(attempt);
+  }
+
+  confirm(txid: string, height: number): void {
+    this.services.repos.tokens.confirm(txid, height);
+  }
+}
+
+/** The P2PKH script of a redemption address, to tell a redemption output when one is seen. */
+export const redemptionScript = (pkh: string) => p2pkhScript(pkh);

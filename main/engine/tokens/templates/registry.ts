@@ -1,0 +1,49 @@
+import { KST20, KST789 } from './kst.js';
+import { StasTemplate } from './stas.js';
+import { STAS_PROTOCOLS, type StasProtocol, type TokenProtocol, type TokenScript, type TokenTemplate } from './template.js';
+
+export interface InstalledTemplate {
+  protocolId: string;
+  template: string;
+}
+
+/**
+ * Every template Keystead can use now: its own (KST-20, KST-789, always) and the licensed STAS templates
+ * the organisation installed. Recognising a script tries each; the installed list is read when it changes.
+ */
+export class TemplateRegistry {
+  private stas = new Map<StasProtocol, StasTemplate>();
+
+  constructor(private readonly installed: () => InstalledTemplate[]) {
+    this.reload();
+  }
+
+  /** Re-reads the installed templates (after one is installed or removed). */
+  reload(): void {
+    const next = new Map<StasProtocol, StasTemplate>();
+    for (const t of this.installed()) {
+      if ((STAS_PROTOCOLS as readonly string[]).includes(t.protocolId)) next.set(t.protocolId as StasProtocol, new StasTemplate(t.protocolId as StasProtocol, t.template));
+    }
+    this.stas = next;
+  }
+
+  get(protocol: TokenProtocol): TokenTemplate | null {
+    if (protocol === 'KST-20') return KST20;
+    if (protocol === 'KST-789') return KST789;
+    return this.stas.get(protocol) ?? null;
+  }
+
+  installedProtocols(): StasProtocol[] {
+    return [...this.stas.keys()];
+  }
+
+  /** The template a locking script is written in, and what it says; null for anything that is not a token. */
+  recognise(script: string): { template: TokenTemplate; token: TokenScript } | null {
+    if (!script.startsWith('76a914') || script.length <= 50) return null;
+    for (const template of [KST20, KST789, ...this.stas.values()]) {
+      const token = template.parse(script);
+      if (token) return { template, token };
+    }
+    return null;
+  }
+}
