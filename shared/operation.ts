@@ -14,7 +14,8 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT';
 /**
  * Where a REST route finds the operation's input. The parts are merged in this order, later ones winning:
  * the whole query string (`query`), named parameters read from the headers or else the query (`headers`),
- * the JSON body (`body`), headers renamed into fields (`renames`, e.g. `idempotency-key`). With `wallet`,
+ * the JSON body (`body`), path parameters (`params`), headers renamed into fields (`renames`, e.g.
+ * `idempotency-key`). With `wallet`,
  * the wallet id is read from a header, the query or the body under any of its spellings.
  */
 export interface RestBinding {
@@ -25,6 +26,8 @@ export interface RestBinding {
   body?: boolean;
   renames?: Readonly<Record<string, string>>;
   wallet?: boolean;
+  /** Path parameters (`/api/v1/token/:id`) join the input under their names. */
+  params?: boolean;
   /** A larger body limit than the server's, for routes that take large sources. */
   bodyLimit?: number;
 }

@@ -10,6 +10,7 @@ import { ORG_OPERATIONS, appStatusOutput } from './contracts/org.js';
 import { PAYMAIL_OPERATIONS } from './contracts/paymail.js';
 import { historyEntry, lookupCoin, PAYMENT_OPERATIONS, paymentState, payOutput, quoteOutput } from './contracts/payments.js';
 import { RATE_OPERATIONS, rateOutput } from './contracts/rates.js';
+import { TOKEN_OPERATIONS } from './contracts/tokens.js';
 import { meOutput, sessionOutput, USER_OPERATIONS, userOutput } from './contracts/users.js';
 import { addressesOutput, WALLET_OPERATIONS, walletSummary } from './contracts/wallets.js';
 
@@ -33,6 +34,7 @@ export const OPERATIONS = {
   ...FEE_OPERATIONS,
   ...PAYMAIL_OPERATIONS,
   ...CONTRACT_OPERATIONS,
+  ...TOKEN_OPERATIONS,
 };
 
 export type Operations = typeof OPERATIONS;
@@ -70,7 +72,10 @@ export type PayOutput = z.infer<typeof payOutput>;
 export type QuoteOutput = z.infer<typeof quoteOutput>;
 export type HistoryEntry = z.infer<typeof historyEntry>;
 export type LookupCoin = z.infer<typeof lookupCoin>;
-export type LookupOutput = OutputOf<typeof PAYMENT_OPERATIONS.lookup>;
+export type LookupOutput = OutputOf<typeof TOKEN_OPERATIONS.lookup>;
+export type TokenDetailsOutput = OutputOf<typeof TOKEN_OPERATIONS.tokenDetails>;
+export type BalanceOutput = OutputOf<typeof TOKEN_OPERATIONS.balance>;
+export type BatchOutput = OutputOf<typeof TOKEN_OPERATIONS.send>;
 export type FeeUtxo = z.infer<typeof feeUtxo>;
 export type FeeMetricsOutput = OutputOf<typeof FEE_OPERATIONS.feeManagerMetrics>;
 export type CompileDiagnostic = z.infer<typeof compileDiagnostic>;

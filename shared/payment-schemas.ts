@@ -40,7 +40,7 @@ export const payInput = z.preprocess(unwrapData, paymentRequest.extend({ walletI
 
 export const quoteInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId }));
 
-export const LOOKUP_TYPES = ['ALL', 'BSV', 'STAS', 'STAS-20', 'STAS-789'] as const;
+export const LOOKUP_TYPES = ['ALL', 'BSV', 'KST-20', 'KST-789', 'STAS', 'STAS-20', 'STAS-789'] as const;
 
 export const lookupInput = z.object({
   privateKey: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200, { error: 'is too long' }),

@@ -23,6 +23,10 @@ import { KeyRing } from './payments/keyring.js';
 import { reconcileBooks, releaseUnsignedReservations, settleAttempts } from './payments/settle.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { CompilePool, DEFAULT_COMPILE_LIMITS, type CompileLimits } from './contracts/compile-pool.js';
+import { TokenLedger } from './tokens/ledger.js';
+import { TokenValidator } from './tokens/lineage.js';
+import { TemplateRegistry } from './tokens/templates/registry.js';
+import { checkStasTemplate } from './tokens/templates/stas.js';
 
 export interface EngineOptions {
   store: Store;
@@ -37,6 +41,8 @@ export interface EngineOptions {
   /** Where the engine logs (never a secret); silent when absent. */
   logger?: Logger;
   compileLimits?: CompileLimits;
+  /** Licensed STAS templates given at start (`--token-templates <dir>`), installed into the database. */
+  tokenTemplates?: readonly { protocolId: string; template: string }[];
 }
 
 export interface OperationResult<N extends OperationName> {
@@ -69,12 +75,22 @@ export interface Engine {
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, chain, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS, tokenTemplates = [] }: EngineOptions): Engine {
   const repos = createRepos(store.db);
+  for (const t of tokenTemplates) {
+    const problem = checkStasTemplate(t.template);
+    if (problem) throw new Error(`token template ${t.protocolId}: ${problem}`);
+    repos.tokenTemplates.put(t.protocolId, t.template.trim(), 'flag', now());
+  }
+  const templates = new TemplateRegistry(() => repos.tokenTemplates.all());
   const passwordThrottle = new Throttle(throttle ?? DEFAULT_THROTTLE, now);
   let sealingKey: Buffer | undefined;
   const addressBook = new AddressBook({ repos, now });
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain);
+  const tokenLedger = new TokenLedger({ repos, now }, templates);
+  sync.sideBooks.push(tokenLedger);
+  const tokenValidator = new TokenValidator({ repos, db: store.db, now, logger, chain }, templates);
+  tokenLedger.onUnchecked = () => void tokenValidator.run();
   const paymailHosts = new PaymailHostMap(repos.settings, config.paymailHosts ?? {});
   const services: EngineServices = {
     keyring: new KeyRing({ sealingKey: () => services.sealingKey(), throttle: passwordThrottle }),
@@ -91,6 +107,9 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
     chain,
     sync,
     inFlight: new Set(),
+    tokenTemplates: templates,
+    tokenLedger,
+    tokenValidator,
     sealingKey() {
       sealingKey ??= Buffer.from(repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')), 'hex');
       return sealingKey;
@@ -104,12 +123,14 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
     (reconciling ??= (async () => {
       await settleAttempts(services);
       await reconcileBooks(services);
+      await tokenValidator.run();
     })()
       .catch((err) => logger.error({ err: (err as Error).message }, 'reconciling the books with the chain failed; it runs again soon'))
       .finally(() => {
         reconciling = null;
       }));
   releaseUnsignedReservations(services);
+  tokenLedger.releaseUnsigned((attempt) => repos.payments.attemptExists(attempt));
   // Every scan of all wallets ends by reconciling the books with the chain.
   sync.afterScan = reconcile;
   // Catch up with what happened while Keystead was not running (or, on the network, since the last poll).

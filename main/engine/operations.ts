@@ -10,6 +10,7 @@ import { ORG_IMPLEMENTATIONS } from './org/operations.js';
 import { PAYMAIL_IMPLEMENTATIONS } from './paymail/operations.js';
 import { PAYMENT_IMPLEMENTATIONS } from './payments/operations.js';
 import { RATE_IMPLEMENTATIONS } from './rates/operations.js';
+import { TOKEN_IMPLEMENTATIONS } from './tokens/operations.js';
 import { USER_IMPLEMENTATIONS } from './users/operations.js';
 import { WALLET_IMPLEMENTATIONS } from './wallets/operations.js';
 
@@ -29,4 +30,5 @@ export const IMPLEMENTATIONS = {
   ...FEE_IMPLEMENTATIONS,
   ...PAYMAIL_IMPLEMENTATIONS,
   ...CONTRACT_IMPLEMENTATIONS,
+  ...TOKEN_IMPLEMENTATIONS,
 } satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

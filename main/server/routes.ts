@@ -56,6 +56,7 @@ export function inputReader(binding: RestBinding): (req: FastifyRequest) => Reco
     if (binding.query) Object.assign(input, req.query ?? {});
     if (binding.headers) Object.assign(input, fromHeaders(req, binding.headers));
     if (binding.body) Object.assign(input, bodyOf(req));
+    if (binding.params) Object.assign(input, (req.params ?? {}) as Record<string, unknown>);
     for (const [header, field] of Object.entries(binding.renames ?? {})) {
       const v = req.headers[header];
       if (typeof v === 'string' && v) input[field] = v;

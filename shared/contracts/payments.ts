@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byName, defineOperation } from '../operation.js';
-import { lookupInput, payInput, paymentRequest, quoteInput } from '../payment-schemas.js';
+import { payInput, paymentRequest, quoteInput } from '../payment-schemas.js';
 import { walletId, withWalletId } from '../wallet-schemas.js';
 import { ALL_ROLES, WALLET_USERS } from './access.js';
 
@@ -138,14 +138,5 @@ export const PAYMENT_OPERATIONS = byName(
     summary: "A wallet's transactions, newest first, paged.",
     msg: 'History fetched successfully.',
     rest: [{ method: 'GET', path: '/v1/history', wallet: true, headers: ['nextPageToken', 'maxResults'] }],
-  }),
-  defineOperation({
-    name: 'lookup',
-    input: lookupInput,
-    output: z.object({ totalBalance: z.object({ currency: z.string(), balance: z.number() }), coins: z.array(lookupCoin), meta: z.object({ nextPageToken: z.number().int().nullable() }) }),
-    access: ALL_ROLES,
-    summary: 'The BSV (and token) balance held by a private key, converted, filtered and paged.',
-    msg: 'operation completed successfully',
-    rest: [{ method: 'POST', path: '/v1/lookup', headers: ['type', 'currency', 'nextPageToken', 'compact', 'maxResults'], body: true }],
   }),
 );

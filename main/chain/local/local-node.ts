@@ -8,7 +8,7 @@ export { MAX_FAUCET } from '../policy.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
 import { LEDGER_FILE, LEDGER_MIGRATIONS } from './ledger-schema.js';
 import { validateTransaction } from './validate.js';
-import { p2pkhAddressOf } from '../script.js';
+import { holderAddressOf, p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 
 /** 50 BSV per block, as Bitcoin's first era; the local chain's coins are for testing only. */
@@ -103,11 +103,12 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     const seq = (db.prepare<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0) + 1;
     db.prepare('INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
     const spend = db.prepare('UPDATE outputs SET spent_by = ? WHERE txid = ? AND vout = ? AND spent_by IS NULL');
-    const addressOf = db.prepare<[string, number], { address: string | null }>('SELECT address FROM outputs WHERE txid = ? AND vout = ?');
+    const addressOf = db.prepare<[string, number], { address: string | null; script: string }>('SELECT address, script FROM outputs WHERE txid = ? AND vout = ?');
     const link = db.prepare('INSERT OR IGNORE INTO address_txs (address, txid) VALUES (?, ?)');
     for (const s of spent) {
       if (spend.run(txid, s.txid, s.vout).changes !== 1) throw new Error(`output ${s.txid}:${s.vout} was spent concurrently`);
-      const a = addressOf.get(s.txid, s.vout)?.address;
+      const out = addressOf.get(s.txid, s.vout);
+      const a = out ? (out.address ?? holderAddressOf(out.script)) : null;
       if (a) link.run(a, txid);
     }
     const insertOut = db.prepare('INSERT INTO outputs (txid, vout, satoshis, script, address) VALUES (?, ?, ?, ?, ?)');
@@ -115,7 +116,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       const script = o.lockingScript.toHex();
       const address = p2pkhAddressOf(script);
       insertOut.run(txid, vout, o.satoshis ?? 0, script, address);
-      if (address) link.run(address, txid);
+      // A token output is in its holder's history (not among the address's spendable coins).
+      const holder = address ?? holderAddressOf(script);
+      if (holder) link.run(holder, txid);
     });
   }
 

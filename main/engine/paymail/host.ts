@@ -132,9 +132,11 @@ export class PaymailHost {
     if (ref.txid === txid) return { txid, note: 'Payment received. Thank you.' };
     if (ref.txid) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
     if (ref.expiresAt < this.services.now()) throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
-    // Every output issued for the reference must be paid, at least in full.
+    // Every output issued for the reference must be paid, at least in full: to the address itself, or as a
+    // token (of a template Keystead recognises) whose owner is that address.
+    const pays = (script: string, want: string) => script === want || this.services.tokenTemplates.recognise(script)?.token.owner === want.slice(6, 46);
     for (const want of ref.outputs) {
-      if (!tx.outputs.some((o) => o.lockingScript.toHex() === want.script && (o.satoshis ?? 0) >= want.satoshis)) {
+      if (!tx.outputs.some((o) => pays(o.lockingScript.toHex(), want.script) && (o.satoshis ?? 0) >= want.satoshis)) {
         throw new PaymailError(400, 'wrong-outputs', 'The transaction does not pay the outputs issued for this reference.');
       }
     }

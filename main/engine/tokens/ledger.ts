@@ -16,6 +16,9 @@ export const addressOfPkh = (pkh: string) => Utils.toBase58Check(Utils.toArray(p
  * transfers, our own issues), else `unchecked` until its lineage is traced (lineage.ts).
  */
 export class TokenLedger implements SideBooks {
+  /** Told when an output whose lineage must be traced joins the books. */
+  onUnchecked: (() => void) | null = null;
+
   constructor(
     private readonly services: Pick<CoreServices, 'repos' | 'now'>,
     private readonly templates: TemplateRegistry,
@@ -50,6 +53,7 @@ export class TokenLedger implements SideBooks {
         now(),
       );
       if (origin.sn !== null) repos.tokens.moveSerial(tokenId, origin.sn, txid, vout);
+      if (origin.validity === 'unchecked') queueMicrotask(() => this.onUnchecked?.());
       repos.addresses.markUsed(mine.walletRow, address);
       touched.add(mine.walletRow);
     });
@@ -121,6 +125,11 @@ export class TokenLedger implements SideBooks {
 
   release(attempt: string): void {
     this.services.repos.tokens.release(attempt);
+  }
+
+  /** At start: token outputs reserved by a spend that never got signed and stored are free again. */
+  releaseUnsigned(stored: (attempt: string) => boolean): void {
+    for (const u of this.services.repos.tokens.reserved()) if (u.reservedBy && !stored(u.reservedBy)) this.services.repos.tokens.releaseOne(u.txid, u.vout);
   }
 
   confirm(txid: string, height: number): void {

@@ -1,0 +1,147 @@
+import { DomainError } from '../../../shared/errors.js';
+import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
+import { OPERATIONS } from '../../../shared/operations.js';
+import { NFT_PROTOCOL_IDS } from '../../../shared/token-schemas.js';
+import type { FeePolicy } from '../../chain/types.js';
+import type { TokenRow, TokenUtxo } from '../../store/repos/tokens.js';
+import type { OpContext } from '../context.js';
+import type { SigningAccount } from '../payments/keyring.js';
+import { pay } from '../payments/pay.js';
+import { currentFeePolicy } from '../payments/plan.js';
+import { resolveUri } from '../payments/resolve-op.js';
+import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
+import { tokenDestination } from './destination.js';
+import { missingTemplate } from './issue.js';
+import type { TokenServices } from './services.js';
+import { chooseTokenInputs, submitTokenSpend } from './spend.js';
+import type { TokenProtocol, TokenTemplate } from './templates/template.js';
+
+type SendInput = ParsedInputOf<typeof OPERATIONS.send>;
+type BatchOutput = OutputOf<typeof OPERATIONS.send>;
+type Item = SendInput['dataArray'][number];
+
+/**
+ * Runs each item of a batch on its own; some may fail while others go through. All failed: the first
+ * error, with every item's in `errors` (400). Some failed: 200, `partial success`, the failures in `errors`.
+ */
+export async function runBatch<T>(items: T[], run: (item: T, index: number) => Promise<string[]>, what: string): Promise<BatchOutput> {
+  const txIds: string[] = [];
+  const errors: BatchOutput['errors'] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      txIds.push(...(await run(item, index)));
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      errors.push({ index, code: err.code, msg: err.message });
+    }
+  }
+  if (errors.length === items.length) {
+    const first = errors[0];
+    throw new DomainError(items.length === 1 ? (first.code as DomainError['code']) : 'VALIDATION_FAILED', items.length === 1 ? first.msg : `Every ${what} failed: ${errors.map((e) => `#${e.index}: ${e.msg}`).join('; ')}`, { errors, txIds: [] });
+  }
+  return errors.length ? { txIds, errors, status: 'partial success', msg: `${errors.length} of ${items.length} ${what}s failed; the others went through.` } : { txIds, errors };
+}
+
+/** The template a token of the books is moved with (a licensed STAS template must still be installed). */
+export function templateOf(services: TokenServices, token: TokenRow): TokenTemplate {
+  const t = services.tokenTemplates.get(token.protocol as TokenProtocol);
+  if (!t) throw missingTemplate(token.protocol);
+  return t;
+}
+
+export function tokenOf(services: TokenServices, tokenId: string): TokenRow {
+  const t = services.repos.tokens.get(tokenId);
+  if (!t) throw new DomainError('NOT_FOUND', `No token ${tokenId} is known here.`);
+  return t;
+}
+
+/** Sends BSV or tokens: one transaction per item (a fungible send that needs more than two outputs merges them first). */
+export async function send(ctx: OpContext<TokenServices>, input: SendInput): Promise<BatchOutput> {
+  const wallet = await resolveWallet(ctx, input.walletId);
+  return runBatch(input.dataArray, (item) => (item.tokenId ? sendToken(ctx, wallet, item) : sendBsv(ctx, wallet, item)), 'send');
+}
+
+async function sendBsv(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item): Promise<string[]> {
+  const satoshis = item.satoshis ?? (item.amount !== undefined ? Math.round(item.amount * 1e8) : undefined);
+  if (!satoshis || !Number.isSafeInteger(satoshis)) throw new DomainError('VALIDATION_FAILED', 'amount: give the BSV to send (or satoshis)');
+  const { data } = await resolveUri(ctx, { uri: item.to, amount: satoshis, walletId: wallet.walletId });
+  const paid = await pay(ctx, OPERATIONS.pay.input.parse({ ...data, memo: item.notes ?? data.memo, walletId: wallet.walletId }));
+  return [paid.txid];
+}
+
+async function sendToken(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item): Promise<string[]> {
+  const { services } = ctx;
+  const token = tokenOf(services, item.tokenId!);
+  const template = templateOf(services, token);
+  const account = await services.keyring.open(wallet);
+  const policy = await currentFeePolicy(services);
+  const nft = NFT_PROTOCOL_IDS.includes(token.protocol);
+  if (nft) {
+    if (item.sn === undefined) throw new DomainError('VALIDATION_FAILED', 'sn: name the NFT to send by its serial number');
+    if (item.amount !== undefined && item.amount !== 1) throw new DomainError('VALIDATION_FAILED', 'amount: an NFT is sent one at a time (amount 1)');
+    const u = services.repos.tokens.spendable(wallet.id, token.tokenId).find((x) => x.sn === item.sn);
+    if (!u) throw new DomainError('NOT_FOUND', `This wallet holds no spendable ${token.symbol} #${item.sn}.`);
+    const dest = await tokenDestination(ctx, item.to, u.satoshis, item.notes ?? '');
+    const r = await submitTokenSpend(services, { wallet, account, template, kind: 'transfer', inputs: [u], tokenOutputs: [{ owner: dest.owner, satoshis: u.satoshis }], redeem: null, delivery: dest.delivery, memo: item.notes ?? `${token.symbol} #${item.sn}`, counterparty: dest.counterparty, policy });
+    return [r.txid];
+  }
+  if (item.sn !== undefined) throw new DomainError('VALIDATION_FAILED', `sn: ${token.symbol} is fungible; send an amount`);
+  if (item.amount === undefined || !Number.isInteger(item.amount)) throw new DomainError('VALIDATION_FAILED', 'amount: give a whole number of tokens');
+  const satoshis = item.amount * token.satsPerToken;
+  const { inputs, merged } = await gather(ctx, wallet, account, token, template, satoshis, policy);
+  const dest = await tokenDestination(ctx, item.to, satoshis, item.notes ?? '');
+  const total = inputs.reduce((n, u) => n + u.satoshis, 0);
+  const rest = total - satoshis;
+  const r = await submitTokenSpend(services, {
+    wallet, account, template,
+    kind: inputs.length === 2 ? 'merge' : 'transfer',
+    inputs,
+    tokenOutputs: [{ owner: dest.owner, satoshis }, ...(rest > 0 ? [{ owner: inputs[0].script.slice(6, 46), satoshis: rest }] : [])],
+    redeem: null,
+    delivery: dest.delivery,
+    memo: item.notes ?? `${item.amount} ${token.symbol}`,
+    counterparty: dest.counterparty,
+    policy,
+  });
+  return [...merged, r.txid];
+}
+
+/**
+ * Token outputs of the wallet that cover `satoshis`: one, or two to merge in the same transaction. With
+ * more needed, the two largest are merged first (a transaction of their own, to the first one's owner),
+ * until two suffice. STAS merges need outputs of one owner.
+ */
+export async function gather(
+  ctx: OpContext<TokenServices>, wallet: ResolvedWallet, account: SigningAccount, token: TokenRow, template: TokenTemplate, satoshis: number, policy: FeePolicy,
+  filter: (u: TokenUtxo) => boolean = () => true,
+): Promise<{ inputs: TokenUtxo[]; merged: string[] }> {
+  const { services } = ctx;
+  const merged: string[] = [];
+  for (let round = 0; round < 20; round++) {
+    const all = services.repos.tokens.spendable(wallet.id, token.tokenId).filter(filter);
+    const held = all.reduce((n, u) => n + u.satoshis, 0);
+    if (held < satoshis) {
+      const pending = services.repos.tokens.held(wallet.id).filter((u) => u.tokenId === token.tokenId && u.status !== 'spent' && u.validity !== 'forged').reduce((n, u) => n + u.satoshis, 0) - held;
+      throw new DomainError(
+        'INSUFFICIENT_FUNDS',
+        `This wallet holds ${Math.floor(held / token.satsPerToken)} ${token.symbol} it can send now; ${Math.ceil(satoshis / token.satsPerToken)} asked.${pending > 0 ? ` ${Math.floor(pending / token.satsPerToken)} more are held by transfers in progress or still being proven.` : ''}`,
+      );
+    }
+    const mergeable = template.protocol.startsWith('STAS') ? sameOwner(all) : all;
+    const chosen = chooseTokenInputs(mergeable, satoshis, template.canMerge);
+    if (chosen) return { inputs: chosen, merged };
+    if (!template.canMerge) throw new DomainError('CONFLICT', `${token.protocol} tokens cannot be merged; no single output holds ${satoshis / token.satsPerToken} ${token.symbol}.`);
+    const [a, b] = [...mergeable].sort((x, y) => y.satoshis - x.satoshis);
+    if (!b) throw new DomainError('CONFLICT', `The ${token.symbol} outputs of this wallet are held by different addresses and ${token.protocol} merges need one owner; send a smaller amount.`);
+    const r = await submitTokenSpend(services, { wallet, account, template, kind: 'merge', inputs: [a, b], tokenOutputs: [{ owner: a.script.slice(6, 46), satoshis: a.satoshis + b.satoshis }], redeem: null, delivery: null, memo: `Merge ${token.symbol}`, counterparty: null, policy });
+    merged.push(r.txid);
+  }
+  throw new DomainError('CONFLICT', `Too many ${token.symbol} outputs to gather in one send; send a smaller amount.`);
+}
+
+/** The outputs held by the owner who holds the most: STAS merges need identical scripts. */
+function sameOwner(utxos: TokenUtxo[]): TokenUtxo[] {
+  const by = new Map<string, TokenUtxo[]>();
+  for (const u of utxos) by.set(u.address, [...(by.get(u.address) ?? []), u]);
+  return [...by.values()].sort((a, b) => b.reduce((n, u) => n + u.satoshis, 0) - a.reduce((n, u) => n + u.satoshis, 0))[0] ?? [];
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { boolish, walletId } from './wallet-schemas.js';
+
+/** The token protocols: Keystead's open template, and the STAS family (licensed templates the organisation installs). */
+export const TOKEN_PROTOCOL_IDS = ['KST-20', 'KST-789', 'STAS', 'STAS-20', 'STAS-789'] as const;
+export const STAS_PROTOCOL_IDS = ['STAS', 'STAS-20', 'STAS-789'] as const;
+/** Protocols whose tokens are NFTs: one token per output, with per-token data. */
+export const NFT_PROTOCOL_IDS: readonly string[] = ['KST-789', 'STAS-789'];
+
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const int = (what: string) => z.coerce.number({ error: 'must be a number' }).int({ error: `must be a whole number${what}` });
+
+/** The STAS schema's properties (reference §4.6), each optional; 20 KB at most as JSON. */
+const properties = z
+  .object({
+    legal: z.object({ terms: z.string().max(4000).optional(), licenceId: z.string().max(200).optional() }).partial().optional(),
+    issuer: z
+      .object({
+        organisation: z.string().max(200),
+        legalForm: z.string().max(200),
+        governingLaw: z.string().max(200),
+        issuerCountry: z.string().max(200),
+        jurisdiction: z.string().max(200),
+        email: z.string().max(200),
+      })
+      .partial()
+      .optional(),
+    meta: z
+      .object({
+        schemaId: z.string().max(200),
+        website: z.string().max(500),
+        legal: z.object({ terms: z.string().max(4000) }).partial(),
+        media: z.array(z.object({ URI: z.string().max(500), type: z.string().max(100).optional(), altURI: z.string().max(500).optional() })).max(20),
+      })
+      .partial()
+      .optional(),
+  })
+  .passthrough()
+  .refine((p) => Buffer.byteLength(JSON.stringify(p), 'utf8') <= 20 * 1024, { error: 'must be 20 KB at most as JSON' });
+
+/** The issue specification (the spec's table), with the limits of the STAS technical documentation (appendix A). */
+export const issueInput = z.object({
+  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).refine((s) => Buffer.byteLength(s, 'utf8') <= 32, { error: 'must be 32 bytes at most' }),
+  protocolId: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(TOKEN_PROTOCOL_IDS, { error: `must be one of: ${TOKEN_PROTOCOL_IDS.join(', ')}` })),
+  symbol: z.string({ error: 'is required' }).trim().regex(/^[A-Za-z0-9]{1,9}$/, { error: 'must be 1 to 9 letters or digits' }),
+  description: z.preprocess(blank, z.string().max(512, { error: 'must be 512 characters at most' }).default('')),
+  image: z.preprocess(blank, z.url({ error: 'must be a URL' }).max(512, { error: 'must be 512 characters at most' }).optional()),
+  tokenSupply: int(' of tokens').min(1, { error: 'must be at least 1' }).max(1_000_000_000_000, { error: 'is too large' }),
+  decimals: z.preprocess(blank, int('').min(0, { error: 'must be from 0 to 8' }).max(8, { error: 'must be from 0 to 8' }).default(0)),
+  satsPerToken: int(' of satoshis').min(1, { error: 'must be at least 1' }).max(100_000_000, { error: 'is too large' }),
+  splitable: boolish,
+  properties: properties.optional(),
+  /** NFTs: the data written into each token's script, by serial number: {"1": ["…"], "2": ["…"]}. */
+  data: z.record(z.string().regex(/^[1-9][0-9]*$/, { error: 'keys must be serial numbers 1, 2, …' }), z.array(z.string().max(2000)).max(10)).optional(),
+  reminting: boolish,
+  walletId,
+});
+
+export const sendItem = z.object({
+  to: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200),
+  /** BSV (a decimal number) for coins; a whole number of tokens with tokenId; optional for an NFT (1). */
+  amount: z.preprocess(blank, z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be positive' }).optional()),
+  satoshis: z.preprocess(blank, int(' of satoshis').positive({ error: 'must be positive' }).optional()),
+  tokenId: z.preprocess(blank, z.string().trim().max(200).optional()),
+  sn: z.preprocess(blank, int('').positive({ error: 'must be a positive serial number' }).optional()),
+  notes: z.preprocess(blank, z.string().max(500).optional()),
+});
+
+export const redeemItem = z.object({
+  amount: z.preprocess(blank, int(' of tokens').positive({ error: 'must be a positive whole number of tokens' }).optional()),
+  tokenId: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200),
+  sn: z.preprocess(blank, int('').positive({ error: 'must be a positive serial number' }).optional()),
+});
+
+/** One failed item of a batch (send, redeem): the others went ahead. */
+export const itemError = z.object({ index: z.number().int(), code: z.string(), msg: z.string() });
+
+export const batchOutput = z.object({
+  txIds: z.array(z.string()),
+  errors: z.array(itemError),
+  /** "partial success" when some items failed. */
+  status: z.string().optional(),
+  msg: z.string().optional(),
+});
+
+export const serial = z.object({ sn: z.number().int(), data: z.array(z.string()), txid: z.string().nullable(), vout: z.number().int().nullable(), redeemed: z.boolean() });
+
+export const tokenDetails = z.object({
+  tokenId: z.string(),
+  name: z.string(),
+  symbol: z.string(),
+  protocolId: z.string(),
+  supply: z.number().int(),
+  circulatingSupply: z.number().int(),
+  decimals: z.number().int(),
+  satsPerToken: z.number().int(),
+  splittable: z.boolean(),
+  redeemAddr: z.string(),
+  image: z.string(),
+  description: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+  contractTxid: z.string().nullable(),
+  issueTxid: z.string().nullable(),
+  /** Whether one of the organisation's wallets issued it. */
+  issuedHere: z.boolean(),
+  serials: z.array(serial).optional(),
+});
+
+export const tokenTemplateInput = z.object({
+  protocolId: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(STAS_PROTOCOL_IDS, { error: `must be one of: ${STAS_PROTOCOL_IDS.join(', ')}` })),
+  template: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200_100, { error: 'is too large' }),
+});
+
+export { walletId };

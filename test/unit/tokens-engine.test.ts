@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import { PrivateKey } from '@bsv/sdk';
+import type { LocalNode } from '../../main/chain/local/local-node.js';
+import type { Credentials } from '../../main/engine/context.js';
+import type { Engine } from '../../main/engine/engine.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
+import { meta, testEngine } from '../helpers/engine.js';
+import { ADMIN } from '../helpers/http.js';
+
+describe('engine: tokens on the local chain', () => {
+  let engine: Engine;
+  let node: LocalNode;
+  let admin: Credentials;
+  const run = <T>(p: Promise<{ output: T }>) => p.then((r) => r.output);
+  const exec = (op: string, input: object) => run(engine.execute(op as never, input, admin, meta)) as Promise<any>;
+
+  beforeEach(async () => {
+    ({ engine, node } = testEngine());
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+  });
+
+  async function fundedWallet(title: string, amounts: number[]) {
+    const w = await exec('createWallet', { walletTitle: title });
+    for (const a of amounts) await exec('faucet', { walletId: w.walletID, satoshis: a });
+    return w.walletID as string;
+  }
+
+  const held = async (walletId: string, tokenId: string) => {
+    const b = await exec('balance', { walletId, type: 'ALL' });
+    return b.coins.find((c: any) => c.tokenId === tokenId) as any;
+  };
+
+  it('KST-20: issue, details, split to another wallet, send back (merge), redeem by the issuer; supply follows', async () => {
+    const issuerW = await fundedWallet('Treasury', [200_000, 100_000]);
+    const otherW = await fundedWallet('Ops', [100_000]);
+    const issued = await exec('issueToken', { walletId: issuerW, name: 'Gold Coin', protocolId: 'KST-20', symbol: 'GOLD', tokenSupply: 1000, satsPerToken: 2, description: 'a test', properties: { issuer: { organisation: 'Acme' } } });
+    assert.match(issued.tokenId, /^[0-9a-f]{40}-GOLD$/);
+    const d = await exec('tokenDetails', { id: issued.tokenId });
+    assert.deepEqual([d.supply, d.circulatingSupply, d.protocolId, d.splittable, d.issuedHere], [1000, 1000, 'KST-20', true, true]);
+    assert.equal((await held(issuerW, issued.tokenId)).amount, 1000);
+
+    const other = (await exec('walletAddress', { walletId: otherW })).address;
+    const sent = await exec('send', { walletId: issuerW, dataArray: [{ to: other, amount: 300, tokenId: issued.tokenId }] });
+    assert.deepEqual(sent.errors, []);
+    assert.equal((await held(issuerW, issued.tokenId)).amount, 700);
+    assert.equal((await held(otherW, issued.tokenId)).amount, 300);
+    node.mine();
+
+    // Back to the issuer's redemption address, in two sends, then the issuer redeems 900 (its two outputs merge first).
+    const d2 = await exec('tokenDetails', { id: issued.tokenId });
+    await exec('send', { walletId: otherW, dataArray: [{ to: d2.redeemAddr, amount: 100, tokenId: issued.tokenId }, { to: d2.redeemAddr, amount: 200, tokenId: issued.tokenId }] });
+    assert.equal((await held(issuerW, issued.tokenId)).amount, 1000);
+    const r = await exec('redeemToken', { walletId: issuerW, dataArray: [{ tokenId: issued.tokenId, amount: 900 }] });
+    assert.deepEqual(r.errors, []);
+    assert.equal((await held(issuerW, issued.tokenId)).amount, 100);
+    assert.equal((await exec('tokenDetails', { id: issued.tokenId })).circulatingSupply, 100);
+  });
+
+  it('KST-789: NFTs carry their serial data; sent by serial; redeemed by the holder', async () => {
+    const w = await fundedWallet('Art', [200_000]);
+    const other = await fundedWallet('Collector', [50_000]);
+    const issued = await exec('issueToken', { walletId: w, name: 'Pictures', protocolId: 'KST-789', symbol: 'PIC', tokenSupply: 3, satsPerToken: 1, data: { 1: ['sunrise'], 2: ['noon'], 3: ['dusk'] } });
+    const d = await exec('tokenDetails', { id: issued.tokenId });
+    assert.deepEqual(d.serials.map((s: any) => [s.sn, s.data[0]]), [[1, 'sunrise'], [2, 'noon'], [3, 'dusk']]);
+    assert.deepEqual((await held(w, issued.tokenId)).sn, [1, 2, 3]);
+    const to = (await exec('walletAddress', { walletId: other })).address;
+    await exec('send', { walletId: w, dataArray: [{ to, tokenId: issued.tokenId, sn: 2 }] });
+    assert.deepEqual((await held(other, issued.tokenId)).sn, [2]);
+    await exec('redeemToken', { walletId: other, dataArray: [{ tokenId: issued.tokenId, sn: 2 }] });
+    assert.equal(await held(other, issued.tokenId), undefined);
+    const after = await exec('tokenDetails', { id: issued.tokenId });
+    assert.equal(after.circulatingSupply, 2);
+    assert.equal(after.serials.find((s: any) => s.sn === 2).redeemed, true);
+  });
+
+  it('STAS needs its licensed template installed; a non-issuer cannot redeem KST-20', async () => {
+    const w = await fundedWallet('T', [100_000]);
+    await rejectsWith(exec('issueToken', { walletId: w, name: 'S', protocolId: 'STAS-20', symbol: 'S', tokenSupply: 10, satsPerToken: 1 }), 'CONFLICT', /POST \/api\/v1\/tokenTemplates.*--token-templates/);
+    const issued = await exec('issueToken', { walletId: w, name: 'Gold', protocolId: 'KST-20', symbol: 'G', tokenSupply: 10, satsPerToken: 1 });
+    const other = await fundedWallet('O', [50_000]);
+    await exec('send', { walletId: w, dataArray: [{ to: (await exec('walletAddress', { walletId: other })).address, amount: 4, tokenId: issued.tokenId }] });
+    await rejectsWith(exec('redeemToken', { walletId: other, dataArray: [{ tokenId: issued.tokenId, amount: 4 }] }), 'CONFLICT', /redeemed by their issuer/);
+    const stranger = PrivateKey.fromRandom().toAddress();
+    const partial = await exec('send', { walletId: w, dataArray: [{ to: stranger, amount: 1, tokenId: issued.tokenId }, { to: stranger, amount: 999, tokenId: issued.tokenId }] });
+    assert.equal(partial.status, 'partial success');
+    assert.equal(partial.txIds.length, 1);
+    assert.equal(partial.errors[0].index, 1);
+  });
+});
