@@ -18,6 +18,8 @@ export interface HostConfig {
   logLevel: LogLevel;
   /** What one contract compile may use. */
   compile: CompileLimits;
+  /** A directory of licensed STAS templates, `<protocolId>.hex` (STAS.hex, STAS-20.hex, STAS-789.hex). */
+  tokenTemplatesDir?: string;
 }
 
 /** Which chain this Keystead uses and how it reaches it. */
@@ -75,6 +77,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --compile-timeout <s>   stop a contract compile after s seconds (env KEYSTEAD_COMPILE_TIMEOUT; default 10)
   --compile-memory <MB>   a compile worker's heap limit (env KEYSTEAD_COMPILE_MEMORY; default 512)
   --compile-max-source <bytes>  refuse larger contract sources (env KEYSTEAD_COMPILE_MAX_SOURCE; default 1000000)
+  --token-templates <dir>  install the licensed STAS templates in <dir>: STAS.hex, STAS-20.hex, STAS-789.hex (env KEYSTEAD_TOKEN_TEMPLATES)
   --log-level <level>     fatal | error | warn | info | debug | silent: what goes to stderr as JSON lines (env KEYSTEAD_LOG_LEVEL; default info)
   --help                  show this text`;
 
@@ -103,7 +106,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const flags = new Map<string, string>();
   const known = [
     '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts',
-    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source',
+    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source', '--token-templates',
   ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -157,8 +160,10 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const logLevel = pick('--log-level', 'KEYSTEAD_LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of: ${LOG_LEVELS.join(', ')}.`);
   if (chain.network === 'remote' && !chain.remoteUrl) throw new UsageError('--network remote needs --remote-url <the other Keystead\'s address>.');
+  const tokenTemplates = pick('--token-templates', 'KEYSTEAD_TOKEN_TEMPLATES');
   return {
     chain,
+    tokenTemplatesDir: tokenTemplates ? path.resolve(tokenTemplates) : undefined,
     dataDir: path.resolve(pick('--data-dir', 'KEYSTEAD_DATA_DIR') ?? defaultDataDir(env)),
     port: port === undefined ? DEFAULT_PORT : integer('--port', port, 0, 65535),
     passwordFile: flags.get('--password-file'),

@@ -1,3 +1,4 @@
+import { readTokenTemplates } from './token-templates.js';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.js';
@@ -16,6 +17,8 @@ export function defaultChainConfig(): ChainConfig {
 
 export interface RuntimeOptions {
   dataDir: string;
+  /** Licensed STAS templates to install at start (`--token-templates <dir>`). */
+  tokenTemplatesDir?: string;
   password: string;
   port: number;
   network: string;
@@ -50,6 +53,7 @@ export interface Runtime {
 /** Engine + HTTP server over one unlocked store: what both the headless and the desktop host run. */
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const logger = opts.logger ?? silentLogger();
+  const tokenTemplates = opts.tokenTemplatesDir ? readTokenTemplates(opts.tokenTemplatesDir) : [];
   const store = openStore({ dataDir: opts.dataDir, password: opts.password, nativeBinding: opts.nativeBinding });
   const chainCfg = opts.chain ?? defaultChainConfig();
   let chain: ChainSetup;
@@ -65,6 +69,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     syncIntervalMs: chainCfg.syncIntervalSeconds * 1000,
     logger,
     compileLimits: opts.compile,
+    tokenTemplates,
     config: {
       version: opts.version,
       network: chain.provider.network,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { PrivateKey } from '@bsv/sdk';
+import { Hash, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
+import { KST20 } from '../../main/engine/tokens/templates/kst.js';
+import { derivePath, masterFromSeed, seedFromMnemonic } from '../helpers/bip32-oracle.js';
 import type { LocalNode } from '../../main/chain/local/local-node.js';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
@@ -87,5 +89,67 @@ describe('engine: tokens on the local chain', () => {
     assert.equal(partial.status, 'partial success');
     assert.equal(partial.txIds.length, 1);
     assert.equal(partial.errors[0].index, 1);
+  });
+
+  it('the fee manager pays the fees of issues and transfers; the wallet pays only the token satoshis', async () => {
+    const w = await fundedWallet('Issuer', [100_000]);
+    const fm = await exec('feeManagerInit', {});
+    await exec('faucet', { address: fm.address ?? fm.addresses?.[0]?.address, satoshis: 100_000 });
+    const bsv = async (walletId: string) => (await exec('balance', { walletId, type: 'BSV' })).coins[0].balance as number;
+    const before = await bsv(w);
+    const issued = await exec('issueToken', { walletId: w, name: 'Paid', protocolId: 'KST-20', symbol: 'FEE', tokenSupply: 100, satsPerToken: 5 });
+    assert.equal(await bsv(w), before - 500, 'only the token satoshis left the wallet');
+    await exec('send', { walletId: w, dataArray: [{ to: PrivateKey.fromRandom().toAddress(), amount: 10, tokenId: issued.tokenId }] });
+    assert.equal(await bsv(w), before - 500);
+    const metrics = await exec('feeManagerMetrics', {});
+    assert.ok(JSON.stringify(metrics).length > 0);
+  });
+
+  it('a copy of a token script with the right id, not issued by the issuer, is recognised as forged and not counted', async () => {
+    const w = await fundedWallet('Real', [100_000]);
+    const victim = await fundedWallet('Victim', [10_000]);
+    const issued = await exec('issueToken', { walletId: w, name: 'Real', protocolId: 'KST-20', symbol: 'REAL', tokenSupply: 10, satsPerToken: 1 });
+    const [redemption, symbol] = issued.tokenId.split('-');
+    const to = (await exec('walletAddress', { walletId: victim })).address;
+    const owner = Utils.toHex(Utils.fromBase58Check(to).data as number[]);
+    // A forger's own coin, turned into an output that looks like the token, paying the victim.
+    const forger = PrivateKey.fromRandom();
+    const faucet = await exec('faucet', { address: forger.toAddress(), satoshis: 5_000 });
+    const source = Transaction.fromHex(node.txHex(faucet.txid)!);
+    const vout = source.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(forger.toAddress()).toHex());
+    const fake = new Transaction(1, [], [], 0);
+    fake.addInput({ sourceTXID: faucet.txid, sourceOutputIndex: vout, sequence: 0xffffffff, unlockingScriptTemplate: new P2PKH().unlock(forger, 'all', false, 5_000, source.outputs[vout].lockingScript) });
+    fake.addOutput({ lockingScript: LockingScript.fromHex(KST20.lock({ owner, redemption, symbol, data: [], splittable: true })), satoshis: 1_000 });
+    fake.addOutput({ lockingScript: new P2PKH().lock(forger.toAddress()), satoshis: 3_900 });
+    await fake.sign();
+    assert.equal(node.submit(fake.toHex()).status, 'accepted');
+    await engine.reconcile();
+    assert.equal(await held(victim, issued.tokenId), undefined, 'the forged output is not a holding');
+    await rejectsWith(exec('send', { walletId: victim, dataArray: [{ to: PrivateKey.fromRandom().toAddress(), amount: 1, tokenId: issued.tokenId }] }), 'INSUFFICIENT_FUNDS');
+  });
+
+  it('lookup by private key lists the BSV and the tokens held at its address, filtered by protocol and paged', async () => {
+    const w = await fundedWallet('Keys', [100_000]);
+    const issued = await exec('issueToken', { walletId: w, name: 'Lk', protocolId: 'KST-20', symbol: 'LK', tokenSupply: 50, satsPerToken: 3 });
+    const { mnemonic } = await exec('exportMnemonic', { walletId: w, password: ADMIN.password });
+    const d = await exec('tokenDetails', { id: issued.tokenId });
+    // The redemption address is one of the wallet's receive addresses: find its key.
+    const root = masterFromSeed(seedFromMnemonic(mnemonic));
+    let wif = '';
+    for (let i = 0; i < 40 && !wif; i++) {
+      const k = PrivateKey.fromHex(derivePath(root, `m/44'/236'/0'/0/${i}`).key.toString('hex'));
+      if (k.toAddress() === d.redeemAddr) wif = k.toWif();
+    }
+    assert.ok(wif, 'found the issuer key');
+    const all = await exec('lookup', { privateKey: wif });
+    const token = all.coins.find((c: any) => c.tokenId === issued.tokenId);
+    assert.deepEqual([token.protocol, token.amount, token.symbol, token.satsPerToken, token.redeemAddr, token.sn], ['KST-20', 50, 'LK', 3, d.redeemAddr, []]);
+    assert.equal(all.coins[0].protocol, 'BSV');
+    const onlyTokens = await exec('lookup', { privateKey: wif, type: 'KST-20' });
+    assert.deepEqual(onlyTokens.coins.map((c: any) => c.protocol), ['KST-20']);
+    const none = await exec('lookup', { privateKey: wif, type: 'STAS-20' });
+    assert.deepEqual(none.coins, []);
+    const perOutput = await exec('lookup', { privateKey: wif, compact: false, type: 'KST-20' });
+    assert.equal(perOutput.coins[0].txid, issued.issueTxid);
   });
 });
