@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { Hash, LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
+import { LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { KST20 } from '../../main/engine/tokens/templates/kst.js';
 import { derivePath, masterFromSeed, seedFromMnemonic } from '../helpers/bip32-oracle.js';
 import type { LocalNode } from '../../main/chain/local/local-node.js';
