@@ -7,6 +7,7 @@ import { FeeManagerView } from './FeeManagerView.js';
 import { HistoryView } from './HistoryView.js';
 import { LookupView } from './LookupView.js';
 import { SendView } from './SendView.js';
+import { TokensView } from './TokensView.js';
 import { NetworkView } from './NetworkView.js';
 import { OverviewView } from './OverviewView.js';
 import { ProfileView } from './ProfileView.js';
@@ -31,6 +32,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'send', label: 'Send', requires: OPS.pay, Component: SendView },
   { id: 'receive', label: 'Receive', requires: OPS.walletAddresses, Component: ReceiveView },
   { id: 'history', label: 'History', requires: OPS.history, Component: HistoryView },
+  { id: 'tokens', label: 'Tokens', requires: OPS.balance, Component: TokensView },
   { id: 'lookup', label: 'Lookup', requires: OPS.lookup, Component: LookupView },
   { id: 'fees', label: 'Fee manager', requires: OPS.feeManagerMetrics, Component: FeeManagerView },
   { id: 'contracts', label: 'Contracts', requires: OPS.compile, Component: ContractsView },
