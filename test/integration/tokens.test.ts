@@ -51,7 +51,7 @@ describe('tokens over the API, between two instances on one local chain', () => 
     writeFileSync(path.join(templates, 'STAS-20.hex'), `${stasFormatTemplate('STAS-20')}\n`);
     a = await setUp(await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test', '--token-templates', templates] }));
     b = await setUp(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-b', args: ['--network', 'remote', '--remote-url', a.host.url, '--sync-interval', '1', '--paymail-domain', 'b.test', '--paymail-hosts', `a.test=${a.host.url}`] }),
+      await startHeadless({ dataDir: tempDir(), password: 'pw-b', args: ['--network', 'remote', '--remote-url', a.host.url, '--sync-interval', '1', '--paymail-domain', 'b.test', '--paymail-hosts', `a.test=${a.host.url}`, '--token-templates', templates] }),
     );
     assert.equal((await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } })).status, 200);
     alice = await wallet(a, { walletTitle: 'Alice', paymail: 'alice', paymailActivate: true });
@@ -98,6 +98,11 @@ describe('tokens over the API, between two instances on one local chain', () => 
     assert.equal(none.body.data.errors.length, 2);
     const bad = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'not an address', amount: 0.0001 }] } });
     assert.equal(bad.status, 400);
+    // BSV and a paymail in one batch: each item is its own payment.
+    const mixed = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 0.0001, notes: 'coffee' }, { to: 'not an address', satoshis: 500 }] } });
+    assert.equal(mixed.status, 200, JSON.stringify(mixed.body));
+    assert.equal(mixed.body.data.status, 'partial success');
+    assert.deepEqual([mixed.body.data.txIds.length, mixed.body.data.errors.map((e: { index: number }) => e.index)], [1, [1]]);
   });
 
   it('a licensed template from --token-templates issues STAS-20; an unknown STAS protocol is 409 naming how to install it', async () => {
@@ -105,6 +110,10 @@ describe('tokens over the API, between two instances on one local chain', () => 
     assert.deepEqual(t.body.data.templates.map((x: { protocolId: string; source: string }) => [x.protocolId, x.source]), [['STAS-20', 'flag']]);
     const ok = await call(a, 'POST', '/api/v1/issue', { headers: { walletID: alice }, body: { name: 'Stas', protocolId: 'STAS-20', symbol: 'STS', tokenSupply: 100, satsPerToken: 1 } });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    // B has the licensed template too: its paymail host takes STAS-20 tokens, and it proves them.
+    const sent = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 40, tokenId: ok.body.data.tokenId }] } });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    await until('B holds the STAS-20 tokens', async () => ((await tokensOf(b, bob, ok.body.data.tokenId))?.amount === 40 ? true : undefined), 30_000);
     const missing = await call(a, 'POST', '/api/v1/issue', { headers: { walletID: alice }, body: { name: 'Nft', protocolId: 'STAS-789', symbol: 'NFT', tokenSupply: 1, satsPerToken: 1 } });
     assert.equal(missing.status, 409);
     assert.match(missing.body.data.msg, /POST \/api\/v1\/tokenTemplates/);
