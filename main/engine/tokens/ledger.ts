@@ -58,7 +58,23 @@ export class TokenLedger implements SideBooks {
       touched.add(mine.walletRow);
     });
     this.recordRedemptions(txid, spent, created);
+    // A transaction that moved only tokens for a wallet still gets its history row (0 satoshis), so it is
+    // shown, and reconciled with the chain like every other: one that vanishes is undone, tokens and all.
+    for (const walletRow of touched) {
+      if (repos.walletTxs.stateOf(walletRow, txid)) continue;
+      const out = spent.some((u) => u?.walletRow === walletRow);
+      repos.walletTxs.upsert({ walletRow, txid, direction: out ? 'out' : 'in', amount: 0, fee: null, counterparty: null, memo: this.describe(tx, walletRow, out), height, time: now() });
+    }
     return [...touched];
+  }
+
+  /** "Received 120 PTS", "Sent tokens": what a token-only history row says. */
+  private describe(tx: Transaction, walletRow: number, out: boolean): string {
+    const { repos } = this.services;
+    const mine = repos.tokens.outputsOf(tx.id('hex')).filter((u) => u.walletRow === walletRow);
+    const token = mine[0] ? repos.tokens.get(mine[0].tokenId) : null;
+    if (!out && token) return `Received ${Math.floor(mine.reduce((n, u) => n + u.satoshis, 0) / token.satsPerToken)} ${token.symbol}`;
+    return out ? 'Tokens sent' : 'Tokens received';
   }
 
   /**
