@@ -166,6 +166,130 @@ library Tx {
   static function checkPreimageOptOCS(SigHashPreimage txPreimage) : bool {
     return Tx.checkPreimageOCS(txPreimage);
   }
+
+  // Whether the output being spent is the contract's first (its state data part still says "genesis").
+  static function isFirstCall(SigHashPreimage txPreimage) : bool {
+    bytes sc = SigHash.scriptCode(txPreimage);
+    int sl = len(sc);
+    int ds = sl - 5 - Utils.fromLEUnsigned(sc[sl - 5 : sl - 1]);
+    return sc[ds : ds + 1] == b'01';
+  }
+}
+
+// A key of a HashedMap or HashedSet with its index in the sorted storage (computed off-chain, as scryptlib's
+// getSortedItem does).
+struct SortedItem<T> {
+  T item;
+  int idx;
+}
+
+// A map kept as sorted (hash(key), hash(value)) pairs of 32 bytes each, the layout scryptlib's HashedMap
+// serialises: hash = flattenSha256 (sha256 of each leaf, joined and hashed again for structs and arrays),
+// keys ascending as script numbers. Every access names the key's index; the script checks it.
+library HashedMap<K, V> {
+  bytes _data;
+
+  function size() : int {
+    return len(this._data) / 64;
+  }
+
+  function has(SortedItem<K> keyWithIdx) : bool {
+    int i = keyWithIdx.idx;
+    return i >= 0 && i < this.size() && this._data[i * 64 : i * 64 + 32] == flattenSha256(keyWithIdx.item);
+  }
+
+  function canGet(SortedItem<K> keyWithIdx, V val) : bool {
+    int i = keyWithIdx.idx;
+    return this.has(keyWithIdx) && this._data[i * 64 + 32 : i * 64 + 64] == flattenSha256(val);
+  }
+
+  function set(SortedItem<K> keyWithIdx, V val) : bool {
+    bytes k = flattenSha256(keyWithIdx.item);
+    bytes v = flattenSha256(val);
+    int i = keyWithIdx.idx;
+    int n = this.size();
+    bool done = false;
+    if (this.has(keyWithIdx)) {
+      this._data = this._data[0 : i * 64] + k + v + this._data[(i + 1) * 64 :];
+      done = true;
+    } else if (i >= 0 && i <= n) {
+      bool afterPrevious = i == 0 || unpack(this._data[(i - 1) * 64 : (i - 1) * 64 + 32]) < unpack(k);
+      bool beforeNext = i == n || unpack(k) < unpack(this._data[i * 64 : i * 64 + 32]);
+      if (afterPrevious && beforeNext) {
+        this._data = this._data[0 : i * 64] + k + v + this._data[i * 64 :];
+        done = true;
+      }
+    }
+    return done;
+  }
+
+  function delete(SortedItem<K> keyWithIdx) : bool {
+    bool done = false;
+    if (this.has(keyWithIdx)) {
+      int i = keyWithIdx.idx;
+      this._data = this._data[0 : i * 64] + this._data[(i + 1) * 64 :];
+      done = true;
+    }
+    return done;
+  }
+
+  function clear() : bool {
+    this._data = b'';
+    return true;
+  }
+
+  function data() : bytes {
+    return this._data;
+  }
+}
+
+// A set kept as sorted 32-byte element hashes (scryptlib's HashedSet layout).
+library HashedSet<E> {
+  bytes _data;
+
+  function size() : int {
+    return len(this._data) / 32;
+  }
+
+  function has(SortedItem<E> itemWithIdx) : bool {
+    int i = itemWithIdx.idx;
+    return i >= 0 && i < this.size() && this._data[i * 32 : i * 32 + 32] == flattenSha256(itemWithIdx.item);
+  }
+
+  function add(SortedItem<E> itemWithIdx) : bool {
+    bytes h = flattenSha256(itemWithIdx.item);
+    int i = itemWithIdx.idx;
+    int n = this.size();
+    bool done = false;
+    if (!this.has(itemWithIdx) && i >= 0 && i <= n) {
+      bool afterPrevious = i == 0 || unpack(this._data[(i - 1) * 32 : i * 32]) < unpack(h);
+      bool beforeNext = i == n || unpack(h) < unpack(this._data[i * 32 : i * 32 + 32]);
+      if (afterPrevious && beforeNext) {
+        this._data = this._data[0 : i * 32] + h + this._data[i * 32 :];
+        done = true;
+      }
+    }
+    return done;
+  }
+
+  function delete(SortedItem<E> itemWithIdx) : bool {
+    bool done = false;
+    if (this.has(itemWithIdx)) {
+      int i = itemWithIdx.idx;
+      this._data = this._data[0 : i * 32] + this._data[(i + 1) * 32 :];
+      done = true;
+    }
+    return done;
+  }
+
+  function clear() : bool {
+    this._data = b'';
+    return true;
+  }
+
+  function data() : bytes {
+    return this._data;
+  }
 }
 
 // Push-data encoding, as the data part of a stateful contract stores its properties.
@@ -241,4 +365,4 @@ library VarIntReader {
 `;
 
 /** Names the standard library declares; a user declaration of the same name replaces it. */
-export const STDLIB_NAMES = ['Utils', 'SigHash', 'Tx', 'VarIntWriter', 'VarIntReader'];
+export const STDLIB_NAMES = ['Utils', 'SigHash', 'Tx', 'VarIntWriter', 'VarIntReader', 'SortedItem', 'HashedMap', 'HashedSet'];

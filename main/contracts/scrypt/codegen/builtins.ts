@@ -34,6 +34,16 @@ export function emitBuiltin(g: Gen, e: Extract<IExpr, { kind: 'builtin' }>): voi
       }
       return;
     }
+    case 'flattenSha256': {
+      // Leaves l0…lk-1 on the stack: hash the last, then each one before it, prepending, then hash the join.
+      g.expr(e.args[0]);
+      const k = g.layout.size(e.args[0].type);
+      m.emit('OP_SHA256');
+      for (let j = 1; j < k; j++) m.emit('OP_SWAP', 'OP_SHA256', 'OP_SWAP', 'OP_CAT');
+      if (k > 1) m.emit('OP_SHA256');
+      m.stack.splice(m.stack.length - k, k, null);
+      return;
+    }
     case 'checkMultiSig': {
       const before = m.stack.length;
       m.emit('OP_0');

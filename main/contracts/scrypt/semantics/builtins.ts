@@ -17,7 +17,7 @@ export interface Builtin {
    * The code: the arguments (all but the compile-time constant ones) are pushed in order, then these
    * opcodes run; or a construct of its own that code generation expands.
    */
-  code: { ops: string[] } | { expand: 'reverseBytes' | 'repeat' | 'checkMultiSig' };
+  code: { ops: string[] } | { expand: 'reverseBytes' | 'repeat' | 'checkMultiSig' | 'flattenSha256' };
 }
 
 const t = (name: string): Type => basicType(name)!;
@@ -47,6 +47,9 @@ export const BUILTINS: Record<string, Builtin> = {
   bin2num: { params: [BYTES], result: fixed(INT), code: ops('OP_BIN2NUM') },
   // reverseBytes(b, size): split into single bytes, then concatenated back in reverse.
   reverseBytes: { params: [BYTES, 'ctc'], result: fixed(BYTES), code: { expand: 'reverseBytes' } },
+  // The hash scryptlib's HashedMap and HashedSet store: sha256 of a basic value; of a struct or array, sha256
+  // of the sha256 of each leaf, joined.
+  flattenSha256: { params: [ANY], result: fixed(t('Sha256')), code: { expand: 'flattenSha256' } },
   // Arrays: T[size] repeat(T e, static const int size): e once, then copied.
   repeat: { params: [ANY, 'ctc'], result: (args, ctc) => ({ k: 'array', elem: args[0] ?? ANY, size: ctc[1] ?? null }), code: { expand: 'repeat' } },
 };

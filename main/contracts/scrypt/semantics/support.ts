@@ -1,5 +1,6 @@
 import type { ContractLike, Expr, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics, Position } from '../diagnostics.js';
+import { STDLIB_NAMES } from '../stdlib.js';
 import { readAsm } from './asm.js';
 import { aliasCastTarget, castFamilies } from './builtins.js';
 import { STD_NAMES, bodiesOf, eachExpr, eachStmt, startOf, stmtExprs, walkProgram, type Facts } from './model.js';
@@ -19,7 +20,7 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
   const { env } = facts;
   const unprovided = (name: string) => STD_NAMES.has(name) && !env.items.has(name);
   const report = (at: Position, name: string) =>
-    diags.error(at, `${name} belongs to sCrypt's standard library, but this compiler does not provide it (it provides ${['Tx', 'SigHash', 'Utils', 'VarIntReader', 'VarIntWriter'].join(', ')}); declare it in the file`);
+    diags.error(at, `${name} belongs to sCrypt's standard library, but this compiler does not provide it (it provides ${STDLIB_NAMES.join(', ')}); declare it in the file`);
 
   const type = (ref: TypeRef) => {
     if (unprovided(ref.name)) report(ref.at, ref.name);

@@ -362,7 +362,9 @@ export class Typer {
   private call(e: Call, expected?: Type): Type {
     const callee = e.callee;
     const target = this.facts.calls.get(e);
-    if (target) return this.userCall(e, target.owner, target.fn, target.owner === this.owner ? this.generics : genericsOf(target.owner));
+    // obj.f(…) takes its type arguments from obj (typed again each time: a generic library's instance).
+    const onValue = callee.kind === 'member' && callee.object.kind !== 'this' && !(callee.object.kind === 'ident' && !this.facts.idents.has(callee.object));
+    if (target && !onValue) return this.userCall(e, target.owner, target.fn, target.owner === this.owner ? this.generics : genericsOf(target.owner));
     if (callee.kind === 'ident') {
       if (callee.name in BUILTINS) return this.builtin(e, callee.name, expected);
       const castTo = castFamilies(callee.name) ? callee.name : aliasCastTarget(this.facts.env, callee.name);
