@@ -2,34 +2,78 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileScrypt } from './contracts/scrypt/compile.js';
 import { formatDiagnostic } from './contracts/scrypt/diagnostics.js';
+import { transpileSolidity, type TranspileLog } from './contracts/solidity/transpile.js';
 
-// Command-line entry (`npx keystead …`): the headless app, and the offline sCrypt compiler.
+// Command-line entry (`npx keystead …`): the headless app, the offline sCrypt compiler and the Solidity transpiler.
 const usage = `Usage: keystead <command>
 
 Commands:
   serve [options]                          run the headless app (same as npm run serve; --help for its options)
   compile <File.scrypt> [-o out.json] [--asm] [-O]
                                            compile sCrypt offline: writes the scryptlib artifact (default <File>.json);
-                                           --asm prints the ASM template; -O runs the peephole optimiser`;
+                                           --asm prints the ASM template; -O runs the peephole optimiser
+  transpile <File.sol> [-o out.scrypt] [--force] [--json]
+                                           transpile Solidity to sCrypt offline (default <File>.scrypt); errors
+                                           exit 1 and write nothing unless --force; --json prints {scrypt, errorLogs}`;
 
-function compileCommand(args: string[]): number {
-  const file = args.find((a) => !a.startsWith('-') && args[args.indexOf(a) - 1] !== '-o');
+/** `-o <out>` and the one positional argument. */
+function fileArgs(args: string[]): { file: string | undefined; out: string | null; bad: boolean } {
   const outIndex = args.indexOf('-o');
-  if (!file || (outIndex !== -1 && !args[outIndex + 1])) {
+  const file = args.find((a, i) => !a.startsWith('-') && (i === 0 || args[i - 1] !== '-o'));
+  return { file, out: outIndex !== -1 ? (args[outIndex + 1] ?? null) : null, bad: !file || (outIndex !== -1 && !args[outIndex + 1]) };
+}
+
+function readSource(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    console.error(`keystead: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    return null;
+  }
+}
+
+/** `Foo.sol:3:5: error: unsupported type: \`X\`` (the log's start). */
+const formatLog = (l: TranspileLog) => {
+  const [, at] = /^(.*:\d+:\d+):\d+:\d+$/.exec(l.src) ?? [null, l.src];
+  return `${at}: ${l.type.toLowerCase()}: ${l.message}`;
+};
+
+function transpileCommand(args: string[]): number {
+  const { file, out, bad } = fileArgs(args);
+  if (bad || !file) {
     console.error(usage);
     return 2;
   }
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch (err) {
-    console.error(`keystead: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  const source = readSource(file);
+  if (source === null) return 2;
+  const force = args.includes('--force');
+  const r = transpileSolidity(source, { file: path.basename(file) });
+  const failed = r.logs.some((l) => l.type === 'Error');
+  for (const l of r.logs) console.error(formatLog(l));
+  const emit = !failed || force;
+  if (args.includes('--json')) {
+    console.log(JSON.stringify(emit ? { scrypt: r.scrypt, errorLogs: r.logs } : { errorLogs: r.logs }, null, 2));
+  }
+  if (emit && (out || !args.includes('--json'))) {
+    const target = out ?? file.replace(/\.sol$/i, '') + '.scrypt';
+    writeFileSync(target, r.scrypt);
+    console.error(`keystead: wrote ${target}`);
+  }
+  return failed && !force ? 1 : 0;
+}
+
+function compileCommand(args: string[]): number {
+  const { file, out: outArg, bad } = fileArgs(args);
+  if (bad || !file) {
+    console.error(usage);
     return 2;
   }
+  const source = readSource(file);
+  if (source === null) return 2;
   const r = compileScrypt(source, { file: path.basename(file), optimize: args.includes('-O') });
   for (const d of r.diagnostics) console.error(formatDiagnostic(d));
   if (!r.artifact) return 1;
-  const out = outIndex !== -1 ? args[outIndex + 1] : file.replace(/\.scrypt$/i, '') + '.json';
+  const out = outArg ?? file.replace(/\.scrypt$/i, '') + '.json';
   writeFileSync(out, `${JSON.stringify(r.artifact, null, 2)}\n`);
   if (args.includes('--asm')) console.log(r.asm);
   console.error(`keystead: wrote ${out}`);
@@ -42,6 +86,8 @@ if (command === 'serve') {
   await import('./headless.js');
 } else if (command === 'compile') {
   process.exitCode = compileCommand(rest);
+} else if (command === 'transpile') {
+  process.exitCode = transpileCommand(rest);
 } else {
   console.error(command ? `keystead: unknown command "${command}".\n\n${usage}` : usage);
   process.exitCode = command ? 2 : 0;

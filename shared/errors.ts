@@ -38,6 +38,7 @@ export const ERROR_KINDS = {
   PAYMAIL_FAILED: 'upstream',
   COMPILE_FAILED: 'invalid',
   COMPILE_LIMIT: 'invalid',
+  TRANSPILE_FAILED: 'invalid',
   CHAIN_UNAVAILABLE: 'unavailable',
   ALREADY_SET_UP: 'conflict',
   PAYLOAD_TOO_LARGE: 'too-large',

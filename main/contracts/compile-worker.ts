@@ -1,18 +1,20 @@
 import type { MessagePort } from 'node:worker_threads';
 import { compileScrypt, type CompileResult } from './scrypt/compile.js';
+import { transpileSolidity, type TranspileResult } from './solidity/transpile.js';
 
-/** One compile, as the engine's worker pool hands it over. */
-export interface CompileTask {
-  source: string;
-  file: string;
-  optimize: boolean;
-  /** Told the moment the work starts, so the time limit counts compiling, not waiting in the queue. */
+/** One compile or transpile, as the engine's worker pool hands it over. */
+export type ToolTask = (
+  | { kind: 'compile'; source: string; file: string; optimize: boolean }
+  | { kind: 'transpile'; source: string; file: string }
+) & {
+  /** Told the moment the work starts, so the time limit counts the work, not waiting in the queue. */
   started: MessagePort;
-}
+};
 
-/** The worker's entry: untrusted source is compiled here, off the engine's event loop. */
-export default function compileInWorker(task: CompileTask): CompileResult {
+/** The worker's entry: untrusted source is compiled or transpiled here, off the engine's event loop. */
+export default function runInWorker(task: ToolTask): CompileResult | TranspileResult {
   task.started.postMessage('started');
   task.started.close();
+  if (task.kind === 'transpile') return transpileSolidity(task.source, { file: task.file });
   return compileScrypt(task.source, { file: task.file, optimize: task.optimize });
 }

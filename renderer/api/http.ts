@@ -25,8 +25,9 @@ export function createHttpClient(baseUrl = '', pageOrigin: () => string = () => 
     const body = (await response.json().catch(() => null)) as Envelope<Record<string, unknown>> | null;
     if (!body || typeof body.data !== 'object') throw new ApiError('INTERNAL', `Unexpected answer from the server (HTTP ${response.status}).`, 'internal');
     if (body.data.status === 'error') {
-      const err = body.data as unknown as ErrorData & { errors?: unknown };
-      throw Object.assign(new ApiError(err.code, err.msg, kindOf(err.code) ?? 'internal', err.retryAfter), err.errors ? { errors: err.errors } : {});
+      // The error's details (a compile's `errors`, a transpile's `errorLogs`, …) travel on the ApiError.
+      const { status: _status, code, msg, retryAfter, ...details } = body.data as unknown as ErrorData & Record<string, unknown>;
+      throw Object.assign(new ApiError(code, msg, kindOf(code) ?? 'internal', retryAfter), details);
     }
     const { status: _s, msg, ...output } = body.data;
     return { msg, output } as never;

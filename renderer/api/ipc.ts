@@ -5,8 +5,8 @@ import { ApiError, type CallResult, type KeysteadClient } from './client.js';
 
 function unwrap<T>(result: BridgeResult<T>): CallResult<T> {
   if (result.ok) return { msg: result.msg, output: result.output };
-  const { code, msg, kind, retryAfter, errors } = result.error;
-  throw Object.assign(new ApiError(code, msg, kind, retryAfter), errors ? { errors } : {});
+  const { code, msg, kind, retryAfter, errors, details } = result.error;
+  throw Object.assign(new ApiError(code, msg, kind, retryAfter), errors ? { errors } : {}, details ?? {});
 }
 
 /** The desktop client: the preload's named functions, results unwrapped exactly like HTTP envelopes. */

@@ -3,18 +3,24 @@ import { byName, defineOperation } from '../operation.js';
 import { boolish, optionalText } from '../wallet-schemas.js';
 import { ALL_ROLES } from './access.js';
 
+/** A transpiler log, as sol2scrypt writes them: `src` is `<file>:<line>:<col>:<endLine>:<endCol>` (1-based, end exclusive). */
+export const transpileLog = z.object({ type: z.enum(['Error', 'Warning']), message: z.string(), src: z.string() });
+
+const base64Source = (what: string) =>
+  z
+    .string({ error: `is required (base64 of the ${what} source)` })
+    .trim()
+    .min(1, { error: 'is required' })
+    .max(4_000_000, { error: 'is too large (about 3 MB of source at most)' })
+    .regex(/^[A-Za-z0-9+/=\s]+$/, { error: 'must be base64' });
+
 export const compileDiagnostic = z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string(), severity: z.enum(['error', 'warning']) });
 
 export const CONTRACT_OPERATIONS = byName(
   defineOperation({
     name: 'compile',
     input: z.object({
-      sourceCode: z
-        .string({ error: 'is required (base64 of the sCrypt source)' })
-        .trim()
-        .min(1, { error: 'is required' })
-        .max(4_000_000, { error: 'is too large (about 3 MB of source at most)' })
-        .regex(/^[A-Za-z0-9+/=\s]+$/, { error: 'must be base64' }),
+      sourceCode: base64Source('sCrypt'),
       optimize: boolish,
       file: optionalText(200),
     }),
@@ -29,5 +35,18 @@ export const CONTRACT_OPERATIONS = byName(
     summary: 'Compiles sCrypt source (base64) to Bitcoin Script: ASM with $placeholders, hex, and the scryptlib artifact.',
     msg: 'Operation completed successfully',
     rest: [{ method: 'POST', path: '/v1/compile', body: true, bodyLimit: 8 * 1024 * 1024 }],
+  }),
+  defineOperation({
+    name: 'transpile',
+    input: z.object({ sourceCode: base64Source('Solidity'), force: boolish, file: optionalText(200) }),
+    output: z.object({
+      /** The sCrypt: present when there were no errors, or with `force` (then best effort). */
+      scrypt: z.string().optional(),
+      errorLogs: z.array(transpileLog),
+    }),
+    access: ALL_ROLES,
+    summary: 'Transpiles Solidity (base64) to sCrypt, offline: the sCrypt and every unsupported construct as an error log at its position; with force, the best-effort sCrypt despite errors.',
+    msg: 'Operation completed successfully',
+    rest: [{ method: 'POST', path: '/v1/transpile', body: true, headers: ['force'], bodyLimit: 8 * 1024 * 1024 }],
   }),
 );

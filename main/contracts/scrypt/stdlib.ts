@@ -193,9 +193,22 @@ library HashedMap<K, V> {
     return len(this._data) / 64;
   }
 
+  // True when the key is at its index. False only when the index is where the key would go (its
+  // neighbours sort around it): a present key cannot be hidden behind a wrong index.
   function has(SortedItem<K> keyWithIdx) : bool {
     int i = keyWithIdx.idx;
-    return i >= 0 && i < this.size() && this._data[i * 64 : i * 64 + 32] == flattenSha256(keyWithIdx.item);
+    int n = this.size();
+    bytes k = flattenSha256(keyWithIdx.item);
+    require(i >= 0 && i <= n);
+    bool found = false;
+    if (i < n) {
+      found = this._data[i * 64 : i * 64 + 32] == k;
+    }
+    if (!found) {
+      require(i == 0 || unpack(this._data[(i - 1) * 64 : (i - 1) * 64 + 32]) < unpack(k));
+      require(i == n || unpack(k) < unpack(this._data[i * 64 : i * 64 + 32]));
+    }
+    return found;
   }
 
   function canGet(SortedItem<K> keyWithIdx, V val) : bool {
@@ -204,33 +217,22 @@ library HashedMap<K, V> {
   }
 
   function set(SortedItem<K> keyWithIdx, V val) : bool {
-    bytes k = flattenSha256(keyWithIdx.item);
-    bytes v = flattenSha256(val);
     int i = keyWithIdx.idx;
-    int n = this.size();
-    bool done = false;
+    int rest = i * 64;
     if (this.has(keyWithIdx)) {
-      this._data = this._data[0 : i * 64] + k + v + this._data[(i + 1) * 64 :];
-      done = true;
-    } else if (i >= 0 && i <= n) {
-      bool afterPrevious = i == 0 || unpack(this._data[(i - 1) * 64 : (i - 1) * 64 + 32]) < unpack(k);
-      bool beforeNext = i == n || unpack(k) < unpack(this._data[i * 64 : i * 64 + 32]);
-      if (afterPrevious && beforeNext) {
-        this._data = this._data[0 : i * 64] + k + v + this._data[i * 64 :];
-        done = true;
-      }
+      rest = rest + 64;
     }
-    return done;
+    this._data = this._data[0 : i * 64] + flattenSha256(keyWithIdx.item) + flattenSha256(val) + this._data[rest :];
+    return true;
   }
 
   function delete(SortedItem<K> keyWithIdx) : bool {
-    bool done = false;
-    if (this.has(keyWithIdx)) {
+    bool found = this.has(keyWithIdx);
+    if (found) {
       int i = keyWithIdx.idx;
       this._data = this._data[0 : i * 64] + this._data[(i + 1) * 64 :];
-      done = true;
     }
-    return done;
+    return found;
   }
 
   function clear() : bool {
@@ -251,35 +253,39 @@ library HashedSet<E> {
     return len(this._data) / 32;
   }
 
+  // As HashedMap.has: false only at the index where the element would go.
   function has(SortedItem<E> itemWithIdx) : bool {
     int i = itemWithIdx.idx;
-    return i >= 0 && i < this.size() && this._data[i * 32 : i * 32 + 32] == flattenSha256(itemWithIdx.item);
+    int n = this.size();
+    bytes h = flattenSha256(itemWithIdx.item);
+    require(i >= 0 && i <= n);
+    bool found = false;
+    if (i < n) {
+      found = this._data[i * 32 : i * 32 + 32] == h;
+    }
+    if (!found) {
+      require(i == 0 || unpack(this._data[(i - 1) * 32 : i * 32]) < unpack(h));
+      require(i == n || unpack(h) < unpack(this._data[i * 32 : i * 32 + 32]));
+    }
+    return found;
   }
 
   function add(SortedItem<E> itemWithIdx) : bool {
-    bytes h = flattenSha256(itemWithIdx.item);
-    int i = itemWithIdx.idx;
-    int n = this.size();
-    bool done = false;
-    if (!this.has(itemWithIdx) && i >= 0 && i <= n) {
-      bool afterPrevious = i == 0 || unpack(this._data[(i - 1) * 32 : i * 32]) < unpack(h);
-      bool beforeNext = i == n || unpack(h) < unpack(this._data[i * 32 : i * 32 + 32]);
-      if (afterPrevious && beforeNext) {
-        this._data = this._data[0 : i * 32] + h + this._data[i * 32 :];
-        done = true;
-      }
+    bool added = !this.has(itemWithIdx);
+    if (added) {
+      int i = itemWithIdx.idx;
+      this._data = this._data[0 : i * 32] + flattenSha256(itemWithIdx.item) + this._data[i * 32 :];
     }
-    return done;
+    return added;
   }
 
   function delete(SortedItem<E> itemWithIdx) : bool {
-    bool done = false;
-    if (this.has(itemWithIdx)) {
+    bool found = this.has(itemWithIdx);
+    if (found) {
       int i = itemWithIdx.idx;
       this._data = this._data[0 : i * 32] + this._data[(i + 1) * 32 :];
-      done = true;
     }
-    return done;
+    return found;
   }
 
   function clear() : bool {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { DomainError } from '../../../shared/errors.js';
 import type { CompileResult } from '../../contracts/scrypt/compile.js';
+import type { TranspileResult } from '../../contracts/solidity/transpile.js';
 
 /** What one compile may use. Untrusted source must not hold the engine's event loop or its memory. */
 export interface CompileLimits {
@@ -29,8 +30,8 @@ function workerFile(): string {
 }
 
 /**
- * Compiles in a pool of worker threads (one fewer than the cores, at least one), each with a heap limit;
- * a compile that runs past its time limit has its worker terminated. The pool starts on first use.
+ * Compiles and transpiles in a pool of worker threads (one fewer than the cores, at least one), each with
+ * a heap limit; work that runs past its time limit has its worker terminated. The pool starts on first use.
  */
 export class CompilePool {
   private pool: Piscina | null = null;
@@ -49,8 +50,16 @@ export class CompilePool {
     return this.pool;
   }
 
-  async compile(source: string, opts: { file: string; optimize: boolean }): Promise<CompileResult> {
-    const bytes = Buffer.byteLength(source, 'utf8');
+  compile(source: string, opts: { file: string; optimize: boolean }): Promise<CompileResult> {
+    return this.run({ kind: 'compile', source, file: opts.file, optimize: opts.optimize }, 'Compiling') as Promise<CompileResult>;
+  }
+
+  transpile(source: string, opts: { file: string }): Promise<TranspileResult> {
+    return this.run({ kind: 'transpile', source, file: opts.file }, 'Transpiling') as Promise<TranspileResult>;
+  }
+
+  private async run(task: { kind: 'compile'; source: string; file: string; optimize: boolean } | { kind: 'transpile'; source: string; file: string }, doing: string): Promise<unknown> {
+    const bytes = Buffer.byteLength(task.source, 'utf8');
     if (bytes > this.limits.maxSourceBytes) {
       throw new DomainError('PAYLOAD_TOO_LARGE', `sourceCode: the source is ${bytes} bytes; ${this.limits.maxSourceBytes} at most.`);
     }
@@ -67,12 +76,12 @@ export class CompilePool {
       timer = setTimeout(() => stop('time'), this.limits.timeoutMs);
     });
     try {
-      return (await this.workers.run({ source, file: opts.file, optimize: opts.optimize, started: port2 }, { signal: abort.signal, transferList: [port2] })) as CompileResult;
+      return await this.workers.run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] });
     } catch (err) {
-      if (reason === 'time') throw new DomainError('COMPILE_LIMIT', `Compiling took longer than ${this.limits.timeoutMs / 1000} s and was stopped. Simplify the contract (fewer or shorter loops).`);
+      if (reason === 'time') throw new DomainError('COMPILE_LIMIT', `${doing} took longer than ${this.limits.timeoutMs / 1000} s and was stopped. Simplify the contract (fewer or shorter loops).`);
       if (reason === 'queue') throw new DomainError('BUSY', 'The compiler is busy with other contracts. Try again shortly.', { retryAfter: 10 });
       const e = err as { code?: string; message?: string };
-      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw new DomainError('COMPILE_LIMIT', `Compiling needed more than ${this.limits.memoryMb} MB and was stopped. Simplify the contract.`);
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw new DomainError('COMPILE_LIMIT', `${doing} needed more than ${this.limits.memoryMb} MB and was stopped. Simplify the contract.`);
       if (/queue is at limit/i.test(e.message ?? '')) throw new DomainError('BUSY', 'The compiler is busy with other contracts. Try again shortly.', { retryAfter: 10 });
       throw err;
     } finally {

@@ -14,15 +14,25 @@ export interface EditorMark {
 }
 
 /** What the view can ask of the editor beyond its value. */
-export interface ScryptEditorHandle {
+export interface CodeEditorHandle {
   /** Selects the token at a 1-based line and column, scrolls to it and focuses the editor. */
   goTo(line: number, column: number): void;
 }
 
-const KEYWORDS = new Set(
-  'contract library struct function public private static const constructor require return if else loop auto type import asm new this true false exit'.split(' '),
-);
-const TYPES = new Set('int bool bytes PubKey Sig Ripemd160 PubKeyHash Sha1 Sha256 SigHashType SigHashPreimage OpCodeType PrivKey'.split(' '));
+/** The words each language colours; everything else about the two is alike enough for one tokenizer. */
+const WORDS = {
+  scrypt: {
+    keywords: 'contract library struct function public private static const constructor require return if else loop auto type import asm new this true false exit',
+    types: 'int bool bytes PubKey Sig Ripemd160 PubKeyHash Sha1 Sha256 SigHashType SigHashPreimage OpCodeType PrivKey',
+  },
+  solidity: {
+    keywords:
+      'pragma solidity import contract library interface abstract is struct enum event error emit function modifier constructor receive fallback public private internal external pure view payable constant immutable memory storage calldata returns return if else for while do break continue require assert revert new delete this true false mapping using unchecked try catch assembly',
+    types: 'address bool string bytes byte int uint int8 int16 int32 int64 int128 int256 uint8 uint16 uint32 uint64 uint128 uint256 bytes1 bytes4 bytes8 bytes16 bytes20 bytes32',
+  },
+} as const;
+
+export type CodeLanguage = keyof typeof WORDS;
 
 interface LexState {
   /** A block comment runs on past the end of the line being tokenised. */
@@ -36,38 +46,45 @@ function blockComment(stream: StringStream, state: LexState): string {
 }
 
 /**
- * Just enough of a tokenizer to colour sCrypt; the compiler is the real parser, so this never has to be
- * right about structure, only about where words, strings and comments begin and end.
+ * Just enough of a tokenizer to colour sCrypt or Solidity; the compiler and the transpiler are the real
+ * parsers, so this never has to be right about structure, only about where words, strings and comments
+ * begin and end.
  */
-const scrypt = StreamLanguage.define<LexState>({
-  name: 'scrypt',
-  startState: () => ({ inComment: false }),
-  token(stream, state) {
-    if (state.inComment) return blockComment(stream, state);
-    if (stream.eatSpace()) return null;
-    if (stream.match('//')) {
-      stream.skipToEnd();
-      return 'comment';
-    }
-    if (stream.match('/*')) return blockComment(stream, state);
-    // Before identifiers, or the `b` of b'00ff' would be read as a name.
-    if (stream.match(/^b'[^']*'?/)) return 'string.special';
-    if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return 'string';
-    if (stream.match(/^(?:0x[0-9a-fA-F]+|\d+)\b/)) return 'number';
-    if (stream.match(/^[A-Za-z_]\w*/)) {
-      const word = stream.current();
-      if (word === 'true' || word === 'false') return 'bool';
-      if (KEYWORDS.has(word)) return 'keyword';
-      if (TYPES.has(word)) return 'typeName';
-      return 'variableName';
-    }
-    if (stream.match(/^[()[\]{}]/)) return 'bracket';
-    if (stream.match(/^[-+*/%=!<>&|^~?:]+/)) return 'operator';
-    stream.next();
-    return null;
-  },
-  languageData: { commentTokens: { line: '//', block: { open: '/*', close: '*/' } } },
-});
+function languageOf(lang: CodeLanguage) {
+  const keywords = new Set(WORDS[lang].keywords.split(' '));
+  const types = new Set(WORDS[lang].types.split(' '));
+  return StreamLanguage.define<LexState>({
+    name: lang,
+    startState: () => ({ inComment: false }),
+    token(stream, state) {
+      if (state.inComment) return blockComment(stream, state);
+      if (stream.eatSpace()) return null;
+      if (stream.match('//')) {
+        stream.skipToEnd();
+        return 'comment';
+      }
+      if (stream.match('/*')) return blockComment(stream, state);
+      // Before identifiers, or the `b` of b'00ff' (the `hex` of hex"00ff") would be read as a name.
+      if (stream.match(lang === 'scrypt' ? /^b'[^']*'?/ : /^hex"[^"]*"?/)) return 'string.special';
+      if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return 'string';
+      if (stream.match(/^(?:0x[0-9a-fA-F_]+|\d[\d_]*(?:e\d+)?)\b/)) return 'number';
+      if (stream.match(/^[A-Za-z_$][\w$]*/)) {
+        const word = stream.current();
+        if (word === 'true' || word === 'false') return 'bool';
+        if (keywords.has(word)) return 'keyword';
+        if (types.has(word)) return 'typeName';
+        return 'variableName';
+      }
+      if (stream.match(/^[()[\]{}]/)) return 'bracket';
+      if (stream.match(/^[-+*/%=!<>&|^~?:]+/)) return 'operator';
+      stream.next();
+      return null;
+    },
+    languageData: { commentTokens: { line: '//', block: { open: '/*', close: '*/' } } },
+  });
+}
+
+const LANGUAGES = { scrypt: languageOf('scrypt'), solidity: languageOf('solidity') };
 
 /** Looks like a Mantine input (border, radius, focus ring) so the editor doesn't stand out in the form. */
 const theme = EditorView.theme({
@@ -97,21 +114,24 @@ function rangeAt(doc: Text, lineNo: number, column: number): { from: number; to:
 }
 
 /**
- * The sCrypt source editor: CodeMirror 6 behind a controlled-input interface (value/onChange) with compile
- * diagnostics drawn in place. CodeMirror owns its DOM, so React only mounts it once and feeds it changes.
+ * A source editor (sCrypt or Solidity): CodeMirror 6 behind a controlled-input interface (value/onChange)
+ * with compiler or transpiler diagnostics drawn in place. CodeMirror owns its DOM, so React only mounts it
+ * once and feeds it changes.
  */
-export function ScryptEditor({
+export function CodeEditor({
   value,
   onChange,
   diagnostics,
-  label = 'sCrypt source',
+  language = 'scrypt',
+  label = language === 'scrypt' ? 'sCrypt source' : 'Solidity source',
   ref,
 }: {
   value: string;
   onChange: (value: string) => void;
   diagnostics: readonly EditorMark[];
+  language?: CodeLanguage;
   label?: string;
-  ref?: Ref<ScryptEditorHandle>;
+  ref?: Ref<CodeEditorHandle>;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -131,7 +151,7 @@ export function ScryptEditor({
           drawSelection(),
           history(),
           bracketMatching(),
-          scrypt,
+          LANGUAGES[language],
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           lintGutter(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
@@ -149,7 +169,7 @@ export function ScryptEditor({
       v.destroy();
       view.current = null;
     };
-    // label is fixed for an editor's lifetime; a new label would need a reconfigure, which nobody needs.
+    // label and language are fixed for an editor's lifetime; a new label would need a reconfigure, which nobody needs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

@@ -1,0 +1,210 @@
+import type { ContractDefinition, FunctionDefinition, StateVariableDeclaration, StructDefinition } from '@solidity-parser/parser/dist/src/ast-types.js';
+import { Scope, type ContractInfo, type ProgramContext } from './context.js';
+import { valueFor } from './expressions.js';
+import { transpileFunction, usesMsg } from './functions.js';
+import { spanOf } from './logs.js';
+import { scryptName } from './names.js';
+import { raw, type SContract, type SMember } from './sast.js';
+import { solType } from './type-names.js';
+import { UNKNOWN, type SolType } from './types.js';
+
+/** How many times a loop whose count cannot be read off its source may run, unless the source declares `__LoopCount__N`. */
+export const DEFAULT_LOOP_BOUND = 10n;
+
+/** A struct, hoisted to the file's top level; a second struct of the same name and mapping fields are errors. */
+export function transpileStruct(p: ProgramContext, node: StructDefinition, done: string[]): void {
+  if (done.includes(node.name)) {
+    p.error(node, `struct \`${node.name}\` already defined`);
+    return;
+  }
+  const fields: { name: string; type: SolType }[] = [];
+  for (const m of node.members) {
+    if (m.typeName?.type === 'Mapping') {
+      // The field's declaration, with its `;`.
+      const span = spanOf(m);
+      const semi = p.source.text.indexOf(';', span.end);
+      p.error({ start: span.start, end: semi >= 0 ? semi + 1 : span.end }, 'unsupported struct definition with mapping field');
+      continue;
+    }
+    const t = m.typeName ? solType(p, m.typeName) : null;
+    if (t && m.name) fields.push({ name: m.name, type: t });
+  }
+  p.structs.set(node.name, { name: node.name, fields });
+  done.push(node.name);
+}
+
+const isPlainFunction = (fn: FunctionDefinition) => !fn.isConstructor && !fn.isReceiveEther && !fn.isFallback;
+
+/**
+ * One contract or library. Members come out in sCrypt's order: properties (`@state` and `const`), static
+ * constants, the constructor, the functions, then the generated `propagateState` and `checkInitBalance`.
+ * Inheritance, abstract contracts, modifiers, enums and `using` are reported; interfaces are dropped.
+ */
+export function transpileContract(p: ProgramContext, node: ContractDefinition, structsDone: string[]): SContract | null {
+  if (node.kind === 'interface') return null;
+  if (node.kind === 'abstract') {
+    p.error(node, 'unsupported abstract contract definition');
+    return null;
+  }
+  if (node.baseContracts.length) {
+    p.error(node, 'unsupported contract inheritance');
+    return null;
+  }
+  const isLibrary = node.kind === 'library';
+  const functions = node.subNodes.filter((n): n is FunctionDefinition => n.type === 'FunctionDefinition');
+
+  const unique: FunctionDefinition[] = [];
+  const names = new Set<string>();
+  for (const fn of functions) {
+    if (isPlainFunction(fn) && fn.name) {
+      if (names.has(fn.name)) {
+        p.error(fn, `duplicate function name \`${fn.name}\` in contract`);
+        continue;
+      }
+      names.add(fn.name);
+    }
+    unique.push(fn);
+  }
+
+  const stateVars = node.subNodes.filter((n): n is StateVariableDeclaration => n.type === 'StateVariableDeclaration');
+  const ctor = unique.find((fn) => fn.isConstructor);
+  const info: ContractInfo = {
+    name: node.name,
+    isLibrary,
+    functions: names,
+    stateful: stateVars.some((v) => !v.variables[0]?.isDeclaredConst && !v.variables[0]?.isImmutable),
+    initBalance: !!ctor && usesMsg(ctor, 'value'),
+    loops: [],
+  };
+  const scope = new Scope();
+  const props: SMember[] = [];
+  const statics: SMember[] = [];
+
+  for (const sub of node.subNodes) {
+    switch (sub.type) {
+      case 'StateVariableDeclaration':
+        property(p, info, scope, sub as StateVariableDeclaration, props, statics);
+        break;
+      case 'StructDefinition':
+        transpileStruct(p, sub as StructDefinition, structsDone);
+        break;
+      case 'EnumDefinition': {
+        // sol2scrypt's parser starts an enum one column late; its positions are kept.
+        const span = spanOf(sub);
+        p.error({ start: span.start + 1, end: span.end }, 'unsupported enum definition');
+        break;
+      }
+      case 'ModifierDefinition':
+        p.error(sub, 'unsupported modifier definition');
+        break;
+      case 'UsingForDeclaration':
+        p.error(sub, 'unsupported using directive');
+        break;
+      case 'EventDefinition':
+      case 'CustomErrorDefinition':
+      case 'FunctionDefinition':
+        break;
+      default:
+        p.error(sub, `unsupported contract definition: \`${p.text(sub).split(/[{;\n]/)[0].trim()}\``);
+    }
+  }
+
+  const members: SMember[] = [];
+  let loopCounter = 0;
+  const ordered = [...(ctor ? [ctor] : []), ...unique.filter((fn) => !fn.isConstructor)];
+  for (const fn of ordered) {
+    if (fn.isReceiveEther || fn.isFallback) {
+      p.error(fn, `unsupported function definition: \`${fn.isReceiveEther ? 'receive' : 'fallback'}\``);
+      continue;
+    }
+    const r = transpileFunction(p, info, scope, fn, loopCounter);
+    loopCounter = r.loopCounter;
+    if (r.member) members.push(r.member);
+  }
+
+  if (info.initBalance) props.push({ k: 'prop', state: false, visibility: '', isConst: true, type: 'int', name: 'initBalance' });
+  statics.push(...loopCounts(p, info, scope));
+  const takesPreimage = members.some((m) => m.k === 'fn' && m.params.some((x) => x.type === 'SigHashPreimage' && x.name === 'txPreimage'));
+  if (info.stateful && takesPreimage) members.push(propagateState());
+  if (info.initBalance) members.push(checkInitBalance());
+  return { kind: isLibrary ? 'library' : 'contract', name: scryptName(node.name), members: [...props, ...statics, ...members] };
+}
+
+function property(p: ProgramContext, c: ContractInfo, scope: Scope, node: StateVariableDeclaration, props: SMember[], statics: SMember[]): void {
+  const v = node.variables[0];
+  if (!v?.name) return;
+  const init = node.initialValue;
+  const cx = { p, c, f: null, scope };
+  // `constant`, and `immutable` with a value, are compile-time constants; `immutable` without one is set by the constructor.
+  if (v.isDeclaredConst || (v.isImmutable && init)) {
+    const t = v.typeName ? solType(p, v.typeName) : null;
+    const value = init ? valueFor(cx, t, init) : null;
+    scope.declare(v.name, 'constant', t ?? UNKNOWN, 0);
+    if (t && value) statics.push({ k: 'static', type: p.typeText(t), name: scryptName(v.name), value });
+    return;
+  }
+  if (init) p.error(node, `unsupported state variable \`${v.name}\` with initial value`);
+  const t = v.typeName ? solType(p, v.typeName) : null;
+  scope.declare(v.name, v.isImmutable ? 'immutable' : 'state', t ?? UNKNOWN, 0);
+  if (!t) return;
+  const visibility = v.visibility === 'public' || v.visibility === 'private' ? v.visibility : '';
+  props.push({ k: 'prop', state: !v.isImmutable, visibility, isConst: v.isImmutable, type: p.typeText(t), name: scryptName(v.name) });
+}
+
+/**
+ * `static const int __LoopCount__N` for each loop id the source did not declare itself: the count read
+ * off a counting loop (`for (uint i = 0; i < 10; i++)`: 10; the largest where functions share an id),
+ * else DEFAULT_LOOP_BOUND with a warning saying how to choose it.
+ */
+function loopCounts(p: ProgramContext, c: ContractInfo, scope: Scope): SMember[] {
+  const ids = [...new Set(c.loops.map((l) => l.id))].sort((a, b) => a - b);
+  const out: SMember[] = [];
+  for (const id of ids) {
+    const name = `__LoopCount__${id}`;
+    if (scope.lookup(name)?.kind === 'constant') continue;
+    const loops = c.loops.filter((l) => l.id === id);
+    let bound = 0n;
+    for (const l of loops) {
+      if (l.bound === null) {
+        p.logs.warning(l.at, `the loop's iteration count is not known: it runs at most ${DEFAULT_LOOP_BOUND} times; declare \`uint constant ${name} = <count>;\` to choose the bound`);
+        bound = bound > DEFAULT_LOOP_BOUND ? bound : DEFAULT_LOOP_BOUND;
+      } else if (l.bound > bound) bound = l.bound;
+    }
+    out.push({ k: 'static', type: 'int', name, value: raw(String(bound)) });
+  }
+  return out;
+}
+
+/** Keeps the contract's state in its output: the same script with the new state, holding `value` satoshis. */
+function propagateState(): SMember {
+  return {
+    k: 'fn',
+    visibility: '',
+    isStatic: false,
+    name: 'propagateState',
+    params: [
+      { type: 'SigHashPreimage', name: 'txPreimage' },
+      { type: 'int', name: 'value' },
+    ],
+    returns: 'bool',
+    body: [
+      { k: 'require', e: raw('Tx.checkPreimage(txPreimage)') },
+      { k: 'decl', type: 'bytes', name: 'outputScript', init: raw('this.getStateScript()') },
+      { k: 'decl', type: 'bytes', name: 'output', init: raw('Utils.buildOutput(outputScript, value)') },
+      { k: 'return', e: raw('hash256(output) == SigHash.hashOutputs(txPreimage)') },
+    ],
+  };
+}
+
+/** On the contract's first call its balance must be what the constructor was given (`msg.value`). */
+function checkInitBalance(): SMember {
+  return {
+    k: 'fn',
+    visibility: '',
+    isStatic: false,
+    name: 'checkInitBalance',
+    params: [{ type: 'SigHashPreimage', name: 'txPreimage' }],
+    returns: 'bool',
+    body: [{ k: 'return', e: raw('!Tx.isFirstCall(txPreimage) || SigHash.value(txPreimage) == this.initBalance') }],
+  };
+}
