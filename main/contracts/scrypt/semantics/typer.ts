@@ -369,7 +369,8 @@ export class Typer {
       if (callee.name in BUILTINS) return this.builtin(e, callee.name, expected);
       const castTo = castFamilies(callee.name) ? callee.name : aliasCastTarget(this.facts.env, callee.name);
       if (castTo) return this.cast(e, castTo);
-      e.args.forEach((a) => this.expr(a));
+      // An unknown function (reported where it is resolved): its parameter types are unknown too.
+      e.args.forEach((a) => this.expr(a, ANY));
       return ANY;
     }
     if (callee.kind === 'member' && callee.object.kind === 'this') {
@@ -383,7 +384,7 @@ export class Typer {
       return ANY;
     }
     if (callee.kind === 'member' && callee.object.kind === 'ident' && !this.facts.idents.has(callee.object) && this.facts.env.isOwnerName(callee.object.name)) {
-      e.args.forEach((a) => this.expr(a)); // a standard-library function we do not model, or an error already reported
+      e.args.forEach((a) => this.expr(a, ANY)); // a standard-library function we do not model, or an error already reported
       return ANY;
     }
     if (callee.kind === 'member') {
@@ -398,7 +399,7 @@ export class Typer {
         }
         this.error(callee.at, `${t.decl.kind} ${t.decl.name} has no function '${callee.name}'`);
       } else if (t.k !== 'any') this.error(callee.at, `${show(t)} has no functions ('${callee.name}')`);
-      e.args.forEach((a) => this.expr(a));
+      e.args.forEach((a) => this.expr(a, t.k === 'any' ? ANY : undefined));
       return ANY;
     }
     this.expr(callee);
