@@ -1,3 +1,5 @@
+import { OP } from './script.js';
+
 /**
  * The standard library, written in sCrypt and compiled with the user's program. The official library
  * source is not public; this is our own implementation of its documented behaviour (the sCrypt language
@@ -9,7 +11,24 @@
  */
 export const STDLIB_FILE = '<stdlib>';
 
+/**
+ * Bitcoin's opcodes as named constants (OpCodeType), in opcode order with each alias after its canonical
+ * name; the standard library builds scripts from them, and like every non-int constant a used one is pushed
+ * once at the bottom of the script.
+ */
+function opcodeLibrary(): string {
+  const named: [string, number][] = Object.entries(OP).filter(([name]) => name !== 'OP_LEFT' && name !== 'OP_RIGHT');
+  named.push(['OP_FALSE', 0x00], ['OP_TRUE', 0x51], ['OP_PUBKEYHASH', 0xfd], ['OP_PUBKEY', 0xfe]);
+  const alias = new Set(['OP_FALSE', 'OP_TRUE', 'OP_CHECKLOCKTIMEVERIFY', 'OP_CHECKSEQUENCEVERIFY']);
+  named.sort((a, b) => a[1] - b[1] || Number(alias.has(a[0])) - Number(alias.has(b[0])));
+  const lines = named.map(([name, code]) => `  static const OpCodeType ${name} = OpCodeType(b'${code.toString(16).padStart(2, '0')}');`);
+  return `library OpCode {\n${lines.join('\n')}\n}`;
+}
+
+
 export const STDLIB_SOURCE = String.raw`
+${opcodeLibrary()}
+
 library Utils {
   static const int OutputValueLen = 8;
   static const int PubKeyHashLen = 20;
@@ -23,17 +42,23 @@ library Utils {
     return unpack(b + b'00');
   }
 
+  // Each size class in turn; the payload after the prefix.
   static function readVarint(bytes b) : bytes {
-    bytes header = b[0 : 1];
+    int l = 0;
     bytes ret = b'';
+    bytes header = b[0 : 1];
     if (header == b'fd') {
-      ret = b[3 : 3 + Utils.fromLEUnsigned(b[1 : 3])];
+      l = Utils.fromLEUnsigned(b[1 : 3]);
+      ret = b[3 : 3 + l];
     } else if (header == b'fe') {
-      ret = b[5 : 5 + Utils.fromLEUnsigned(b[1 : 5])];
+      l = Utils.fromLEUnsigned(b[1 : 5]);
+      ret = b[5 : 5 + l];
     } else if (header == b'ff') {
-      ret = b[9 : 9 + Utils.fromLEUnsigned(b[1 : 9])];
+      l = Utils.fromLEUnsigned(b[1 : 9]);
+      ret = b[9 : 9 + l];
     } else {
-      ret = b[1 : 1 + Utils.fromLEUnsigned(header)];
+      l = Utils.fromLEUnsigned(b[0 : 1]);
+      ret = b[1 : 1 + l];
     }
     return ret;
   }
@@ -47,52 +72,199 @@ library Utils {
       header = b'fd' + Utils.toLEUnsigned(n, 2);
     } else if (n < 0x100000000) {
       header = b'fe' + Utils.toLEUnsigned(n, 4);
-    } else {
+    } else if (n < 0x10000000000000000) {
       header = b'ff' + Utils.toLEUnsigned(n, 8);
     }
     return header + b;
   }
 
   static function buildOutput(bytes outputScript, int outputSatoshis) : bytes {
-    return num2bin(outputSatoshis, 8) + Utils.writeVarint(outputScript);
+    return num2bin(outputSatoshis, Constants.OutputValueLen) + Utils.writeVarint(outputScript);
   }
 
-  static function buildPublicKeyHashScript(Ripemd160 pubKeyHash) : bytes {
-    return b'76a914' + pubKeyHash + b'88ac';
+  // From the named opcode constants: OP_DUP OP_HASH160 <20 bytes> OP_EQUALVERIFY OP_CHECKSIG.
+  static function buildPublicKeyHashScript(PubKeyHash pubKeyHash) : bytes {
+    return OpCode.OP_DUP + OpCode.OP_HASH160 + pack(Constants.PubKeyHashLen) + pubKeyHash + OpCode.OP_EQUALVERIFY + OpCode.OP_CHECKSIG;
   }
 
-  static function buildPublicKeyHashOutput(Ripemd160 pubKeyHash, int amount) : bytes {
+  static function buildPublicKeyHashOutput(PubKeyHash pubKeyHash, int amount) : bytes {
     return Utils.buildOutput(Utils.buildPublicKeyHashScript(pubKeyHash), amount);
   }
 
   static function buildOpreturnScript(bytes data) : bytes {
-    return b'006a' + Utils.writeVarint(data);
+    return OpCode.OP_FALSE + OpCode.OP_RETURN + Utils.writeVarint(data);
   }
 }
 
+// The BIP143 preimage's fields. The head fields are at fixed offsets; the tail ones are read relative to a
+// local holding the preimage's length, raw first, converted by the int accessors.
 library SigHash {
   static const SigHashType ALL = SigHashType(b'41');
   static const SigHashType NONE = SigHashType(b'42');
   static const SigHashType SINGLE = SigHashType(b'43');
-  static const SigHashType ANYONECANPAY = SigHashType(b'80');
-  static const SigHashType FORKID = SigHashType(b'40');
   static const SigHashType ANYONECANPAY_ALL = SigHashType(b'c1');
   static const SigHashType ANYONECANPAY_NONE = SigHashType(b'c2');
   static const SigHashType ANYONECANPAY_SINGLE = SigHashType(b'c3');
+  static const SigHashType ANYONECANPAY = SigHashType(b'80');
+  static const SigHashType FORKID = SigHashType(b'40');
 
-  static function nVersion(SigHashPreimage p) : bytes { return p[0 : 4]; }
-  static function hashPrevouts(SigHashPreimage p) : Sha256 { return Sha256(p[4 : 36]); }
-  static function hashSequence(SigHashPreimage p) : Sha256 { return Sha256(p[36 : 68]); }
-  static function outpoint(SigHashPreimage p) : bytes { return p[68 : 104]; }
-  static function scriptCode(SigHashPreimage p) : bytes { return Utils.readVarint(p[104 : len(p) - 52]); }
-  static function valueRaw(SigHashPreimage p) : bytes { return p[len(p) - 52 : len(p) - 44]; }
-  static function value(SigHashPreimage p) : int { return Utils.fromLEUnsigned(p[len(p) - 52 : len(p) - 44]); }
-  static function nSequenceRaw(SigHashPreimage p) : bytes { return p[len(p) - 44 : len(p) - 40]; }
-  static function nSequence(SigHashPreimage p) : int { return Utils.fromLEUnsigned(p[len(p) - 44 : len(p) - 40]); }
-  static function hashOutputs(SigHashPreimage p) : Sha256 { return Sha256(p[len(p) - 40 : len(p) - 8]); }
-  static function nLocktimeRaw(SigHashPreimage p) : bytes { return p[len(p) - 8 : len(p) - 4]; }
-  static function nLocktime(SigHashPreimage p) : int { return Utils.fromLEUnsigned(p[len(p) - 8 : len(p) - 4]); }
-  static function sigHashType(SigHashPreimage p) : SigHashType { return SigHashType(p[len(p) - 4 : len(p) - 3]); }
+  static function nVersion(SigHashPreimage preimage) : bytes {
+    return preimage[0 : 4];
+  }
+
+  static function hashPrevouts(SigHashPreimage preimage) : Sha256 {
+    return Sha256(preimage[4 : 36]);
+  }
+
+  static function hashSequence(SigHashPreimage preimage) : Sha256 {
+    return Sha256(preimage[36 : 68]);
+  }
+
+  static function outpoint(SigHashPreimage preimage) : bytes {
+    return preimage[68 : 104];
+  }
+
+  static function scriptCode(SigHashPreimage preimage) : bytes {
+    return Utils.readVarint(preimage[104 :]);
+  }
+
+  static function valueRaw(SigHashPreimage preimage) : bytes {
+    int l = len(preimage);
+    return preimage[l - 52 : l - 44];
+  }
+
+  static function value(SigHashPreimage preimage) : int {
+    return Utils.fromLEUnsigned(SigHash.valueRaw(preimage));
+  }
+
+  static function nSequenceRaw(SigHashPreimage preimage) : bytes {
+    int l = len(preimage);
+    return preimage[l - 44 : l - 40];
+  }
+
+  static function nSequence(SigHashPreimage preimage) : int {
+    return Utils.fromLEUnsigned(SigHash.nSequenceRaw(preimage));
+  }
+
+  static function hashOutputs(SigHashPreimage preimage) : Sha256 {
+    int l = len(preimage);
+    return Sha256(preimage[l - 40 : l - 8]);
+  }
+
+  static function nLocktimeRaw(SigHashPreimage preimage) : bytes {
+    int l = len(preimage);
+    return preimage[l - 8 : l - 4];
+  }
+
+  static function nLocktime(SigHashPreimage preimage) : int {
+    return Utils.fromLEUnsigned(SigHash.nLocktimeRaw(preimage));
+  }
+
+  static function sigHashType(SigHashPreimage preimage) : SigHashType {
+    int l = len(preimage);
+    return SigHashType(preimage[l - 4 : l - 3]);
+  }
+}
+
+// Reads the push-data encoded values of a stateful contract's data part, in order.
+library VarIntReader {
+  // The data part ends with the state's 4-byte length and a version byte.
+  static const int StateLen = 4;
+  static const int VersionLen = 1;
+  static const int Version = 0;
+
+  bytes buf;
+  int pos;
+
+  constructor(bytes buf) {
+    this.buf = buf;
+    this.pos = 0;
+  }
+
+  function eof() : bool {
+    return this.pos >= len(this.buf);
+  }
+
+  function readBytes() : bytes {
+    int l = 0;
+    bytes buf = this.buf;
+    bytes ret = b'';
+    int header = unpack(buf[this.pos : this.pos + 1]);
+    this.pos++;
+    if (header < 0x4c) {
+      l = header;
+      ret = buf[this.pos : this.pos + l];
+    } else if (header == 0x4c) {
+      l = Utils.fromLEUnsigned(buf[this.pos : this.pos + 1]);
+      this.pos += 1;
+      ret = buf[this.pos : this.pos + l];
+    } else if (header == 0x4d) {
+      l = Utils.fromLEUnsigned(buf[this.pos : this.pos + 2]);
+      this.pos += 2;
+      ret = buf[this.pos : this.pos + l];
+    } else if (header == 0x4e) {
+      l = Utils.fromLEUnsigned(buf[this.pos : this.pos + 4]);
+      this.pos += 4;
+      ret = buf[this.pos : this.pos + l];
+    } else {
+      require(false);
+    }
+    this.pos += l;
+    return ret;
+  }
+
+  function readBool() : bool {
+    bytes buf = this.buf[this.pos : this.pos + 1];
+    this.pos++;
+    return b'00' != buf;
+  }
+
+  function readInt() : int {
+    return unpack(this.readBytes());
+  }
+
+  // Where the state starts in a locking script: code OP_RETURN state, length, version.
+  static function getStateStart(bytes scriptCode) : int {
+    int scriptLen = len(scriptCode);
+    int start = scriptLen - VarIntReader.StateLen - VarIntReader.VersionLen;
+    int end = scriptLen - VarIntReader.VersionLen;
+    bytes lb = scriptCode[start : end];
+    int stateLen = unpack(lb);
+    return scriptLen - stateLen - VarIntReader.StateLen - VarIntReader.VersionLen;
+  }
+}
+
+// Push-data encoding, as the data part of a stateful contract stores its properties.
+library VarIntWriter {
+  static function writeBytes(bytes b) : bytes {
+    int n = len(b);
+    bytes header = b'';
+    if (n < 0x4c) {
+      header = Utils.toLEUnsigned(n, 1);
+    } else if (n < 0x100) {
+      header = b'4c' + Utils.toLEUnsigned(n, 1);
+    } else if (n < 0x10000) {
+      header = b'4d' + Utils.toLEUnsigned(n, 2);
+    } else if (n < 0x100000000) {
+      header = b'4e' + Utils.toLEUnsigned(n, 4);
+    } else {
+      require(false);
+    }
+    return header + b;
+  }
+
+  static function writeBool(bool x) : bytes {
+    return x ? b'01' : b'00';
+  }
+
+  // Zero is written as one zero byte, as scryptlib serialises it.
+  static function writeInt(int x) : bytes {
+    return VarIntWriter.writeBytes(x == 0 ? b'00' : pack(x));
+  }
+
+  static function serializeState(bytes stateBuf) : bytes {
+    return stateBuf + num2bin(len(stateBuf), VarIntReader.StateLen) + num2bin(VarIntReader.Version, VarIntReader.VersionLen);
+  }
 }
 
 library Tx {
@@ -101,31 +273,37 @@ library Tx {
   static const int invK = 0xc8ffdbaa05d93aa4ede79ec58f06a72562048b775a3507c2bf44bde4f007c40a;
   static const int r = 0x1008ce7480da41702918d1ec8e6849ba32b4d65b1e40dc669c31a1e6306b266c;
   static const bytes rBigEndian = b'1008ce7480da41702918d1ec8e6849ba32b4d65b1e40dc669c31a1e6306b266c';
+  // The order of secp256k1.
   static const int N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141;
 
   static function normalize(int k, int modulus) : int {
     int res = k % modulus;
-    return res < 0 ? res + modulus : res;
+    return (res < 0) ? res + modulus : res;
+  }
+
+  // ECDSA in script: s = k⁻¹(h + r·d) mod N, low S, strict DER (s's leading zeros cut), then the sighash flag.
+  static function sign(int h, PrivKey privKey, int inverseK, int r, bytes rBigEndian, SigHashType sigHashType) : Sig {
+    int s = inverseK * (h + r * privKey);
+    int N = Tx.N;
+    s = Tx.normalize(s, N);
+    if (s > N / 2) {
+      s = N - s;
+    }
+    int rlen = len(rBigEndian);
+    int slen = len(pack(s));
+    bytes sBigEndian = reverseBytes(num2bin(s, 32), 32)[32 - slen :];
+    int l = 4 + rlen + slen;
+    bytes rb = b'30' + pack(l) + b'02' + pack(rlen) + rBigEndian + b'02' + pack(slen) + sBigEndian + sigHashType;
+    return Sig(rb);
   }
 
   static function fromBEUnsigned(bytes b) : int {
     return unpack(reverseBytes(b, 32) + b'00');
   }
 
-  // ECDSA in script: s = k⁻¹(h + r·d) mod N, low S, strict DER, then the sighash flag.
-  static function sign(int h, PrivKey privKey, int inverseK, int r, bytes rBigEndian, SigHashType sigHashType) : Sig {
-    int s = Tx.normalize(inverseK * (h + r * privKey), Tx.N);
-    if (s > Tx.N / 2) {
-      s = Tx.N - s;
-    }
-    int rlen = len(rBigEndian);
-    int slen = len(pack(s));
-    bytes sBigEndian = reverseBytes(num2bin(s, 32), 32)[32 - slen :];
-    return Sig(b'30' + pack(4 + rlen + slen) + b'02' + pack(rlen) + rBigEndian + b'02' + pack(slen) + sBigEndian + sigHashType);
-  }
-
   static function checkPreimageAdvanced(SigHashPreimage txPreimage, PrivKey privKey, PubKey pubKey, int inverseK, int r, bytes rBigEndian, SigHashType sigHashType) : bool {
-    Sig sig = Tx.sign(Tx.fromBEUnsigned(hash256(txPreimage)), privKey, inverseK, r, rBigEndian, sigHashType);
+    Sha256 hash = hash256(txPreimage);
+    Sig sig = Tx.sign(Tx.fromBEUnsigned(hash), privKey, inverseK, r, rBigEndian, sigHashType);
     return checkSig(sig, pubKey);
   }
 
@@ -144,13 +322,14 @@ library Tx {
   }
 
   static function checkPreimageOpt_(SigHashPreimage txPreimage) : bool {
-    return Tx.checkPreimageSigHashType(txPreimage, SigHashType(txPreimage[len(txPreimage) - 4 : len(txPreimage) - 3]));
+    return Tx.checkPreimageSigHashType(txPreimage, SigHash.sigHashType(txPreimage));
   }
 
   // OCS: an OP_CODESEPARATOR right before the signature check, so the signed scriptCode is the rest of
   // the script after it.
   static function checkPreimageAdvancedOCS(SigHashPreimage txPreimage, PrivKey privKey, PubKey pubKey, int inverseK, int r, bytes rBigEndian, SigHashType sigHashType) : bool {
-    Sig sig = Tx.sign(Tx.fromBEUnsigned(hash256(txPreimage)), privKey, inverseK, r, rBigEndian, sigHashType);
+    Sha256 hash = hash256(txPreimage);
+    Sig sig = Tx.sign(Tx.fromBEUnsigned(hash), privKey, inverseK, r, rBigEndian, sigHashType);
     ***
     return checkSig(sig, pubKey);
   }
@@ -167,13 +346,27 @@ library Tx {
     return Tx.checkPreimageOCS(txPreimage);
   }
 
+  static function checkPreimageOptOCS_(SigHashPreimage txPreimage) : bool {
+    return Tx.checkPreimageSigHashTypeOCS(txPreimage, SigHash.sigHashType(txPreimage));
+  }
+
   // Whether the output being spent is the contract's first (its state data part still says "genesis").
   static function isFirstCall(SigHashPreimage txPreimage) : bool {
-    bytes sc = SigHash.scriptCode(txPreimage);
-    int sl = len(sc);
-    int ds = sl - 5 - Utils.fromLEUnsigned(sc[sl - 5 : sl - 1]);
-    return sc[ds : ds + 1] == b'01';
+    bytes scriptCode = SigHash.scriptCode(txPreimage);
+    int stateStart = VarIntReader.getStateStart(scriptCode);
+    VarIntReader reader = new VarIntReader(scriptCode[stateStart :]);
+    return reader.readBool();
   }
+}
+
+// Sizes of transaction fields, in bytes.
+library Constants {
+  static const int InputSeqLen = 4;
+  static const int OutputValueLen = 8;
+  static const int PubKeyLen = 33;
+  static const int PubKeyHashLen = 20;
+  static const int TxIdLen = 32;
+  static const int OutpointLen = 36;
 }
 
 // A key of a HashedMap or HashedSet with its index in the sorted storage (computed off-chain, as scryptlib's
@@ -298,77 +491,7 @@ library HashedSet<E> {
   }
 }
 
-// Push-data encoding, as the data part of a stateful contract stores its properties.
-library VarIntWriter {
-  static function writeBytes(bytes b) : bytes {
-    int n = len(b);
-    bytes header = b'';
-    if (n == 0) {
-      header = b'00';
-    } else if (n < 0x4c) {
-      header = Utils.toLEUnsigned(n, 1);
-    } else if (n < 0x100) {
-      header = b'4c' + Utils.toLEUnsigned(n, 1);
-    } else if (n < 0x10000) {
-      header = b'4d' + Utils.toLEUnsigned(n, 2);
-    } else {
-      header = b'4e' + Utils.toLEUnsigned(n, 4);
-    }
-    return header + b;
-  }
-
-  static function writeBool(bool x) : bytes {
-    return x ? b'01' : b'00';
-  }
-
-  static function writeInt(int x) : bytes {
-    return x == 0 ? b'0100' : VarIntWriter.writeBytes(pack(x));
-  }
-}
-
-library VarIntReader {
-  bytes buf;
-  int pos;
-
-  constructor(bytes buf) {
-    this.buf = buf;
-    this.pos = 0;
-  }
-
-  function eof() : bool {
-    return this.pos >= len(this.buf);
-  }
-
-  function readBytes() : bytes {
-    int header = Utils.fromLEUnsigned(this.buf[this.pos : this.pos + 1]);
-    this.pos = this.pos + 1;
-    int l = header;
-    if (header == 0x4c) {
-      l = Utils.fromLEUnsigned(this.buf[this.pos : this.pos + 1]);
-      this.pos = this.pos + 1;
-    } else if (header == 0x4d) {
-      l = Utils.fromLEUnsigned(this.buf[this.pos : this.pos + 2]);
-      this.pos = this.pos + 2;
-    } else if (header == 0x4e) {
-      l = Utils.fromLEUnsigned(this.buf[this.pos : this.pos + 4]);
-      this.pos = this.pos + 4;
-    }
-    bytes ret = this.buf[this.pos : this.pos + l];
-    this.pos = this.pos + l;
-    return ret;
-  }
-
-  function readBool() : bool {
-    bytes b = this.buf[this.pos : this.pos + 1];
-    this.pos = this.pos + 1;
-    return b != b'00';
-  }
-
-  function readInt() : int {
-    return unpack(this.readBytes());
-  }
-}
 `;
 
 /** Names the standard library declares; a user declaration of the same name replaces it. */
-export const STDLIB_NAMES = ['Utils', 'SigHash', 'Tx', 'VarIntWriter', 'VarIntReader', 'SortedItem', 'HashedMap', 'HashedSet'];
+export const STDLIB_NAMES = ['OpCode', 'Utils', 'SigHash', 'VarIntReader', 'VarIntWriter', 'Tx', 'Constants', 'SortedItem', 'HashedMap', 'HashedSet'];

@@ -1,18 +1,20 @@
-import type { ContractIR, PublicFunction, Slot } from '../lower/ir.js';
-import type { Token } from '../script.js';
+import type { ContractIR, PublicFunction, Slot, StackConstant } from '../lower/ir.js';
+import { pushBytes, pushInt, type Token } from '../script.js';
 import type { Layout } from '../semantics/layout.js';
 import { emitExpr } from './expressions.js';
 import { StackMachine, type Entry, type Gen } from './stack.js';
 import { emitStmt } from './statements.js';
 
 /**
- * The locking script of a lowered contract, in the official compiler's non-optimised shape: the stored
- * properties as constructor placeholders (or an explicit constructor's code), then the public functions;
- * several are dispatched on a selector; each ends with its final require's value and NIPs everything else.
+ * The locking script of a lowered contract, in the official compiler's non-optimised shape: the stack
+ * constants (non-int static consts the code reads), the stored properties as constructor placeholders (or
+ * an explicit constructor's code), then the public functions; several are dispatched on a selector; each
+ * ends with its final require's value and NIPs everything else, constants included.
  */
 export function generate(ir: ContractIR, layout: Layout): Token[] {
-  const propEntries = ir.properties.flatMap((slot) => entries(slot, layout));
-  const head = ir.ctor ? constructorCode(ir, layout, propEntries) : ir.properties.flatMap((slot) => placeholders(slot, layout));
+  const propEntries = [...ir.constants.flatMap((c) => entries(c.slot, layout)), ...ir.properties.flatMap((slot) => entries(slot, layout))];
+  const constants = ir.constants.flatMap(constantPushes);
+  const head = [...constants, ...(ir.ctor ? constructorCode(ir, layout, propEntries) : ir.properties.flatMap((slot) => placeholders(slot, layout)))];
   const g = gen(new StackMachine(), layout);
   const many = ir.publics.length > 1;
   ir.publics.forEach((f, i) => {
@@ -43,6 +45,10 @@ function entries(slot: Slot, layout: Layout): Entry[] {
   return layout.leaves(slot.type).map((_, leaf) => ({ slot, leaf }));
 }
 
+function constantPushes(c: StackConstant): Token[] {
+  return c.leaves.map((v) => (typeof v === 'bigint' ? pushInt(v) : typeof v === 'boolean' ? { op: v ? 'OP_1' : 'OP_0' } : pushBytes(v)));
+}
+
 /** A slot's leaves as scryptlib's constructor-argument placeholders: `n`, `a[0]`, `p.x`. */
 function placeholders(slot: Slot, layout: Layout): Token[] {
   return layout.leaves(slot.type).map((l) => ({ placeholder: slot.name + l.suffix }));
@@ -63,7 +69,7 @@ function constructorCode(ir: ContractIR, layout: Layout, propEntries: Entry[]): 
   const ctor = ir.ctor!;
   const g = gen(new StackMachine(), layout);
   g.m.stack = [...propEntries, ...ctor.params.flatMap((slot) => entries(slot, layout))];
-  propEntries.forEach(() => g.m.token({ op: 'OP_0' }));
+  ir.properties.forEach((slot) => entries(slot, layout).forEach(() => g.m.token({ op: 'OP_0' })));
   ctor.params.forEach((slot) => placeholders(slot, layout).forEach((t) => g.m.token(t)));
   g.m.token({ op: 'OP_NOP' });
   ctor.body.forEach((s) => g.stmt(s));

@@ -2,11 +2,11 @@ import type { ContractLike, Expr, Func, Param, Stmt } from '../ast.js';
 import type { Diagnostics, Position } from '../diagnostics.js';
 import { readAsm } from '../semantics/asm.js';
 import { BUILTINS, MAX_UNROLL } from '../semantics/builtins.js';
-import { evaluate, intValue, type ConstScope } from '../semantics/constants.js';
+import { constLeaves, constRef, evaluate, intValue, isStackConstant, type ConstRef, type ConstScope } from '../semantics/constants.js';
 import { LayoutTooLarge, familyOf, type Layout } from '../semantics/layout.js';
 import { BOOL, genericsOf, resolveType, show, type ConstVal, type Facts, type Type, type VarSymbol } from '../semantics/model.js';
 import { Typer } from '../semantics/typer.js';
-import type { ContractIR, Frame, IExpr, IStmt, Place, PublicFunction, Slot } from './ir.js';
+import type { ContractIR, Frame, IExpr, IStmt, Place, PublicFunction, Slot, StackConstant } from './ir.js';
 import { CODE_PART, type StatefulLowering } from './stateful.js';
 
 /** The most IR nodes one contract may elaborate to: unrolled loops and inlined calls multiply fast. */
@@ -55,6 +55,8 @@ class Elaborator {
   private readonly types = new Map<Expr, Type>();
   /** The contract's properties by name (`this.x`), and the code part once a prelude has read it. */
   private readonly props = new Map<string, Slot>();
+  /** The non-int static constants code reads, each pushed once at the bottom of the script. */
+  private readonly constants = new Map<ConstRef['decl'], StackConstant & { ordinal: number }>();
   private scope!: Scope;
 
   constructor(
@@ -77,7 +79,9 @@ class Elaborator {
       const properties = [...this.props.values()];
       const ctor = main.ctor ? this.constructorOf(main, main.ctor) : null;
       const publics = main.functions.filter((f) => f.visibility === 'public').map((f) => this.publicFunction(main, f));
-      return { name: main.name, at: main.at, properties, ctor, publics };
+      // The standard library's first, then the user's, each in declaration order.
+      const constants = [...this.constants.values()].sort((a, b) => a.ordinal - b.ordinal).map(({ slot, leaves }) => ({ slot, leaves }));
+      return { name: main.name, at: main.at, constants, properties, ctor, publics };
     } catch (err) {
       if (err instanceof Abort) return null;
       if (err instanceof LayoutTooLarge) {
@@ -308,6 +312,8 @@ class Elaborator {
   /** The storage an expression names, or null when it is a value (a constant, a computed result). */
   private place(e: Expr): Place | null {
     const whole = (slot: Slot): Place => ({ slot, type: slot.type, offset: 0, dynamic: [] });
+    const ref = constRef(e, this.constScope());
+    if (ref) return isStackConstant(ref.decl) ? whole(this.stackConstant(ref)) : null;
     if (e.kind === 'ident') {
       const sym = this.facts.idents.get(e);
       if (!sym || sym.kind === 'const' || sym.kind === 'induction' || sym.kind === 'staticParam') return null;
@@ -345,6 +351,27 @@ class Elaborator {
       return { ...base, type: t.elem, dynamic: [...base.dynamic, { index: this.expr(e.index), size: Number(t.size), stride }] };
     }
     return null;
+  }
+
+  /** The slot of a constant kept on the stack, registered the first time code reads it. */
+  private stackConstant(ref: ConstRef): Slot {
+    const known = this.constants.get(ref.decl);
+    if (known) return known.slot;
+    const init = 'value' in ref.decl ? ref.decl.value : ref.decl.init;
+    const type = this.within(this.newScope(ref.owner ?? this.lowering.main, new Map(), null, null, false), () => this.resolve(ref.decl.type, ref.decl.at));
+    const leaves = init && constLeaves(init, { facts: this.facts, owner: ref.owner });
+    if (!leaves || leaves.length !== this.layout.size(type)) return this.internal(ref.decl.at, `the value of ${ref.decl.name} is not a constant of its type`);
+    const slot = this.slot(ref.decl.name, type);
+    this.constants.set(ref.decl, { slot, leaves: leaves.map((l) => l.value), ordinal: this.declarationOrder().indexOf(ref.decl) });
+    return slot;
+  }
+
+  private order: ConstRef['decl'][] | null = null;
+
+  /** Every static constant of the program (standard library first), in declaration order. */
+  private declarationOrder(): ConstRef['decl'][] {
+    this.order ??= this.facts.env.program.items.flatMap((item): ConstRef['decl'][] => (item.kind === 'const' ? [item] : 'properties' in item ? item.properties.filter((p) => p.isStatic) : []));
+    return this.order;
   }
 
   private writable(e: Expr): Place {

@@ -100,9 +100,18 @@ export interface PublicFunction {
   final: IExpr;
 }
 
+/** A non-int static constant: pushed once at the bottom of the script, read like a variable. */
+export interface StackConstant {
+  slot: Slot;
+  /** Its leaves' values, in layout order. */
+  leaves: ConstVal['value'][];
+}
+
 export interface ContractIR {
   name: string;
   at: Position;
+  /** The stack constants code reads, in the order they are pushed (deepest first). */
+  constants: StackConstant[];
   /** Stored properties, in order (each leaf is a constructor argument). */
   properties: Slot[];
   /** An explicit constructor: its body moves the parameters into the properties. */

@@ -29,7 +29,7 @@ class Verifier {
   }
 
   contract(ir: ContractIR): void {
-    const props = new Set(ir.properties);
+    const props = new Set([...ir.constants.map((c) => c.slot), ...ir.properties]);
     if (ir.ctor) this.scoped([...props, ...ir.ctor.params], () => this.stmts(ir.ctor!.body));
     for (const f of ir.publics) {
       this.scoped([...props, ...f.params], () => {

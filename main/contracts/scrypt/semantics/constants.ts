@@ -119,3 +119,56 @@ export function intValue(e: Expr, scope: ConstScope): bigint | null {
   const c = constValue(e, scope.facts, scope.owner, new Set(), scope.bound);
   return c?.value ?? null;
 }
+
+/** A named static constant an expression refers to: by bare name, `this.N` or `Owner.N`. */
+export interface ConstRef {
+  decl: ConstDecl | Property;
+  owner: ContractLike | null;
+}
+
+export function constRef(e: Expr, scope: ConstScope): ConstRef | null {
+  if (e.kind === 'ident') {
+    const sym = scope.facts.idents.get(e);
+    return sym?.kind === 'const' ? { decl: sym.decl, owner: sym.owner } : null;
+  }
+  if (e.kind !== 'member') return null;
+  const owner = staticOwner(e, scope);
+  const decl = owner?.properties.find((p) => p.name === e.name && p.isStatic);
+  return decl && owner ? { decl, owner } : null;
+}
+
+/**
+ * Whether a static constant lives on the stack rather than in the code: the official compiler inlines
+ * `int` and `bool` constants at each use and pushes every other one (bytes and its subtypes, PrivKey,
+ * arrays, structs) once at the bottom of the script, picking it from there.
+ */
+export function isStackConstant(decl: ConstDecl | Property): boolean {
+  return decl.type.dims.length > 0 || (decl.type.name !== 'int' && decl.type.name !== 'bool');
+}
+
+/**
+ * The leaves of a constant's value in layout order (arrays row-major, struct fields in order), or null
+ * when some leaf is not a compile-time constant: a scalar constant is one leaf; array and struct literals
+ * (nested, or naming other constants) are flattened.
+ */
+export function constLeaves(e: Expr, scope: ConstScope, seen: ReadonlySet<object> = new Set()): ConstVal[] | null {
+  if (e.kind === 'array' || e.kind === 'structLit') {
+    const parts = e.kind === 'array' ? e.items : e.fields;
+    const out: ConstVal[] = [];
+    for (const p of parts) {
+      const leaves = constLeaves(p, scope, seen);
+      if (!leaves) return null;
+      out.push(...leaves);
+    }
+    return out;
+  }
+  const ref = constRef(e, scope);
+  if (ref && !seen.has(ref.decl)) {
+    const init = 'value' in ref.decl ? ref.decl.value : ref.decl.init;
+    if (init && (init.kind === 'array' || init.kind === 'structLit' || init.kind === 'ident' || init.kind === 'member')) {
+      return constLeaves(init, { facts: scope.facts, owner: ref.owner }, new Set([...seen, ref.decl]));
+    }
+  }
+  const v = evaluate(e, scope, seen);
+  return v && [v];
+}

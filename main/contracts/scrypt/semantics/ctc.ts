@@ -1,7 +1,7 @@
 import type { ContractLike, Expr, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics } from '../diagnostics.js';
 import { BUILTINS, MAX_UNROLL } from './builtins.js';
-import { evaluate, intValue, isConstant } from './constants.js';
+import { constLeaves, constRef, evaluate, intValue, isConstant, isStackConstant } from './constants.js';
 import { calleeName, constValue, eachExpr, eachStmt, startOf, stmtExprs, walkProgram, type Facts } from './model.js';
 
 /** Array sizes above this are rejected: the flattened array would not fit any script. */
@@ -56,7 +56,9 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
 
   /** Whether an expression names storage (a variable, property, field or element of one) rather than computing a value. */
   const stored = (e: Expr): boolean => {
-    if (e.kind === 'ident') return facts.idents.get(e)?.kind !== 'const' && facts.idents.has(e);
+    const ref = constRef(e, scope());
+    if (ref) return isStackConstant(ref.decl); // picked from the bottom of the stack, like a variable
+    if (e.kind === 'ident') return facts.idents.has(e);
     if (e.kind === 'member') {
       if (e.object.kind === 'this') return !!owner?.properties.some((p) => p.name === e.name && !p.isStatic);
       return stored(e.object);
@@ -116,7 +118,7 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
     stmt,
     constant: (decl) => {
       const init = 'value' in decl ? decl.value : decl.init!;
-      if (!evaluate(init, scope())) diags.error(startOf(init), `the value of ${'value' in decl ? 'the constant' : 'static const'} ${decl.name} must be computable at compile time`);
+      if (!evaluate(init, scope()) && !constLeaves(init, scope())) diags.error(startOf(init), `the value of ${'value' in decl ? 'the constant' : 'static const'} ${decl.name} must be computable at compile time`);
     },
   });
 }
