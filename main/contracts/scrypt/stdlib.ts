@@ -99,17 +99,18 @@ library Utils {
 // The BIP143 preimage's fields. The head fields are at fixed offsets; the tail ones are read relative to a
 // local holding the preimage's length, raw first, converted by the int accessors.
 library SigHash {
-  static const SigHashType ALL = SigHashType(b'41');
-  static const SigHashType NONE = SigHashType(b'42');
-  static const SigHashType SINGLE = SigHashType(b'43');
-  static const SigHashType ANYONECANPAY_ALL = SigHashType(b'c1');
-  static const SigHashType ANYONECANPAY_NONE = SigHashType(b'c2');
-  static const SigHashType ANYONECANPAY_SINGLE = SigHashType(b'c3');
-  static const SigHashType ANYONECANPAY = SigHashType(b'80');
+  // The base types; a signature's flag ORs in FORKID (and ANYONECANPAY): SigHash.ALL | SigHash.FORKID is 0x41.
+  static const SigHashType ALL = SigHashType(b'01');
+  static const SigHashType NONE = SigHashType(b'02');
+  static const SigHashType SINGLE = SigHashType(b'03');
   static const SigHashType FORKID = SigHashType(b'40');
+  static const SigHashType ANYONECANPAY = SigHashType(b'80');
+  static const SigHashType ANYONECANPAY_ALL = SigHashType(b'81');
+  static const SigHashType ANYONECANPAY_NONE = SigHashType(b'82');
+  static const SigHashType ANYONECANPAY_SINGLE = SigHashType(b'83');
 
   static function nVersion(SigHashPreimage preimage) : bytes {
-    return preimage[0 : 4];
+    return preimage[: 4];
   }
 
   static function hashPrevouts(SigHashPreimage preimage) : Sha256 {
@@ -308,7 +309,7 @@ library Tx {
   }
 
   static function checkPreimage(SigHashPreimage txPreimage) : bool {
-    return Tx.checkPreimageAdvanced(txPreimage, Tx.privKey, Tx.pubKey, Tx.invK, Tx.r, Tx.rBigEndian, SigHash.ALL);
+    return Tx.checkPreimageAdvanced(txPreimage, Tx.privKey, Tx.pubKey, Tx.invK, Tx.r, Tx.rBigEndian, SigHash.ALL | SigHash.FORKID);
   }
 
   static function checkPreimageSigHashType(SigHashPreimage txPreimage, SigHashType sigHashType) : bool {
@@ -335,7 +336,7 @@ library Tx {
   }
 
   static function checkPreimageOCS(SigHashPreimage txPreimage) : bool {
-    return Tx.checkPreimageAdvancedOCS(txPreimage, Tx.privKey, Tx.pubKey, Tx.invK, Tx.r, Tx.rBigEndian, SigHash.ALL);
+    return Tx.checkPreimageAdvancedOCS(txPreimage, Tx.privKey, Tx.pubKey, Tx.invK, Tx.r, Tx.rBigEndian, SigHash.ALL | SigHash.FORKID);
   }
 
   static function checkPreimageSigHashTypeOCS(SigHashPreimage txPreimage, SigHashType sigHashType) : bool {

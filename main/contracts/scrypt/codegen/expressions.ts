@@ -25,12 +25,14 @@ export function emitExpr(g: Gen, e: IExpr): void {
     case 'read':
       return readPlace(g, e.place);
     case 'step': {
+      // The value stays on the stack, a copy is written back: x++ is OP_DUP OP_1ADD (the old value stays
+      // below), ++x is OP_1ADD OP_DUP (the new one does).
       const op = e.op === '++' ? 'OP_1ADD' : 'OP_1SUB';
       readPlace(g, e.place);
-      if (!e.prefix) readPlace(g, e.place); // the old value stays below the one written back
-      m.emit(op);
+      if (e.prefix) m.emit(op, 'OP_DUP');
+      else m.emit('OP_DUP', op);
+      m.temps(1);
       writePlace(g, e.place);
-      if (e.prefix) readPlace(g, e.place);
       return;
     }
     case 'narrow':

@@ -37,7 +37,26 @@ export function readPlace(g: Gen, place: Place): void {
   }
 }
 
+/**
+ * A write of the value on top into a place. One leaf is the replace pattern; a value of n leaves (a struct,
+ * an array) moves as a whole, in the official shape: the n old leaves are rolled up from depth d and
+ * dropped, then the k items that were between them and the value are rolled back above it:
+ * n × (OP_d OP_ROLL), n × OP_DROP, k × (OP_(n+k−1) OP_ROLL).
+ */
 export function writePlace(g: Gen, place: Place): void {
+  const { m } = g;
   const n = g.layout.size(place.type);
-  for (let j = n - 1; j >= 0; j--) g.m.replace(place.slot, place.offset + j);
+  if (n === 1) return m.replace(place.slot, place.offset);
+  const k = m.depthOf(place.slot, place.offset + n - 1) - n;
+  const d = 2 * n - 1 + k;
+  for (let i = 0; i < n; i++) {
+    m.pushNumber(d);
+    m.emit('OP_ROLL');
+  }
+  for (let i = 0; i < n; i++) m.emit('OP_DROP');
+  for (let i = 0; i < k; i++) {
+    m.pushNumber(n + k - 1);
+    m.emit('OP_ROLL');
+  }
+  m.stack.splice(-n, n); // the new value now sits in the place
 }

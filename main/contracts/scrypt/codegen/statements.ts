@@ -34,9 +34,9 @@ export function emitStmt(g: Gen, s: IStmt): void {
       writePlace(g, s.place);
       return;
     case 'step':
-      readPlace(g, s.place);
-      m.emit(s.op === '++' ? 'OP_1ADD' : 'OP_1SUB');
-      writePlace(g, s.place);
+      // As the expression x++ whose value is not used: it is dropped.
+      g.expr({ kind: 'step', place: s.place, op: s.op, prefix: false, type: s.place.type, at: s.at });
+      m.dropTop(1);
       return;
     case 'eval':
       g.expr(s.expr);

@@ -426,6 +426,8 @@ class Elaborator {
           const place = this.writable(e.operand);
           return { kind: 'step', place, op: e.op, prefix: e.kind === 'unary', type: place.type, at };
         }
+        // A negative literal is one minimal push (-1 is OP_1NEGATE), as the official compiler writes it.
+        if (e.op === '-' && e.operand.kind === 'int') return { kind: 'const', value: -e.operand.value, type: this.typeOf(e), at };
         return { kind: 'unary', op: e.op, operand: this.expr(e.operand), type: this.typeOf(e), at };
       }
       case 'binary': {
