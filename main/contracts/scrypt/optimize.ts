@@ -97,13 +97,24 @@ function matches(p: Pattern, t: Token | undefined): boolean {
   return !!t && 'op' in t && t.op === p;
 }
 
+/** The rules that can start at a token, in RULES order: those whose first pattern is its opcode, or a push class. */
+const BY_FIRST = new Map<string, Rule[]>();
+for (const rule of RULES) BY_FIRST.set(rule.from[0], [...(BY_FIRST.get(rule.from[0]) ?? []), rule]);
+const PUSH_RULES = RULES.filter((r) => r.from[0] === 'PUSH' || r.from[0] === 'CONST');
+
+function candidates(t: Token): readonly Rule[] {
+  const own = 'op' in t ? BY_FIRST.get(t.op) ?? [] : [];
+  if (!isPush(t)) return own;
+  return RULES.filter((r) => own.includes(r) || PUSH_RULES.includes(r));
+}
+
 export function optimize(tokens: readonly Token[]): Token[] {
   let current = [...tokens];
   for (let changed = true; changed; ) {
     changed = false;
     const out: Token[] = [];
     for (let i = 0; i < current.length; ) {
-      const rule = RULES.find(({ from }) => from.every((p, k) => matches(p, current[i + k])));
+      const rule = candidates(current[i]).find(({ from }) => from.every((p, k) => matches(p, current[i + k])));
       if (rule) {
         const matched = current.slice(i, i + rule.from.length);
         out.push(...rule.to(matched));

@@ -1,6 +1,6 @@
 import type { IStmt } from '../lower/ir.js';
 import { emitTruthy } from './builtins.js';
-import { readPlace, writePlace } from './places.js';
+import { writePlace } from './places.js';
 import type { Gen } from './stack.js';
 
 /** Statements: a non-final require is `e OP_VERIFY`; blocks drop their locals at their end, so both branches of an if leave the stack as found. */

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildContractClass, Int } from 'scryptlib';
+import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
+import { spends } from '../helpers/scrypt-spend.js';
+
+/**
+ * The official compiler's code shapes, each on a contract of our own whose expected output follows from
+ * the documented rule (README, "Fidelity to the official compiler"): non-int static constants at the
+ * bottom (library first, in declaration order: OpCode, SigHash, Tx; then the user's), negative literals
+ * as one push, x++ keeping its value, multi-leaf assignment's roll/drop pattern, the standard library's
+ * locals. Every contract still spends, plain and -O.
+ */
+const asmOf = (source: string, optimize = false) => {
+  const r = compileScrypt(source, { optimize });
+  assert.ok(r.asm, JSON.stringify(r.diagnostics));
+  return r;
+};
+
+const HOIST = `
+contract Hoist {
+  static const bytes TAG = b'cafe';
+  static const int[2] W = [7, 9];
+  static const int K = 300;
+  PubKeyHash owner;
+  public function spend(SigHashPreimage txPreimage, int i) {
+    require(Tx.checkPreimage(txPreimage));
+    bytes out = Utils.buildPublicKeyHashScript(this.owner) + TAG;
+    require(len(out) + W[i] == K);
+  }
+}`;
+
+const SHAPES = `
+struct P { int a; int b; }
+contract Shapes {
+  int x;
+  public function f(int n) {
+    int i = -1;
+    int j = i++ + -5;
+    ++i;
+    P p = { 1, 2 };
+    p = { j, -200 };
+    require(p.a + p.b + i == n + this.x);
+  }
+}`;
+
+describe('fidelity to the official compiler', () => {
+  it('non-int static constants are pushed once at the bottom: OpCode, SigHash, Tx, then the user\'s; int constants are inlined', () => {
+    const { asm } = asmOf(HOIST);
+    const head = asm!.split(' ').slice(0, 13).join(' ');
+    assert.equal(
+      head,
+      '76 88 a9 ac OP_1 40 97dfd76851bf465e8f715593b217714858bbe9570ff3bd5e33840a34e20ff026 02ba79df5f8ae7604a9830f03c7933028186aede0675a16f025dc4f8be8eec0382 1008ce7480da41702918d1ec8e6849ba32b4d65b1e40dc669c31a1e6306b266c cafe OP_7 OP_9 $owner',
+      'OpCode constants in opcode order, SigHash.ALL (01) and FORKID (40), privKey, pubKey, rBigEndian, TAG, W, the property',
+    );
+    assert.ok(asm!.includes('2c01 OP_NUMEQUAL'), 'K = 300 (an int) is pushed where it is used, not at the bottom');
+    assert.ok(asm!.includes('OP_OR'), 'checkPreimage ORs SigHash.ALL and SigHash.FORKID at run time');
+  });
+
+  it('the standard library keeps the official locals: the preimage hash, s and N in sign, the preimage length in the tail accessors', () => {
+    const { asm } = asmOf(`contract L { int x; public function f(SigHashPreimage p, bytes o) {
+      require(Tx.checkPreimageSigHashType(p, SigHashType(b'c1')));
+      require(hash256(o) == SigHash.hashOutputs(p));
+      require(SigHash.nLocktime(p) == this.x); } }`);
+    const N = '414136d08c5ed2bf3ba048afe6dcaebafeffffffffffffffffffffffffffffff00';
+    assert.ok(asm!.includes('OP_6 OP_PICK OP_HASH256 OP_0 OP_PICK OP_NOP OP_0 OP_PICK OP_1 OP_SPLIT'), 'hash = hash256(preimage), then fromBEUnsigned(hash)');
+    assert.ok(asm!.includes(`OP_MUL OP_ADD OP_MUL ${N} OP_1 OP_PICK OP_1 OP_PICK OP_NOP`), 's, then the local N, then normalize(s, N)');
+    assert.ok(asm!.includes('OP_2 OP_DIV OP_GREATERTHAN OP_IF OP_0 OP_PICK OP_2 OP_PICK OP_SUB OP_2 OP_ROLL OP_DROP OP_1 OP_ROLL OP_ENDIF'), 'low S: s = N - s');
+    assert.ok(asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_1 OP_PICK OP_1 OP_PICK OP_8 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK 28 OP_SUB OP_SPLIT OP_NIP'), 'hashOutputs: l = len(preimage), preimage[l - 40 : l - 8]');
+    assert.ok(asm!.includes('OP_1 OP_PICK OP_1 OP_PICK OP_4 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK OP_8 OP_SUB OP_SPLIT OP_NIP'), 'nLocktimeRaw: preimage[l - 8 : l - 4], then converted');
+    assert.ok(asm!.includes('c1 OP_NOP'), 'a literal sighash type is pushed at the call');
+  });
+
+  it('negative literals, x++ and ++x as values, and a struct assigned as a whole, in the official shapes', () => {
+    const { asm } = asmOf(SHAPES);
+    assert.equal(
+      asm,
+      [
+        '$x OP_1NEGATE', // int i = -1: one push
+        'OP_0 OP_PICK OP_DUP OP_1ADD OP_2 OP_ROLL OP_DROP OP_1 OP_ROLL 85 OP_ADD', // j = i++ + -5: the old value stays, -5 is 0x85
+        'OP_1 OP_PICK OP_DUP OP_1ADD OP_3 OP_ROLL OP_DROP OP_2 OP_ROLL OP_2 OP_ROLL OP_DROP', // ++i; its unused value dropped
+        'OP_1 OP_2', // P p = { 1, 2 }
+        'OP_2 OP_PICK c880 OP_3 OP_ROLL OP_3 OP_ROLL OP_DROP OP_DROP', // p = { j, -200 }: n × d ROLL, n × DROP
+        'OP_1 OP_PICK OP_1 OP_PICK OP_ADD OP_4 OP_PICK OP_ADD OP_6 OP_PICK OP_6 OP_PICK OP_ADD OP_NUMEQUAL',
+        'OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP',
+      ].join(' '),
+    );
+    for (const optimize of [false, true]) {
+      const C = buildContractClass(asmOf(SHAPES, optimize).artifact as never);
+      const c = new C(Int(5)) as any;
+      // i: -1 → 0 (j = -6) → 1; p = { -6, -200 }: -205 == n + 5.
+      assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(-210)).unlockingScript.toHex()), true, `-O ${optimize}`);
+      assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(-209)).unlockingScript.toHex()), false, `-O ${optimize}`);
+    }
+  });
+
+  it('static const arrays are read at run-time indices from the bottom of the stack', () => {
+    const src = `contract M { static const int[2][2] T = [[1, 2], [3, 4]]; int x;
+      public function f(int i, int j) { require(T[i][j] == this.x); } }`;
+    const C = buildContractClass(asmOf(src).artifact as never);
+    const c = new C(Int(3)) as any;
+    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(1), Int(0)).unlockingScript.toHex()), true);
+    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(0), Int(1)).unlockingScript.toHex()), false);
+    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(2), Int(0)).unlockingScript.toHex()), false, 'out of bounds');
+  });
+});
