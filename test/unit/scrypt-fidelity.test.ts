@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildContractClass, Int } from 'scryptlib';
+import { buildContractClass, Bytes, Int } from 'scryptlib';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { spends } from '../helpers/scrypt-spend.js';
 
@@ -91,6 +91,44 @@ describe('fidelity to the official compiler', () => {
       // i: -1 → 0 (j = -6) → 1; p = { -6, -200 }: -205 == n + 5.
       assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(-210)).unlockingScript.toHex()), true, `-O ${optimize}`);
       assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(-209)).unlockingScript.toHex()), false, `-O ${optimize}`);
+    }
+  });
+
+  it('array reads, constant or run-time index, go through the bounds check and an alt-stack PICK; a struct element is read from a copy', () => {
+    const src = `struct Q { bytes k; int v; }
+contract Arr {
+  int[3] a;
+  Q[2] q;
+  public function f(int i) {
+    require(this.a[i] + this.a[2] + this.q[1].v == i);
+  }
+}`;
+    const pickAt = (depth: string, index: string, size: string) =>
+      `${depth} ${index} OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP ${size} OP_LESSTHAN OP_VERIFY OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP`;
+    assert.equal(
+      asmOf(src).asm,
+      [
+        '$a[0] $a[1] $a[2] $q[0].k $q[0].v $q[1].k $q[1].v',
+        pickAt('OP_6', 'OP_8 OP_PICK', 'OP_3'), // a[i]: a[0] is 6 deep; i is read first
+        pickAt('OP_7', 'OP_2', 'OP_3'), // a[2]: the same shape for a constant index
+        'OP_ADD',
+        'OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK', // a copy of q
+        'OP_2 OP_1 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_2 OP_LESSTHAN OP_VERIFY OP_SUB OP_2 OP_MUL OP_1SUB', // (size − 1) × 2 − 1
+        'OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
+        'OP_TOALTSTACK OP_TOALTSTACK OP_DROP OP_DROP OP_DROP OP_DROP OP_FROMALTSTACK OP_FROMALTSTACK', // the copy dropped
+        'OP_0 OP_ROLL OP_1 OP_ROLL OP_DROP', // .v kept
+        'OP_ADD OP_8 OP_PICK OP_NUMEQUAL OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP',
+      ].join(' '),
+    );
+    for (const optimize of [false, true]) {
+      const C = buildContractClass(asmOf(src, optimize).artifact as never);
+      const c = new C([Int(6), Int(8), Int(3)], [{ k: Bytes('aa'), v: Int(5) }, { k: Bytes('bb'), v: Int(-9) }]) as any;
+      const call = (i: number) => spends(c.lockingScript.toHex(), () => c.f(Int(i)).unlockingScript.toHex());
+      // a[i] + a[2] + q[1].v == i: 6 + 3 − 9 == 0 holds for i = 0 only.
+      assert.equal(call(0), true, `-O ${optimize}`);
+      assert.equal(call(1), false, `-O ${optimize}`);
+      assert.equal(call(3), false, `-O ${optimize}: out of bounds`);
+      assert.equal(call(-1), false, `-O ${optimize}: negative index`);
     }
   });
 

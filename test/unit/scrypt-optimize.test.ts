@@ -33,9 +33,16 @@ function item(rand: () => number, domain: Rule['domain']): string {
   return hex(Array.from({ length: Math.floor(rand() * 5) }, () => Math.floor(rand() * 256)));
 }
 
-/** The window's concrete tokens: opcodes as named, a random constant for PUSH/CONST. */
+/** The window's concrete tokens: opcodes as named, a random constant for PUSH/CONST/NUM; one its condition (if any) accepts. */
 function windowOf(rule: Rule, rand: () => number): Token[] {
-  return rule.from.map((p: Pattern): Token => (p === 'PUSH' || p === 'CONST' ? pushBytes(item(rand, 'any')) : { op: p }));
+  for (let attempt = 0; ; attempt++) {
+    const window = rule.from.map((p: Pattern): Token => {
+      if (p === 'NUM') return pushInt(BigInt(Math.floor(rand() * (rand() < 0.2 ? 70000 : 24)) - 3));
+      return p === 'PUSH' || p === 'CONST' ? pushBytes(item(rand, 'any')) : { op: p };
+    });
+    if (!rule.when || rule.when(window)) return window;
+    if (attempt > 500) throw new Error(`${rule.name}: no random window satisfies its condition`);
+  }
 }
 
 /** Closes a branch the window opens, so the script is well formed and both arms are observable. */
@@ -87,6 +94,9 @@ describe('-O peephole rules', () => {
     assert.equal(asm(optimize(ops('OP_7 OP_1 OP_MUL OP_DUP OP_NIP'))), 'OP_7');
     assert.equal(asm(optimize([{ placeholder: 'x' }, { op: 'OP_DROP' }])), '$x OP_DROP', 'a constructor placeholder is never removed');
     assert.equal(asm(optimize(ops('OP_SWAP OP_ADD'))), 'OP_ADD');
+    // A constant index read: the bounds check and the depth arithmetic fold into one PICK.
+    assert.equal(asm(optimize(ops('OP_5 OP_1 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_3 OP_LESSTHAN OP_VERIFY OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP'))), 'OP_4 OP_PICK');
+    assert.equal(asm(optimize(ops('OP_5 OP_3 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_3 OP_LESSTHAN OP_VERIFY'))).split(' ').length, 10, 'an index out of bounds keeps its check');
   });
 
   it('property: each rule leaves the same stacks as its window (or both fail), for random stacks of its domain', () => {

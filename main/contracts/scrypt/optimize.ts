@@ -1,4 +1,4 @@
-import type { Token } from './script.js';
+import { numberBytes, pushInt, type Token } from './script.js';
 
 /**
  * The optional peephole optimiser (-O). Each rule replaces a window of tokens with a shorter (or, for the
@@ -12,14 +12,17 @@ import type { Token } from './script.js';
 
 /**
  * A token the window must hold: an opcode by name, `PUSH` (a data push, a small number or a constructor
- * placeholder) or `CONST` (a push whose value is in the code, not a placeholder scryptlib must find).
+ * placeholder), `CONST` (a push whose value is in the code, not a placeholder scryptlib must find) or
+ * `NUM` (a constant that is a minimally encoded script number of at most 4 bytes).
  */
-export type Pattern = string | 'PUSH' | 'CONST';
+export type Pattern = string | 'PUSH' | 'CONST' | 'NUM';
 
 export interface Rule {
   name: string;
   from: Pattern[];
   to: (matched: Token[]) => Token[];
+  /** A further condition on the tokens matched (constant folding applies only where the values allow it). */
+  when?: (matched: Token[]) => boolean;
   /**
    * The values the rule is exact for: `any` stack items, or `number`s (minimally encoded script numbers,
    * which is what the compiler's types put where these opcodes are used: on anything else the original
@@ -29,6 +32,20 @@ export interface Rule {
 }
 
 const op = (...names: string[]) => (): Token[] => names.map((name) => ({ op: name }));
+
+/** The value of a NUM token. */
+export function numberOf(t: Token): bigint {
+  if ('op' in t) return t.op === 'OP_0' ? 0n : t.op === 'OP_1NEGATE' ? -1n : BigInt(t.op.slice(3));
+  const bytes = Buffer.from((t as { push: string }).push, 'hex');
+  let n = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(i === bytes.length - 1 ? bytes[i] & 0x7f : bytes[i]);
+  return bytes[bytes.length - 1] & 0x80 ? -n : n;
+}
+
+/** Folds a binary operation on two constants; the result is pushed minimally. */
+const fold = (f: (a: bigint, b: bigint) => bigint) => (m: Token[]): Token[] => [pushInt(f(numberOf(m[0]), numberOf(m[1])))];
+/** Script numbers are limited to what the interpreter accepts as arithmetic input; stay well inside. */
+const small = (m: Token[]) => m.filter((t) => isNumber(t)).every((t) => numberOf(t) >= -(2n ** 31n) + 1n && numberOf(t) <= 2n ** 31n - 1n);
 
 /** Operators whose two operands can be given in either order. */
 const SYMMETRIC = ['OP_ADD', 'OP_MUL', 'OP_NUMEQUAL', 'OP_NUMEQUALVERIFY', 'OP_NUMNOTEQUAL', 'OP_EQUAL', 'OP_EQUALVERIFY', 'OP_BOOLAND', 'OP_BOOLOR', 'OP_MIN', 'OP_MAX', 'OP_AND', 'OP_OR', 'OP_XOR'];
@@ -61,6 +78,20 @@ export const RULES: readonly Rule[] = [
   { name: 'NIP DROP → 2DROP', from: ['OP_NIP', 'OP_DROP'], to: op('OP_2DROP'), domain: 'any' },
   { name: 'DROP DROP → 2DROP', from: ['OP_DROP', 'OP_DROP'], to: op('OP_2DROP'), domain: 'any' },
   { name: '0 SPLIT NIP → nothing', from: ['OP_0', 'OP_SPLIT', 'OP_NIP'], to: op(), domain: 'any' },
+  // Constants: a bounds check that a constant index passes, arithmetic on constants, an alt-stack round trip.
+  {
+    name: 'constant index bounds check → the index',
+    from: ['NUM', 'OP_DUP', 'OP_0', 'OP_GREATERTHANOREQUAL', 'OP_VERIFY', 'OP_DUP', 'NUM', 'OP_LESSTHAN', 'OP_VERIFY'],
+    when: (m) => numberOf(m[0]) >= 0n && numberOf(m[0]) < numberOf(m[6]),
+    to: (m) => [m[0]],
+    domain: 'any',
+  },
+  { name: 'const const ADD → const', from: ['NUM', 'NUM', 'OP_ADD'], when: small, to: fold((a, b) => a + b), domain: 'any' },
+  { name: 'const const SUB → const', from: ['NUM', 'NUM', 'OP_SUB'], when: small, to: fold((a, b) => a - b), domain: 'any' },
+  { name: 'const const MUL → const', from: ['NUM', 'NUM', 'OP_MUL'], when: small, to: fold((a, b) => a * b), domain: 'any' },
+  { name: 'const 1ADD → const', from: ['NUM', 'OP_1ADD'], when: small, to: (m) => [pushInt(numberOf(m[0]) + 1n)], domain: 'any' },
+  { name: 'const 1SUB → const', from: ['NUM', 'OP_1SUB'], when: small, to: (m) => [pushInt(numberOf(m[0]) - 1n)], domain: 'any' },
+  { name: 'DUP TOALTSTACK PICK FROMALTSTACK DROP → PICK', from: ['OP_DUP', 'OP_TOALTSTACK', 'OP_PICK', 'OP_FROMALTSTACK', 'OP_DROP'], to: op('OP_PICK'), domain: 'any' },
   // A push under removals: remove first, then push (so the removals can fuse into 2DROPs).
   { name: 'push NIP → DROP push', from: ['PUSH', 'OP_NIP'], to: (m) => [{ op: 'OP_DROP' }, m[0]], domain: 'any' },
   { name: 'push DROP → nothing', from: ['CONST', 'OP_DROP'], to: op(), domain: 'any' },
@@ -91,8 +122,17 @@ export function isPush(t: Token | undefined): boolean {
   return !!t && ('push' in t || 'placeholder' in t || NUMBER_OPS.has(t.op));
 }
 
+/** A constant whose bytes are the minimal encoding of a script number of at most 4 bytes. */
+function isNumber(t: Token | undefined): boolean {
+  if (!t || 'placeholder' in t) return false;
+  if ('op' in t) return NUMBER_OPS.has(t.op);
+  const n = t.push.length / 2;
+  return n >= 1 && n <= 4 && Buffer.from(numberBytes(numberOf(t))).toString('hex') === t.push;
+}
+
 function matches(p: Pattern, t: Token | undefined): boolean {
   if (p === 'PUSH') return isPush(t);
+  if (p === 'NUM') return isNumber(t);
   if (p === 'CONST') return isPush(t) && !('placeholder' in t!);
   return !!t && 'op' in t && t.op === p;
 }
@@ -100,12 +140,19 @@ function matches(p: Pattern, t: Token | undefined): boolean {
 /** The rules that can start at a token, in RULES order: those whose first pattern is its opcode, or a push class. */
 const BY_FIRST = new Map<string, Rule[]>();
 for (const rule of RULES) BY_FIRST.set(rule.from[0], [...(BY_FIRST.get(rule.from[0]) ?? []), rule]);
-const PUSH_RULES = RULES.filter((r) => r.from[0] === 'PUSH' || r.from[0] === 'CONST');
+const PUSH_RULES = RULES.filter((r) => r.from[0] === 'PUSH' || r.from[0] === 'CONST' || r.from[0] === 'NUM');
+
+const CANDIDATES = new Map<string, readonly Rule[]>();
 
 function candidates(t: Token): readonly Rule[] {
-  const own = 'op' in t ? BY_FIRST.get(t.op) ?? [] : [];
-  if (!isPush(t)) return own;
-  return RULES.filter((r) => own.includes(r) || PUSH_RULES.includes(r));
+  const key = 'op' in t ? t.op : 'push' in t ? '<push>' : '<placeholder>';
+  let found = CANDIDATES.get(key);
+  if (!found) {
+    const own = 'op' in t ? BY_FIRST.get(t.op) ?? [] : [];
+    found = isPush(t) ? RULES.filter((r) => own.includes(r) || PUSH_RULES.includes(r)) : own;
+    CANDIDATES.set(key, found);
+  }
+  return found;
 }
 
 export function optimize(tokens: readonly Token[]): Token[] {
@@ -114,7 +161,7 @@ export function optimize(tokens: readonly Token[]): Token[] {
     changed = false;
     const out: Token[] = [];
     for (let i = 0; i < current.length; ) {
-      const rule = candidates(current[i]).find(({ from }) => from.every((p, k) => matches(p, current[i + k])));
+      const rule = candidates(current[i]).find(({ from, when }) => from.every((p, k) => matches(p, current[i + k])) && (!when || when(current.slice(i, i + from.length))));
       if (rule) {
         const matched = current.slice(i, i + rule.from.length);
         out.push(...rule.to(matched));

@@ -227,9 +227,7 @@ library VarIntReader {
   // Where the state starts in a locking script: code OP_RETURN state, length, version.
   static function getStateStart(bytes scriptCode) : int {
     int scriptLen = len(scriptCode);
-    int start = scriptLen - VarIntReader.StateLen - VarIntReader.VersionLen;
-    int end = scriptLen - VarIntReader.VersionLen;
-    bytes lb = scriptCode[start : end];
+    bytes lb = scriptCode[scriptLen - VarIntReader.StateLen - VarIntReader.VersionLen : scriptLen - VarIntReader.VersionLen];
     int stateLen = unpack(lb);
     return scriptLen - stateLen - VarIntReader.StateLen - VarIntReader.VersionLen;
   }
@@ -263,8 +261,10 @@ library VarIntWriter {
     return VarIntWriter.writeBytes(x == 0 ? b'00' : pack(x));
   }
 
+  // The data part's tail: the state's length in 4 bytes, then the version byte.
   static function serializeState(bytes stateBuf) : bytes {
-    return stateBuf + num2bin(len(stateBuf), VarIntReader.StateLen) + num2bin(VarIntReader.Version, VarIntReader.VersionLen);
+    bytes lenBuf = num2bin(len(stateBuf), VarIntReader.StateLen);
+    return stateBuf + lenBuf + num2bin(VarIntReader.Version, VarIntReader.VersionLen);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Gen } from './stack.js';
  * ROLLs the value on top into the place, leaf by leaf from the last.
  */
 export function readPlace(g: Gen, place: Place): void {
+  if (place.element) return readElement(g, place, place.element);
   const { m } = g;
   const n = g.layout.size(place.type);
   for (let j = 0; j < n; j++) {
@@ -59,4 +60,66 @@ export function writePlace(g: Gen, place: Place): void {
     m.emit('OP_ROLL');
   }
   m.stack.splice(-n, n); // the new value now sits in the place
+}
+
+/** Bounds-checks the index on top (0 ≤ i < size), leaving it. */
+function checkBounds(g: Gen, size: number): void {
+  g.m.emit('OP_DUP', 'OP_0', 'OP_GREATERTHANOREQUAL', 'OP_VERIFY', 'OP_DUP');
+  g.m.pushNumber(size);
+  g.m.emit('OP_LESSTHAN', 'OP_VERIFY');
+}
+
+/**
+ * An array element read in the official shape, whether the index is known or not. A one-leaf element is
+ * PICKed in place: the depth of element 0, minus index × stride, kept on the alt stack for the PICK. A
+ * wider element (a struct, an inner array) is read from a copy of the whole array: the element's depth in
+ * the copy, (size − index) × stride − 1, goes to the alt stack; each leaf is PICKed from it; the element
+ * waits on the alt stack while the copy is dropped; then the part read is kept: one leaf is rolled to the
+ * top and the others removed, `(stride−1−within) ROLL`, then (stride − 1) × `1 ROLL DROP`.
+ */
+function readElement(g: Gen, place: Place, el: NonNullable<Place['element']>): void {
+  const { m } = g;
+  if (el.stride === 1) {
+    m.pushNumber(m.depthOf(place.slot, el.start));
+    m.temps(1);
+    g.expr(el.index);
+    checkBounds(g, el.size);
+    m.pushNumber(el.stride);
+    m.emit('OP_MUL', 'OP_SUB', 'OP_TOALTSTACK', 'OP_FROMALTSTACK', 'OP_DUP', 'OP_TOALTSTACK', 'OP_PICK', 'OP_FROMALTSTACK', 'OP_DROP');
+    m.stack.splice(-2, 2, null);
+    return;
+  }
+  const leaves = el.size * el.stride;
+  for (let j = 0; j < leaves; j++) {
+    m.pick(m.depthOf(place.slot, el.start + j));
+    m.temps(1);
+  }
+  m.pushNumber(el.size);
+  m.temps(1);
+  g.expr(el.index);
+  checkBounds(g, el.size);
+  m.emit('OP_SUB');
+  m.pushNumber(el.stride);
+  m.emit('OP_MUL', 'OP_1SUB', 'OP_TOALTSTACK');
+  m.stack.splice(-2, 2);
+  for (let j = 0; j < el.stride; j++) m.emit('OP_FROMALTSTACK', 'OP_DUP', 'OP_TOALTSTACK', 'OP_PICK');
+  m.emit('OP_FROMALTSTACK', 'OP_DROP');
+  for (let j = 0; j < el.stride; j++) m.emit('OP_TOALTSTACK');
+  for (let j = 0; j < leaves; j++) m.emit('OP_DROP');
+  for (let j = 0; j < el.stride; j++) m.emit('OP_FROMALTSTACK');
+  m.stack.splice(-leaves, leaves);
+  m.temps(el.stride);
+  const n = g.layout.size(place.type);
+  if (n === el.stride) return;
+  if (n === 1) {
+    m.pushNumber(el.stride - 1 - el.within);
+    m.emit('OP_ROLL');
+    for (let j = 0; j < el.stride - 1; j++) {
+      m.pushNumber(1);
+      m.emit('OP_ROLL', 'OP_DROP');
+    }
+    m.stack.splice(-el.stride, el.stride, null);
+    return;
+  }
+  m.narrow(el.stride, el.within, n);
 }

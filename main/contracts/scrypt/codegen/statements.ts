@@ -1,6 +1,6 @@
 import type { IStmt } from '../lower/ir.js';
 import { emitTruthy } from './builtins.js';
-import { writePlace } from './places.js';
+import { readPlace, writePlace } from './places.js';
 import type { Gen } from './stack.js';
 
 /** Statements: a non-final require is `e OP_VERIFY`; blocks drop their locals at their end, so both branches of an if leave the stack as found. */
@@ -32,6 +32,11 @@ export function emitStmt(g: Gen, s: IStmt): void {
     case 'assign':
       g.expr(s.value);
       writePlace(g, s.place);
+      if (s.compound) {
+        // The official compiler keeps x += e's value (the new x) and drops it as unused.
+        readPlace(g, s.place);
+        m.dropTop(g.layout.size(s.place.type));
+      }
       return;
     case 'step':
       // As the expression x++ whose value is not used: it is dropped.

@@ -4,10 +4,10 @@ import { readAsm } from '../semantics/asm.js';
 import { BUILTINS, MAX_UNROLL } from '../semantics/builtins.js';
 import { constLeaves, constRef, evaluate, intValue, isStackConstant, type ConstRef, type ConstScope } from '../semantics/constants.js';
 import { LayoutTooLarge, familyOf, type Layout } from '../semantics/layout.js';
-import { BOOL, genericsOf, resolveType, show, type ConstVal, type Facts, type Type, type VarSymbol } from '../semantics/model.js';
+import { BOOL, INT, genericsOf, resolveType, show, type ConstVal, type Facts, type Type, type VarSymbol } from '../semantics/model.js';
 import { Typer } from '../semantics/typer.js';
 import type { ContractIR, Frame, IExpr, IStmt, Place, PublicFunction, Slot, StackConstant } from './ir.js';
-import { CODE_PART, type StatefulLowering } from './stateful.js';
+import type { StatefulLowering } from './stateful.js';
 
 /** The most IR nodes one contract may elaborate to: unrolled loops and inlined calls multiply fast. */
 export const MAX_ELABORATED = 1_000_000;
@@ -73,7 +73,7 @@ class Elaborator {
     try {
       this.scope = this.newScope(main, new Map(), null, { kind: 'contract' }, false);
       for (const p of main.properties) {
-        if (p.isStatic || p === this.lowering.codePart) continue;
+        if (p.isStatic) continue;
         this.props.set(p.name, this.slot(p.name, this.resolve(p.type, p.at)));
       }
       const properties = [...this.props.values()];
@@ -179,7 +179,6 @@ class Elaborator {
   // ---------------------------------------------------------------- functions
 
   private publicFunction(main: ContractLike, f: Func): PublicFunction {
-    this.props.delete(CODE_PART); // each entry point reads its own
     const scope = this.newScope(main, new Map(), f, { kind: 'contract' }, true);
     return this.within(scope, () => {
       this.at = f.at;
@@ -222,16 +221,14 @@ class Elaborator {
         const init = this.expr(s.init);
         const slot = this.slot(s.name, declared && isConcrete(declared) ? declared : this.concrete(init.type, at));
         this.scope.slots.set(this.declared(s), slot);
-        if (this.scope.entry && this.lowering.codePartDecls.has(s)) this.props.set(CODE_PART, slot);
         return { kind: 'declare', slot, init, at };
       }
       case 'new':
         return this.construct(s, declared ? this.concrete(declared, at) : this.internal(at, 'new without a type'));
       case 'assign': {
-        const place = this.place(s.target) ?? this.internal(s.target.at, 'an assignment to something that is not storage');
-        if (place.dynamic.length) this.internal(s.target.at, 'a write at a run-time index');
+        const place = this.writable(s.target);
         const value = s.op === '=' ? this.expr(s.value) : this.operation(s.op.slice(0, -1), this.read(place, s.target.at), s.value, place.type, at);
-        return { kind: 'assign', place, value, at };
+        return { kind: 'assign', place, value, compound: s.op !== '=', at };
       }
       case 'expr': {
         const e = s.expr;
@@ -335,22 +332,35 @@ class Elaborator {
       const base = this.place(e.object);
       if (!base) return null;
       const f = this.layout.field(base.type, e.name) ?? this.internal(e.at, `${show(base.type)} has no field ${e.name}`);
-      return { ...base, type: f.type, offset: base.offset + f.offset };
+      const element = base.element && { ...base.element, within: base.element.within + f.offset };
+      return { ...base, type: f.type, offset: base.offset + f.offset, element };
     }
     if (e.kind === 'index') {
-      const base = this.place(e.object);
+      const base = this.flatten(this.place(e.object));
       if (!base) return null;
       const t = base.type;
       if (t.k !== 'array' || t.size === null) return this.internal(e.at, `indexing ${show(t)}`);
       const stride = this.layout.size(t.elem);
+      const size = Number(t.size);
       const k = intValue(e.index, this.constScope());
-      if (k !== null) {
-        this.inBounds(k, t, e.index.at);
-        return { ...base, type: t.elem, offset: base.offset + Number(k) * stride };
+      if (k !== null) this.inBounds(k, t, e.index.at);
+      const index: IExpr = k !== null ? { kind: 'const', value: k, type: INT, at: e.index.at } : this.expr(e.index);
+      if (base.dynamic.length) {
+        if (k !== null) return { ...base, type: t.elem, offset: base.offset + Number(k) * stride };
+        return { ...base, type: t.elem, dynamic: [...base.dynamic, { index, size, stride }] };
       }
-      return { ...base, type: t.elem, dynamic: [...base.dynamic, { index: this.expr(e.index), size: Number(t.size), stride }] };
+      const offset = base.offset + (k !== null ? Number(k) * stride : 0);
+      return { ...base, type: t.elem, offset, element: { index, size, stride, start: base.offset, within: 0, constant: k !== null } };
     }
     return null;
+  }
+
+  /** A place as plain storage: its element index folded into the offset (constant) or the run-time indices. */
+  private flatten(p: Place | null): Place | null {
+    if (!p?.element) return p;
+    const { element, ...rest } = p;
+    if (element.constant) return rest;
+    return { ...rest, dynamic: [{ index: element.index, size: element.size, stride: element.stride }] };
   }
 
   /** The slot of a constant kept on the stack, registered the first time code reads it. */
@@ -374,9 +384,10 @@ class Elaborator {
     return this.order;
   }
 
+  /** Storage written (and read first, for x++ and x += e): a run-time index is not supported here. */
   private writable(e: Expr): Place {
     const place = this.place(e) ?? this.internal(e.at, 'a write to something that is not storage');
-    if (place.dynamic.length) this.internal(e.at, 'a write at a run-time index');
+    if (this.flatten(place)!.dynamic.length) this.internal(e.at, 'a write at a run-time index');
     return place;
   }
 
@@ -511,7 +522,7 @@ class Elaborator {
         self = this.scope.self;
         generics = this.scope.generics;
       } else if (callee.kind === 'member') {
-        const place = this.place(callee.object);
+        const place = this.flatten(this.place(callee.object));
         if (!place || place.dynamic.length || place.type.k !== 'object') return this.internal(callee.at, `${fn.name}() on a value that is not fixed storage`);
         self = { kind: 'value', slot: place.slot, offset: place.offset, type: place.type };
         generics = genericsOf(place.type.decl, place.type.args);

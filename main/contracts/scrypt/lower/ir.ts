@@ -32,6 +32,14 @@ export interface Place {
   type: Type;
   offset: number;
   dynamic: { index: IExpr; size: number; stride: number }[];
+  /**
+   * One index into an array at a fixed place, kept for the official read shape (a PICK computed through
+   * the alt stack, which the official compiler emits for a constant index too): element `index` of
+   * `size`, each `stride` leaves, the array's first leaf at `start`, the place `within` leaves into the
+   * element. `offset` is then start + within, plus index × stride when the index is `constant`; writes
+   * and every other use see only `offset` (a run-time index is in `dynamic` there instead).
+   */
+  element?: { index: IExpr; size: number; stride: number; start: number; within: number; constant: boolean };
 }
 
 /** A function inlined at its call: the arguments bind the parameters, the body runs, the result stays. */
@@ -78,7 +86,8 @@ export type IStmt =
   | S<'declare', { slot: Slot; init: IExpr }>
   /** A library (or contract) value built by its explicit constructor, whose `this` is the new slot. */
   | S<'construct', { slot: Slot; params: { slot: Slot; arg: IExpr }[]; body: IStmt[] }>
-  | S<'assign', { place: Place; value: IExpr }>
+  /** `compound`: `x += e` and the like, an expression whose value (the new x) is dropped when unused. */
+  | S<'assign', { place: Place; value: IExpr; compound: boolean }>
   /** `x++;` as a statement. */
   | S<'step', { place: Place; op: '++' | '--' }>
   /** An expression whose value is dropped. */

@@ -13,7 +13,8 @@ import { bodiesOf, eachExpr, eachStmt, resolveType, stmtExprs, type Facts } from
  * afterwards they are read from the data part of the script being spent, which the contract sees through
  * the BIP143 preimage's scriptCode:
  * - every public function with a SigHashPreimage parameter starts with a prelude that reads the state into
- *   the properties; its copy of the code part becomes the hidden property `__codePart__`;
+ *   the properties and puts the spent script's code part into the hidden property `__codePart__` (a
+ *   constructor placeholder scryptlib fills with OP_0, so the deployed code does not depend on itself);
  * - `this.getStateScript()` becomes a call of a generated private function: that code part plus the
  *   current values;
  * - `this.updateState(preimage, amount)` becomes: the preimage checks out, and the spending transaction's
@@ -23,9 +24,10 @@ import { bodiesOf, eachExpr, eachStmt, resolveType, stmtExprs, type Facts } from
 export interface StatefulLowering {
   program: Program;
   main: ContractLike;
-  /** The prelude's copy of the code part, in each public function: code generation keeps it as `__codePart__`. */
-  codePartDecls: ReadonlySet<Stmt>;
-  /** The hidden property, not stored: it is the code part read in the prelude. */
+  /**
+   * The hidden property `__codePart__` (after the others): a constructor placeholder scryptlib fills with
+   * OP_0, which each public function with a preimage replaces with the code part of the script it spends.
+   */
   codePart: Property | null;
 }
 
@@ -34,7 +36,7 @@ export const CODE_PART = '__codePart__';
 export function lowerStateful(program: Program, main: ContractLike, facts: Facts, layout: Layout, diags: Diagnostics): StatefulLowering {
   reportMisuse(program, main, facts, diags);
   const stateProps = main.properties.filter((p) => p.state && !p.isStatic);
-  if (!stateProps.length || diags.hasErrors) return { program, main, codePartDecls: new Set(), codePart: null };
+  if (!stateProps.length || diags.hasErrors) return { program, main, codePart: null };
 
   const ctx = { facts, owner: main, generics: new Map() };
   const leaves = stateProps.flatMap((p) => layout.leaves(resolveType(p.type, ctx)).map((l) => ({ path: p.name + l.suffix, family: l.family })));
@@ -42,17 +44,14 @@ export function lowerStateful(program: Program, main: ContractLike, facts: Facts
   const codePart: Property = { name: CODE_PART, type: { kind: 'type', name: 'bytes', generics: [], dims: [], at: main.at }, state: false, isStatic: false, isConst: false, visibility: 'private', init: null, at: main.at };
   lowered.properties.push(codePart);
   for (const { body } of bodiesOf(lowered)) body.forEach((s) => rewriteCalls(s));
-  const codePartDecls = new Set<Stmt>();
   for (const f of lowered.functions) {
     if (f.visibility !== 'public') continue;
     const preimage = f.params.find((p) => p.type.name === 'SigHashPreimage' && !p.type.dims.length);
     if (!preimage) continue;
-    const prelude = preludeOf(preimage.name, leaves, f.at);
-    codePartDecls.add(prelude[3]);
-    f.body.unshift(...prelude);
+    f.body.unshift(...preludeOf(preimage.name, leaves, f.at));
   }
   lowered.functions.push(getStateScriptFunction(leaves, main.at));
-  return { program: { imports: program.imports, items: program.items.map((i) => (i === main ? lowered : i)) }, main: lowered, codePartDecls, codePart };
+  return { program: { imports: program.imports, items: program.items.map((i) => (i === main ? lowered : i)) }, main: lowered, codePart };
 }
 
 type Leaf = { path: string; family: 'int' | 'bool' | 'bytes' };
@@ -60,27 +59,32 @@ type Leaf = { path: string; family: 'int' | 'bool' | 'bytes' };
 const reader = (l: Leaf) => (l.family === 'int' ? 'readInt' : l.family === 'bool' ? 'readBool' : 'readBytes');
 const writer = (l: Leaf) => (l.family === 'int' ? 'writeInt' : l.family === 'bool' ? 'writeBool' : 'writeBytes');
 
-/** Loads the current state at the start of a public function; its fourth statement is the code part. */
+/**
+ * Loads the current state at the start of a public function, in the official shape: the spent script's
+ * code part (everything before the state) goes into the `__codePart__` property; unless the data part
+ * still says genesis, each state property is read from it in order.
+ */
 function preludeOf(preimage: string, leaves: Leaf[], at: Position): Stmt[] {
   const reads = leaves.map((l) => `this.${l.path} = __scrypt_r.${reader(l)}();`).join('\n');
   return statements(
     `bytes __scrypt_sc = SigHash.scriptCode(${preimage});
-     int __scrypt_sl = len(__scrypt_sc);
-     int __scrypt_ds = __scrypt_sl - 5 - Utils.fromLEUnsigned(__scrypt_sc[__scrypt_sl - 5 : __scrypt_sl - 1]);
-     bytes __scrypt_cp = __scrypt_sc[0 : __scrypt_ds];
-     if (__scrypt_sc[__scrypt_ds : __scrypt_ds + 1] == b'00') {
-       VarIntReader __scrypt_r = new VarIntReader(__scrypt_sc[__scrypt_ds + 1 : __scrypt_sl - 5]);
+     int __scrypt_ss = VarIntReader.getStateStart(__scrypt_sc);
+     this.${CODE_PART} = __scrypt_sc[: __scrypt_ss];
+     VarIntReader __scrypt_r = new VarIntReader(__scrypt_sc[__scrypt_ss :]);
+     bool __scrypt_genesis = __scrypt_r.readBool();
+     if (!__scrypt_genesis) {
        ${reads}
      }`,
     at,
   );
 }
 
+/** The next locking script: the code part, then a non-genesis data part with the current values. */
 function getStateScriptFunction(leaves: Leaf[], at: Position): Func {
   const writes = leaves.map((l) => ` + VarIntWriter.${writer(l)}(this.${l.path})`).join('');
   const source = `contract __S { private function __scrypt_getStateScript() : bytes {
-    bytes s = b'00'${writes};
-    return this.${CODE_PART} + s + num2bin(len(s), 4) + b'00';
+    bytes state = VarIntWriter.writeBool(false)${writes};
+    return this.${CODE_PART} + VarIntWriter.serializeState(state);
   } }`;
   const fn = parsed(source).functions[0];
   relocate(fn, at);

@@ -70,6 +70,11 @@ class Verifier {
     if (!this.live.has(p.slot)) this.fail(`${where}: slot ${p.slot.name}#${p.slot.id} is not live`);
     if (p.offset < 0 || p.offset + this.size(p.type) > this.size(p.slot.type)) this.fail(`${where}: leaves outside ${p.slot.name}`);
     for (const d of p.dynamic) this.family(d.index, ['int'], `${where}: an index`);
+    if (p.element) {
+      const { index, size, stride, start, within } = p.element;
+      this.family(index, ['int'], `${where}: an index`);
+      if (p.dynamic.length || start < 0 || within < 0 || within + this.size(p.type) > stride || start + size * stride > this.size(p.slot.type)) this.fail(`${where}: an element outside its array`);
+    }
   }
 
   private stmts(list: IStmt[]): void {
