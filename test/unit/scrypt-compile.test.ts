@@ -189,7 +189,7 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
       ['contract A { int x; public function f(int a) { require(this.y == 1); } }', /A has no property 'y'/],
       ['contract A { Point x; public function f(int a) { require(a == 1); } }', /unknown type Point/],
       ['contract A { int[3] x; public function f(int a) { require(this.x[3] == 1); } }', /index 3 is out of bounds for int\[3\]/],
-      ['contract A { int[3] x; public function f(int a) { this.x[a] = 1; require(a == 1); } }', /index that is written must be a compile-time constant/],
+      ['contract A { int[3] x; public function f(int a) { int y = this.x[a]++; require(a == y); } }', /index that is written must be a compile-time constant/],
       ['contract A { int x; constructor(int y) { this.z = y; } public function f(int a) { require(a == 1); } }', /A has no property 'z'/],
       ['contract A { int x; }', /needs at least one public function/],
       ['struct S { int a; } contract A { int x; public function f(int a) { S s = {a, 2}; require(s.a == 1); } }', /S has 1 fields, not 2/],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContractLike, Program, TypeRef } from './ast.js';
+import type { ContractLike, Item, Program, TypeRef } from './ast.js';
 import { abiTypeName } from './semantics/layout.js';
 import type { Facts } from './semantics/model.js';
 
@@ -52,7 +52,7 @@ export function buildArtifact(program: Program, contract: ContractLike, hex: str
   const structs: Artifact['structs'] = [];
   const library: Artifact['library'] = [];
   const alias: Named[] = [];
-  for (const item of program.items) {
+  for (const item of [...usedLibraryItems(program, abi, facts), ...program.items]) {
     if (item.kind === 'struct') structs.push({ name: item.name, params: item.fields.map((f) => named(f.name, f.type, item.generics, null)), genericTypes: item.generics });
     else if (item.kind === 'alias') alias.push(named(item.name, item.type, [], null));
     else if (item.kind === 'library') {
@@ -76,4 +76,25 @@ export function buildArtifact(program: Program, contract: ContractLike, hex: str
     hex,
     sourceMapFile: '',
   };
+}
+
+/**
+ * Standard-library structs and libraries the ABI names (a `VarIntReader` property, a `HashedMap` state,
+ * a `SortedItem` parameter), and those their fields name in turn: scryptlib needs their entries to
+ * encode such arguments. The user's own declarations are listed anyway.
+ */
+function usedLibraryItems(program: Program, abi: AbiEntity[], facts: Facts): Item[] {
+  const own = new Set(program.items.map((i) => i.name));
+  const byName = new Map(facts.env.program.items.filter((i) => !own.has(i.name)).map((i) => [i.name, i]));
+  const found = new Map<string, Item>();
+  const visit = (type: string) => {
+    const name = type.replace(/\[.*$/, '').replace(/<.*$/, '');
+    const item = byName.get(name);
+    if (!item || found.has(name) || (item.kind !== 'struct' && item.kind !== 'library')) return;
+    found.set(name, item);
+    if (item.kind === 'struct') item.fields.forEach((f) => visit(f.type.name));
+    else [...item.properties.filter((p) => !p.isStatic), ...(item.ctor?.params ?? [])].forEach((p) => visit(p.type.name));
+  };
+  for (const entity of abi) entity.params.forEach((p) => visit(p.type));
+  return [...byName.values()].filter((i) => found.has(i.name));
 }

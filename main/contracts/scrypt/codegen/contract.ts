@@ -14,7 +14,7 @@ import { emitStmt } from './statements.js';
 export function generate(ir: ContractIR, layout: Layout): Token[] {
   const propEntries = [...ir.constants.flatMap((c) => entries(c.slot, layout)), ...ir.properties.flatMap((slot) => entries(slot, layout))];
   const constants = ir.constants.flatMap(constantPushes);
-  const head = [...constants, ...(ir.ctor ? constructorCode(ir, layout, propEntries) : ir.properties.flatMap((slot) => placeholders(slot, layout)))];
+  const head = [...constants, ...(ir.ctor ? constructorCode(ir, layout, propEntries) : propertyCode(ir, layout))];
   const g = gen(new StackMachine(), layout);
   const many = ir.publics.length > 1;
   ir.publics.forEach((f, i) => {
@@ -58,6 +58,38 @@ function publicBody(g: Gen, f: PublicFunction): void {
   f.body.forEach((s) => g.stmt(s));
   g.expr(f.final);
   for (let i = 0; i < g.m.stack.length - 1; i++) g.m.emit('OP_NIP');
+}
+
+/**
+ * The properties as constructor placeholders, in order; a library value with an explicit constructor is
+ * built in place like a `new`: an OP_0 slot per leaf, its arguments' placeholders, OP_NOP, the body, an
+ * OP_DROP per argument leaf, OP_NOP.
+ */
+function propertyCode(ir: ContractIR, layout: Layout): Token[] {
+  const g = gen(new StackMachine(), layout);
+  g.m.stack = ir.constants.flatMap((c) => entries(c.slot, layout));
+  for (const slot of ir.properties) {
+    const built = ir.built.find((b) => b.slot === slot);
+    if (!built) {
+      placeholders(slot, layout).forEach((t) => g.m.token(t));
+      g.m.stack.push(...entries(slot, layout));
+      continue;
+    }
+    entries(slot, layout).forEach((e) => {
+      g.m.token({ op: 'OP_0' });
+      g.m.stack.push(e);
+    });
+    const base = g.m.stack.length;
+    for (const p of built.params) {
+      placeholders(p, layout).forEach((t) => g.m.token(t));
+      g.m.stack.push(...entries(p, layout));
+    }
+    g.m.emit('OP_NOP');
+    built.body.forEach((s) => g.stmt(s));
+    g.m.dropTop(g.m.stack.length - base);
+    g.m.emit('OP_NOP');
+  }
+  return g.m.out;
 }
 
 /**

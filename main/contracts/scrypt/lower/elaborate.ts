@@ -12,6 +12,9 @@ import type { StatefulLowering } from './stateful.js';
 /** The most IR nodes one contract may elaborate to: unrolled loops and inlined calls multiply fast. */
 export const MAX_ELABORATED = 1_000_000;
 
+/** The most positions one write at run-time indices may test (each is a branch in the script). */
+export const MAX_WRITE_POSITIONS = 1024;
+
 /** Elaboration stopped: what stopped it is already reported. */
 class Abort extends Error {}
 
@@ -77,11 +80,12 @@ class Elaborator {
         this.props.set(p.name, this.slot(p.name, this.resolve(p.type, p.at)));
       }
       const properties = [...this.props.values()];
+      const built = properties.flatMap((slot) => (slot.type.k === 'object' && slot.type.decl.ctor ? [this.builtProperty(slot, slot.type)] : []));
       const ctor = main.ctor ? this.constructorOf(main, main.ctor) : null;
       const publics = main.functions.filter((f) => f.visibility === 'public').map((f) => this.publicFunction(main, f));
       // The standard library's first, then the user's, each in declaration order.
       const constants = [...this.constants.values()].sort((a, b) => a.ordinal - b.ordinal).map(({ slot, leaves }) => ({ slot, leaves }));
-      return { name: main.name, at: main.at, constants, properties, ctor, publics };
+      return { name: main.name, at: main.at, constants, properties, built, ctor, publics };
     } catch (err) {
       if (err instanceof Abort) return null;
       if (err instanceof LayoutTooLarge) {
@@ -201,6 +205,20 @@ class Elaborator {
     });
   }
 
+  /** A library-valued property's explicit constructor, run on the property with placeholder arguments. */
+  private builtProperty(slot: Slot, type: Extract<Type, { k: 'object' }>): ContractIR['built'][number] {
+    const decl = type.decl;
+    const inner = this.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset: 0, type }, false);
+    return this.within(inner, () => {
+      const params = decl.ctor!.params.map((p) => {
+        const ps = this.bindParam(p);
+        ps.name = `${slot.name}.ctor.${p.name}`; // scryptlib's name for the argument
+        return ps;
+      });
+      return { slot, params, body: decl.ctor!.body.map((x) => this.stmt(x)) };
+    });
+  }
+
   private bindParam(p: Param): Slot {
     const slot = this.slot(p.name, this.resolve(p.type, p.at));
     this.scope.slots.set(this.declared(p), slot);
@@ -226,14 +244,22 @@ class Elaborator {
       case 'new':
         return this.construct(s, declared ? this.concrete(declared, at) : this.internal(at, 'new without a type'));
       case 'assign': {
-        const place = this.writable(s.target);
-        const value = s.op === '=' ? this.expr(s.value) : this.operation(s.op.slice(0, -1), this.read(place, s.target.at), s.value, place.type, at);
-        return { kind: 'assign', place, value, compound: s.op !== '=', at };
+        const target = this.place(s.target) ?? this.internal(s.target.at, 'an assignment to something that is not storage');
+        const flat = this.flatten(target)!;
+        const compute = (current: IExpr) => (s.op === '=' ? this.expr(s.value) : this.operation(s.op.slice(0, -1), current, s.value, flat.type, at));
+        if (flat.dynamic.length) return this.dynamicWrite(flat, compute, at);
+        return { kind: 'assign', place: target, value: compute(this.read(target, s.target.at)), compound: s.op !== '=', at };
       }
       case 'expr': {
         const e = s.expr;
         if ((e.kind === 'postfix' || e.kind === 'unary') && (e.op === '++' || e.op === '--')) {
-          return { kind: 'step', place: this.writable(e.operand), op: e.op, at };
+          const target = this.place(e.operand) ?? this.internal(e.operand.at, 'a write to something that is not storage');
+          const flat = this.flatten(target)!;
+          if (flat.dynamic.length) {
+            const one: IExpr = { kind: 'const', value: 1n, type: INT, at };
+            return this.dynamicWrite(flat, (current) => ({ kind: 'binary', op: e.op === '++' ? '+' : '-', left: current, right: one, type: flat.type, at }), at);
+          }
+          return { kind: 'step', place: target, op: e.op, at };
         }
         return { kind: 'eval', expr: this.expr(e), at };
       }
@@ -287,8 +313,20 @@ class Elaborator {
     const decl = type.decl;
     let result: IStmt;
     if (!decl.ctor) {
-      const parts = s.args.map((a) => this.expr(a));
-      result = { kind: 'declare', slot, init: { kind: 'composite', parts, type, at: s.at }, at: s.at };
+      // The implicit constructor, as the official compiler writes it: one parameter per property, each
+      // assigned to its property (OP_0 slots, the arguments, OP_NOP, the moves, OP_NOP).
+      const inner = this.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset: 0, type }, false);
+      const props = decl.properties.filter((p) => !p.isStatic);
+      const params = props.map((p, i) => {
+        const arg = this.expr(s.args[i]);
+        return { slot: this.slot(p.name, this.within(inner, () => this.resolve(p.type, p.at))), arg };
+      });
+      const body: IStmt[] = props.map((p, i) => {
+        const f = this.layout.field(type, p.name) ?? this.internal(s.at, `${show(type)} has no property ${p.name}`);
+        const from: Place = { slot: params[i].slot, type: params[i].slot.type, offset: 0, dynamic: [] };
+        return { kind: 'assign', place: { slot, type: f.type, offset: f.offset, dynamic: [] }, value: this.read(from, s.at), compound: false, at: s.at };
+      });
+      result = { kind: 'construct', slot, params, body, at: s.at };
     } else {
       const ctor = decl.ctor;
       const inner = this.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset: 0, type }, false);
@@ -382,6 +420,49 @@ class Elaborator {
   private declarationOrder(): ConstRef['decl'][] {
     this.order ??= this.facts.env.program.items.flatMap((item): ConstRef['decl'][] => (item.kind === 'const' ? [item] : 'properties' in item ? item.properties.filter((p) => p.isStatic) : []));
     return this.order;
+  }
+
+  /**
+   * A write at run-time indices: each index is evaluated once and checked against its array's size, the
+   * new value is computed once (from the current one, for x += e and x++), then written at the one
+   * position the indices name, by a test per position (the positions are known: the sizes are constants).
+   */
+  private dynamicWrite(target: Place, compute: (current: IExpr) => IExpr, at: Position): IStmt {
+    const positions = target.dynamic.reduce((n, d) => n * d.size, 1);
+    if (positions > MAX_WRITE_POSITIONS) {
+      this.report(at, `a write at run-time indices into ${positions} positions (at most ${MAX_WRITE_POSITIONS}); use smaller arrays or a constant index`);
+      throw new Abort();
+    }
+    const body: IStmt[] = [];
+    const int = (value: bigint): IExpr => ({ kind: 'const', value, type: INT, at });
+    const cmp = (op: string, left: IExpr, right: IExpr): IExpr => ({ kind: 'binary', op, left, right, type: BOOL, at });
+    const whole = (slot: Slot): Place => ({ slot, type: slot.type, offset: 0, dynamic: [] });
+    const indices = target.dynamic.map((d, j) => {
+      const slot = this.slot(`__index${j}`, INT);
+      body.push({ kind: 'declare', slot, init: d.index, at });
+      const i = this.read(whole(slot), at);
+      body.push({ kind: 'require', cond: { kind: 'logic', op: '&&', left: cmp('>=', i, int(0n)), right: cmp('<', i, int(BigInt(d.size))), type: BOOL, at }, at });
+      return slot;
+    });
+    const current: Place = { ...target, dynamic: target.dynamic.map((d, j) => ({ ...d, index: this.read(whole(indices[j]), at) })) };
+    const value = this.slot('__value', target.type);
+    body.push({ kind: 'declare', slot: value, init: compute(this.read(current, at)), at });
+    for (let p = 0; p < positions; p++) {
+      let rest = p;
+      let offset = target.offset;
+      let cond: IExpr | null = null;
+      for (let j = target.dynamic.length - 1; j >= 0; j--) {
+        const d = target.dynamic[j];
+        const k = rest % d.size;
+        rest = Math.floor(rest / d.size);
+        offset += k * d.stride;
+        const test = cmp('==', this.read(whole(indices[j]), at), int(BigInt(k)));
+        cond = cond ? { kind: 'logic', op: '&&', left: test, right: cond, type: BOOL, at } : test;
+      }
+      const write: IStmt = { kind: 'assign', place: { slot: target.slot, type: target.type, offset, dynamic: [] }, value: this.read(whole(value), at), compound: false, at };
+      body.push({ kind: 'if', cond: cond!, then: [write], else: null, at });
+    }
+    return { kind: 'block', body, at };
   }
 
   /** Storage written (and read first, for x++ and x += e): a run-time index is not supported here. */

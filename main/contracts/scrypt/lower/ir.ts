@@ -123,6 +123,11 @@ export interface ContractIR {
   constants: StackConstant[];
   /** Stored properties, in order (each leaf is a constructor argument). */
   properties: Slot[];
+  /**
+   * Properties that are library values with an explicit constructor: built at the start of the script by
+   * that constructor, whose parameters are constructor placeholders (`prop.ctor.param`).
+   */
+  built: { slot: Slot; params: Slot[]; body: IStmt[] }[];
   /** An explicit constructor: its body moves the parameters into the properties. */
   ctor: { params: Slot[]; body: IStmt[] } | null;
   publics: PublicFunction[];

@@ -30,6 +30,7 @@ class Verifier {
 
   contract(ir: ContractIR): void {
     const props = new Set([...ir.constants.map((c) => c.slot), ...ir.properties]);
+    for (const b of ir.built) this.scoped([...props, ...b.params], () => this.stmts(b.body));
     if (ir.ctor) this.scoped([...props, ...ir.ctor.params], () => this.stmts(ir.ctor!.body));
     for (const f of ir.publics) {
       this.scoped([...props, ...f.params], () => {

@@ -13,7 +13,8 @@ export const MAX_ARRAY_SIZE = 1_000_000n;
  * `static const` parameter. Only those are allowed as:
  * - a loop count (`loop (N)`), which must not be negative;
  * - an array size (`int[N]`), which must be from 1 to MAX_ARRAY_SIZE;
- * - an array index in a write (`a[i] = …`, `a[i] += …`, `a[i]++`);
+ * - an array index written by `++`/`--` inside an expression (an assignment or a `a[i]++;` statement
+ *   may use a run-time index);
  * - the argument of a `static const` parameter (user functions, `reverseBytes`, `repeat`);
  * - an index into an array that is computed rather than stored (`f()[1]`): the element is picked out at
  *   compile time.
@@ -74,9 +75,11 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
     return stored(e);
   };
 
+  /** `x++;` as a statement: like an assignment, it may write at a run-time index. */
+  const statementSteps = new Set<Expr>();
   const expr = (root: Expr) =>
     eachExpr(root, (e) => {
-      if ((e.kind === 'unary' || e.kind === 'postfix') && (e.op === '++' || e.op === '--')) writeIndices(e.operand);
+      if ((e.kind === 'unary' || e.kind === 'postfix') && (e.op === '++' || e.op === '--') && !statementSteps.has(e)) writeIndices(e.operand);
       if (e.kind === 'index' && !stored(e.object) && !isConstant(e.index, scope())) {
         diags.error(startOf(e.index), 'indexing a computed array (not a variable, property or field) needs a compile-time constant index');
       }
@@ -101,7 +104,8 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
     eachStmt(root, (s) => {
       if (s.kind === 'var' && s.type !== 'auto') type(s.type);
       if (s.kind === 'new') type(s.type);
-      if (s.kind === 'assign') writeIndices(s.target);
+      // An assignment may write at run-time indices (each position is tested); ++ and -- inside an expression may not.
+      if (s.kind === 'expr' && (s.expr.kind === 'unary' || s.expr.kind === 'postfix') && (s.expr.op === '++' || s.expr.op === '--')) statementSteps.add(s.expr);
       if (s.kind === 'loop') {
         const v = ctc(s.count);
         if (!v) diags.error(startOf(s.count), 'the loop count must be a compile-time constant (a literal, a static const initialised with a literal, a static const parameter or a loop variable)');
