@@ -70,7 +70,15 @@ function compileCommand(args: string[]): number {
   }
   const source = readSource(file);
   if (source === null) return 2;
-  const r = compileScrypt(source, { file: path.basename(file), optimize: args.includes('-O') });
+  // Imports are read from disk, relative to the file that imports them.
+  const readImport = (p: string) => {
+    try {
+      return readFileSync(path.join(path.dirname(file), p), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const r = compileScrypt(source, { file: path.basename(file), optimize: args.includes('-O'), readImport });
   for (const d of r.diagnostics) console.error(formatDiagnostic(d));
   if (!r.artifact) return 1;
   const out = outArg ?? file.replace(/\.scrypt$/i, '') + '.json';

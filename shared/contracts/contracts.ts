@@ -23,6 +23,11 @@ export const CONTRACT_OPERATIONS = byName(
       sourceCode: base64Source('sCrypt'),
       optimize: boolish,
       file: optionalText(200),
+      /** Files the source imports: the path as the import names it (relative to the source) → base64 source. */
+      imports: z
+        .record(z.string().trim().min(1).max(300), base64Source('imported sCrypt'))
+        .refine((m) => Object.keys(m).length <= 100, { error: 'at most 100 imported files' })
+        .optional(),
     }),
     output: z.object({
       /** ASM of the locking-script template, constructor arguments as $name (as the public service returns). */

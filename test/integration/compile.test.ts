@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildContractClass } from 'scryptlib';
@@ -41,6 +41,25 @@ describe('POST /v1/compile and the offline CLI', () => {
     assert.equal(notB64.body.data.code, 'VALIDATION_FAILED');
     const noAuth = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(P2PKH) } });
     assert.equal(noAuth.status, 401);
+  });
+
+  it('imports: sent with the request (path → base64), or read from disk by the CLI', async () => {
+    const lib = 'library Twice { static function of(int x) : int { return x + x; } }';
+    const main = 'import "lib/twice.scrypt";\ncontract UsesTwice { int x; public function f(int a) { require(Twice.of(a) == this.x); } }';
+    const ok = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(main), imports: { 'lib/twice.scrypt': b64(lib) } }, headers: auth });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.data.artifact.contract, 'UsesTwice');
+    const missing = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(main), file: 'M.scrypt' }, headers: auth });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(missing.body.data.errors.map((e: any) => `${e.file}:${e.line}:${e.column} ${e.message}`), ['M.scrypt:1:1 cannot read the imported file lib/twice.scrypt']);
+    ensureBuilt();
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'M.scrypt'), main);
+    mkdirSync(path.join(dir, 'lib'));
+    writeFileSync(path.join(dir, 'lib', 'twice.scrypt'), lib);
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'compile', path.join(dir, 'M.scrypt')], { encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.equal(JSON.parse(readFileSync(path.join(dir, 'M.json'), 'utf8')).contract, 'UsesTwice');
   });
 
   it('npx keystead compile works offline: artifact file, --asm, exit codes', () => {

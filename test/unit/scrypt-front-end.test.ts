@@ -67,7 +67,7 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
       ['contract T { int k; public function g(bytes b) { require(b[0] == b\'00\'); } }', /1:\d+: error: bytes cannot be indexed/],
       ['struct P { int x; } contract T { int k; public function g(int a) { P p = P(a); require(p.x == 1); } }', /P\(…\) is not a function; write a struct literal/],
       ['contract T { int k; public function g(bytes b) { require(b == Util.toLEUnsigned(1, 2)); } }', /Util belongs to sCrypt's standard library, but this compiler does not provide it/],
-      ['contract T { int k; public function g(int a) { asm { OP_DROP } require(true); } }', /an asm block must be the whole body of a private or static function/],
+      ['contract T { int k; public function g(int a) { asm { OP_DROP } require(true); } }', /an asm block must be the whole body of a function/],
       ['contract T { int k; function f(int a) : int { asm { OP_FOO } } public function g(int a) { require(f(a) == 1); } }', /unknown opcode OP_FOO in asm/],
       ['contract T { int k; public function g(static const int n) { require(n == 1); } }', /public function g cannot take static const parameters/],
       ['contract T { int k; public function g(int a) { int b; require(a == 1); } }', /variable b needs an initial value/],

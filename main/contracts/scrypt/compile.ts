@@ -2,7 +2,8 @@ import { buildArtifact, type Artifact } from './artifact.js';
 import type { ContractLike, Item, Program } from './ast.js';
 import { generate } from './codegen/contract.js';
 import { MAX_SCRIPT_OPS, ScriptTooLarge } from './codegen/stack.js';
-import type { Diagnostic, Diagnostics } from './diagnostics.js';
+import { posix } from 'node:path';
+import type { Diagnostic, Diagnostics, Position } from './diagnostics.js';
 import { lower } from './lower/index.js';
 import type { ContractIR } from './lower/ir.js';
 import { parse } from './parser.js';
@@ -56,10 +57,22 @@ function withStdlib(program: Program): Program {
  * file:line:column; nothing throws. A program the front end accepts always gets code (short of the script
  * size limit).
  */
-export function compileScrypt(source: string, opts: { file?: string; optimize?: boolean } = {}): CompileResult {
+export interface CompileOptions {
+  /** The file's name, for diagnostics and as the base of relative imports. */
+  file?: string;
+  optimize?: boolean;
+  /**
+   * Reads an imported file: `path` is the import resolved against the importing file's directory (POSIX
+   * separators, relative to the main file's directory). Null when there is no such file. Without it,
+   * `import` is refused.
+   */
+  readImport?: (path: string) => string | null;
+}
+
+export function compileScrypt(source: string, opts: CompileOptions = {}): CompileResult {
   const file = opts.file ?? 'contract.scrypt';
   try {
-    return compileUnguarded(source, file, opts.optimize === true);
+    return compileUnguarded(source, file, opts.optimize === true, opts.readImport);
   } catch (err) {
     // The passes walk the tree recursively; a program that exhausts the stack is refused, not a crash.
     if (!(err instanceof RangeError)) throw err;
@@ -77,17 +90,25 @@ export interface FrontEndResult {
 }
 
 /** Parsing, the semantic passes and the lowering: the IR, or null with the errors in `diagnostics`. */
-export function frontEnd(source: string, file: string): { front: FrontEndResult | null; diagnostics: Diagnostics } {
-  const { program, diagnostics } = parse(source, file);
+export function frontEnd(source: string, file: string, readImport?: CompileOptions['readImport']): { front: FrontEndResult | null; diagnostics: Diagnostics } {
+  const parsed = parse(source, file);
+  const { diagnostics } = parsed;
+  let program = parsed.program;
   const done = (front: FrontEndResult | null = null) => ({ front, diagnostics });
   if (diagnostics.hasErrors) return done();
+  // The last contract is the one compiled; a file of libraries only (a library package such as
+  // scrypt-ts-lib's) compiles its last library: its properties as constructor arguments, no public functions.
   const contracts = program.items.filter((i) => i.kind === 'contract');
-  const main = contracts[contracts.length - 1];
-  if (!main || main.kind !== 'contract') {
-    diagnostics.error({ line: 1, column: 1 }, 'the file has no contract');
+  const libraries = program.items.filter((i) => i.kind === 'library');
+  const main = contracts[contracts.length - 1] ?? libraries[libraries.length - 1];
+  if (!main || (main.kind !== 'contract' && main.kind !== 'library')) {
+    diagnostics.error(program.items[0]?.at ?? { line: 1, column: 1 }, 'the file has no contract or library');
     return done();
   }
-  if (program.imports.length) diagnostics.error(program.imports[0].at, 'imports are not supported: put every declaration in one file');
+  if (program.imports.length) {
+    if (!readImport) diagnostics.error(program.imports[0].at, 'imports are not supported here: put every declaration in one file, or compile with the CLI (which reads imported files) or send them in `imports`');
+    else program = { imports: [], items: [...importedItems(program, '.', readImport, diagnostics, new Set()), ...program.items] };
+  }
   if (diagnostics.hasErrors) return done();
   const full = withStdlib(program);
   const facts = checkProgram(full, diagnostics);
@@ -98,8 +119,42 @@ export function frontEnd(source: string, file: string): { front: FrontEndResult 
   return done(lowered && { program, main, facts, ...lowered });
 }
 
-function compileUnguarded(source: string, file: string, optimizeOutput: boolean): CompileResult {
-  const { front, diagnostics } = frontEnd(source, file);
+/**
+ * The declarations of the files a program imports, each file once, dependencies first (as the official
+ * compiler concatenates them); positions inside them name their file.
+ */
+function importedItems(program: Program, dir: string, readImport: NonNullable<CompileOptions['readImport']>, diagnostics: Diagnostics, seen: Set<string>): Item[] {
+  const items: Item[] = [];
+  for (const imp of program.imports) {
+    const resolved = posix.normalize(posix.join(dir, imp.path.replace(/\\/g, '/')));
+    if (seen.has(resolved)) continue;
+    seen.add(resolved);
+    const text = readImport(resolved);
+    if (text === null) {
+      diagnostics.error(imp.at, `cannot read the imported file ${imp.path}`);
+      continue;
+    }
+    const sub = parse(text, resolved);
+    tagFile(sub.program, resolved);
+    for (const d of sub.diagnostics.items) diagnostics.error({ line: d.line, column: d.column, file: resolved }, d.message);
+    items.push(...importedItems(sub.program, posix.dirname(resolved), readImport, diagnostics, seen), ...sub.program.items);
+  }
+  return items;
+}
+
+/** Marks every position in an imported file's tree with the file's name. */
+function tagFile(node: unknown, file: string): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach((n) => tagFile(n, file));
+  const o = node as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'at' && v && typeof v === 'object' && 'line' in v) (v as Position).file = file;
+    else tagFile(v, file);
+  }
+}
+
+function compileUnguarded(source: string, file: string, optimizeOutput: boolean, readImport?: CompileOptions['readImport']): CompileResult {
+  const { front, diagnostics } = frontEnd(source, file, readImport);
   const failed = () => ({ artifact: null, asm: null, hex: null, diagnostics: diagnostics.items });
   if (!front) return failed();
   let tokens: Token[];

@@ -1,7 +1,8 @@
-/** A position in a source file: 1-based line and column. */
+/** A position in a source file: 1-based line and column; `file` when it is in an imported file. */
 export interface Position {
   line: number;
   column: number;
+  file?: string;
 }
 
 export interface Span {
@@ -34,14 +35,14 @@ export class Diagnostics {
 
   error(at: Position, message: string): void {
     // One error per position: a second one there is a cascade of the first.
-    const key = `${at.line}:${at.column}`;
+    const key = `${at.file ?? ''}:${at.line}:${at.column}`;
     if (this.full || this.positions.has(key)) return;
     this.positions.add(key);
     if (this.items.length === MAX_DIAGNOSTICS - 1) {
       this.full = true;
       message = `${message} (and more errors after this one; only the first ${MAX_DIAGNOSTICS} are reported)`;
     }
-    this.items.push({ file: this.file, line: at.line, column: at.column, message, severity: 'error' });
+    this.items.push({ file: at.file ?? this.file, line: at.line, column: at.column, message, severity: 'error' });
   }
 
   get hasErrors(): boolean {
@@ -54,7 +55,7 @@ export class Diagnostics {
   }
 
   rewind(mark: number): void {
-    for (const d of this.items.splice(mark)) this.positions.delete(`${d.line}:${d.column}`);
+    for (const d of this.items.splice(mark)) this.positions.delete(`${d.file === this.file ? '' : d.file}:${d.line}:${d.column}`);
     this.full = this.items.length >= MAX_DIAGNOSTICS;
   }
 }

@@ -113,7 +113,15 @@ export function tokenize(source: string, diags: Diagnostics): Token[] {
         // Keep the asm body raw: its contents are opcodes, not sCrypt.
         while (source[i] !== '{') advance(1);
         const bodyStart = i + 1;
-        const close = source.indexOf('}', bodyStart);
+        // The body may hold `loop (N) { … }` blocks: find the brace that closes the asm block.
+        let close = -1;
+        for (let j = bodyStart, depth = 1; j < source.length; j++) {
+          if (source[j] === '{') depth++;
+          else if (source[j] === '}' && --depth === 0) {
+            close = j;
+            break;
+          }
+        }
         if (close === -1) {
           diags.error(start, "unterminated asm block: missing '}'");
           advance(source.length - i);

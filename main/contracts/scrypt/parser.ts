@@ -229,7 +229,13 @@ export class Parser {
     if (this.eat('function')) {
       const name = this.ident('the function name').value;
       const params = this.params();
-      const returnType = this.eat(':') ? this.type() : null;
+      let returnType = this.eat(':') ? this.type() : null;
+      // The older form `function f(…) returns (T)`, which the official compiler still accepts.
+      if (!returnType && this.is('returns', 'ident') && this.peek().value === '(') {
+        this.i += 2;
+        returnType = this.type();
+        this.expect(')');
+      }
       c.functions.push({ name, visibility, isStatic, params, returnType, body: this.block(), at } satisfies Func);
       return;
     }

@@ -10,8 +10,10 @@ export async function compile(ctx: OpContext<ContractServices>, input: ParsedInp
   const source = Buffer.from(input.sourceCode.replace(/\s+/g, ''), 'base64').toString('utf8');
   const file = input.file ?? 'contract.scrypt';
   // Untrusted source: compiled in a worker, with time, memory and size limits.
-  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true });
-  if (!r.artifact || !r.asm || !r.hex) {
+  const imports = Object.fromEntries(Object.entries(input.imports ?? {}).map(([p, b64]) => [p, Buffer.from(b64.replace(/\s+/g, ''), 'base64').toString('utf8')]));
+  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true, imports });
+  // A library package compiles to an empty script: hex '' is a result, null is a failure.
+  if (!r.artifact || r.asm === null || r.hex === null) {
     const first = r.diagnostics[0];
     throw new DomainError('COMPILE_FAILED', first ? `Compilation failed: ${formatDiagnostic(first)}` : 'Compilation failed.', { errors: r.diagnostics });
   }

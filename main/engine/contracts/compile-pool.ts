@@ -50,16 +50,17 @@ export class CompilePool {
     return this.pool;
   }
 
-  compile(source: string, opts: { file: string; optimize: boolean }): Promise<CompileResult> {
-    return this.run({ kind: 'compile', source, file: opts.file, optimize: opts.optimize }, 'Compiling') as Promise<CompileResult>;
+  compile(source: string, opts: { file: string; optimize: boolean; imports?: Record<string, string> }): Promise<CompileResult> {
+    return this.run({ kind: 'compile', source, file: opts.file, optimize: opts.optimize, imports: opts.imports ?? {} }, 'Compiling') as Promise<CompileResult>;
   }
 
   transpile(source: string, opts: { file: string }): Promise<TranspileResult> {
     return this.run({ kind: 'transpile', source, file: opts.file }, 'Transpiling') as Promise<TranspileResult>;
   }
 
-  private async run(task: { kind: 'compile'; source: string; file: string; optimize: boolean } | { kind: 'transpile'; source: string; file: string }, doing: string): Promise<unknown> {
-    const bytes = Buffer.byteLength(task.source, 'utf8');
+  private async run(task: { kind: 'compile'; source: string; file: string; optimize: boolean; imports: Record<string, string> } | { kind: 'transpile'; source: string; file: string }, doing: string): Promise<unknown> {
+    const imported = task.kind === 'compile' ? Object.values(task.imports).reduce((n, text) => n + Buffer.byteLength(text, 'utf8'), 0) : 0;
+    const bytes = Buffer.byteLength(task.source, 'utf8') + imported;
     if (bytes > this.limits.maxSourceBytes) {
       throw new DomainError('PAYLOAD_TOO_LARGE', `sourceCode: the source is ${bytes} bytes; ${this.limits.maxSourceBytes} at most.`);
     }

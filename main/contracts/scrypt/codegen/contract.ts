@@ -55,6 +55,13 @@ function placeholders(slot: Slot, layout: Layout): Token[] {
 }
 
 function publicBody(g: Gen, f: PublicFunction): void {
+  if (f.asm) {
+    // Written in Script: it runs on its parameters, so the selector, constants and properties go first.
+    const params = f.params.reduce((n, slot) => n + g.layout.size(slot.type), 0);
+    g.m.dropTop(g.m.stack.length - params);
+    f.asm.forEach((t) => g.m.token(t));
+    return;
+  }
   f.body.forEach((s) => g.stmt(s));
   g.expr(f.final);
   for (let i = 0; i < g.m.stack.length - 1; i++) g.m.emit('OP_NIP');

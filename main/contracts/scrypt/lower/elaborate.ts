@@ -188,6 +188,11 @@ class Elaborator {
       this.at = f.at;
       const params = f.params.map((p) => this.bindParam(p));
       const last = f.body[f.body.length - 1];
+      if (f.body.length === 1 && last.kind === 'asm') {
+        const read = readAsm(last.text, `${main.name}.${f.name}`);
+        if ('error' in read) return this.internal(last.at, read.error);
+        return { name: f.name, at: f.at, params, body: [], final: { kind: 'const', value: true, type: BOOL, at: f.at }, asm: read.tokens };
+      }
       if (!last || last.kind !== 'require') this.internal(f.at, `public function ${f.name} does not end with require`);
       const body = f.body.slice(0, -1).map((s) => this.stmt(s));
       this.at = last.at;
@@ -380,9 +385,16 @@ class Elaborator {
       if (t.k !== 'array' || t.size === null) return this.internal(e.at, `indexing ${show(t)}`);
       const stride = this.layout.size(t.elem);
       const size = Number(t.size);
-      const k = intValue(e.index, this.constScope());
-      if (k !== null) this.inBounds(k, t, e.index.at);
-      const index: IExpr = k !== null ? { kind: 'const', value: k, type: INT, at: e.index.at } : this.expr(e.index);
+      let k = intValue(e.index, this.constScope());
+      let index: IExpr = k !== null ? { kind: 'const', value: k, type: INT, at: e.index.at } : this.expr(e.index);
+      if (k !== null && (k < 0n || k >= t.size)) {
+        // An index out of bounds is an error when it is known without loop variables; one computed from a
+        // loop variable (headers[i - 1] in the first iteration) may sit in a branch that never runs there: it
+        // is checked at run time instead.
+        if (intValue(e.index, { facts: this.facts, owner: this.scope.owner }) !== null) this.inBounds(k, t, e.index.at);
+        k = null;
+        index = { ...index };
+      }
       if (base.dynamic.length) {
         if (k !== null) return { ...base, type: t.elem, offset: base.offset + Number(k) * stride };
         return { ...base, type: t.elem, dynamic: [...base.dynamic, { index, size, stride }] };

@@ -107,6 +107,8 @@ export interface PublicFunction {
   body: IStmt[];
   /** The final `require`'s condition, left on the stack as the script's result. */
   final: IExpr;
+  /** A function written in asm: its Script, run on the parameters alone, leaves the result (body and final unused). */
+  asm?: Token[];
 }
 
 /** A non-int static constant: pushed once at the bottom of the script, read like a variable. */

@@ -7,20 +7,60 @@ import { OP, type Token } from '../script.js';
  * tokens, or what cannot be read.
  */
 export function readAsm(text: string, placeholderPrefix: string): { tokens: Token[] } | { error: string } {
+  const words = text.replace(/[{}()]/g, ' $& ').split(/\s+/).filter(Boolean);
+  const read = readWords(words, 0, placeholderPrefix, false);
+  return 'error' in read ? read : { tokens: read.tokens };
+}
+
+/** The most tokens one asm block may unroll to. */
+const MAX_ASM_TOKENS = 1_000_000;
+
+/**
+ * Reads words from `start` up to the end, or to the `}` closing a loop body. `loop (N) { … }` repeats
+ * its body N times (N a decimal literal), as the official compiler unrolls it.
+ */
+function readWords(words: string[], start: number, placeholderPrefix: string, inLoop: boolean): { tokens: Token[]; next: number } | { error: string } {
   const tokens: Token[] = [];
-  for (const raw of text.split(/\s+/).filter(Boolean)) {
+  let i = start;
+  for (; i < words.length; i++) {
+    const raw = words[i];
+    if (raw === '}') {
+      if (!inLoop) return { error: "an unmatched '}' in asm" };
+      return { tokens, next: i + 1 };
+    }
+    if (raw === 'loop') {
+      if (words[i + 1] !== '(' || !/^\d+$/.test(words[i + 2] ?? '') || words[i + 3] !== ')' || words[i + 4] !== '{') return { error: 'an asm loop is written loop (N) { … } with N a number' };
+      const body = readWords(words, i + 5, placeholderPrefix, true);
+      if ('error' in body) return body;
+      const n = Number(words[i + 2]);
+      if (n * body.tokens.length > MAX_ASM_TOKENS) return { error: `an asm loop of ${n} iterations is too large` };
+      for (let k = 0; k < n; k++) tokens.push(...body.tokens);
+      i = body.next - 1;
+      continue;
+    }
+    const read = readWord(raw, placeholderPrefix);
+    if ('error' in read) return read;
+    tokens.push(read);
+  }
+  if (inLoop) return { error: "an asm loop is missing its '}'" };
+  return { tokens, next: i };
+}
+
+function readWord(raw: string, placeholderPrefix: string): Token | { error: string } {
+  {
     const word = /^op_/i.test(raw) ? raw.toUpperCase() : raw;
     if (word.startsWith('$')) {
       if (!/^\$[A-Za-z_]\w*$/.test(word)) return { error: `bad asm variable ${word}` };
-      tokens.push({ placeholder: `${placeholderPrefix}.${word.slice(1)}` });
-    } else if (/^OP_\w+$/.test(word)) {
+      return { placeholder: `${placeholderPrefix}.${word.slice(1)}` };
+    }
+    if (/^OP_\w+$/.test(word)) {
       const name = word === 'OP_FALSE' ? 'OP_0' : word === 'OP_TRUE' ? 'OP_1' : word;
       if (OP[name] === undefined) return { error: `unknown opcode ${word} in asm` };
-      tokens.push({ op: name });
-    } else if (word === '0') tokens.push({ op: 'OP_0' });
-    else if (word === '-1') tokens.push({ op: 'OP_1NEGATE' });
-    else if (/^([0-9a-fA-F]{2})+$/.test(word)) tokens.push({ push: word.toLowerCase() });
-    else return { error: `cannot read '${word}' in asm (opcodes, hex data, $variables)` };
+      return { op: name };
+    }
+    if (word === '0') return { op: 'OP_0' };
+    if (word === '-1') return { op: 'OP_1NEGATE' };
+    if (/^([0-9a-fA-F]{2})+$/.test(word)) return { push: word.toLowerCase() };
+    return { error: `cannot read '${word}' in asm (opcodes, hex data, $variables, loop (N) { … })` };
   }
-  return { tokens };
 }

@@ -1,5 +1,6 @@
 import type { AliasDecl, ConstDecl, ContractLike, Expr, Func, Item, Param, Program, Property, Stmt, StructDecl, TypeRef } from '../ast.js';
 import type { Position } from '../diagnostics.js';
+import { STDLIB_NAMES } from '../stdlib.js';
 
 /**
  * What the semantic passes share: the program's declarations (`Env`), the semantic types, and the facts
@@ -182,7 +183,10 @@ export class Env {
   constructor(readonly program: Program) {
     for (const item of program.items) if (!this.items.has(item.name)) this.items.set(item.name, item);
     this.contracts = program.items.filter((i): i is ContractLike => i.kind === 'contract');
-    this.main = this.contracts[this.contracts.length - 1] ?? null;
+    // The last contract; a file of libraries only (a library package) compiles its last library (its own:
+    // the standard library's come first and are not candidates).
+    const libraries = program.items.filter((i): i is ContractLike => i.kind === 'library' && !STDLIB_NAMES.includes(i.name));
+    this.main = this.contracts[this.contracts.length - 1] ?? libraries[libraries.length - 1] ?? null;
   }
 
   /** A library or contract by name. */

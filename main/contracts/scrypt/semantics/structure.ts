@@ -22,8 +22,8 @@ export function checkStructure(facts: Facts, diags: Diagnostics): void {
   const { env } = facts;
   if (!env.main) {
     const first = env.program.items[0];
-    diags.error(first ? first.at : { line: 1, column: 1 }, 'the file has no contract (the last contract of a file is the one compiled)');
-  } else if (!env.main.functions.some((f) => f.visibility === 'public')) {
+    diags.error(first ? first.at : { line: 1, column: 1 }, 'the file has no contract or library (the last contract of a file is the one compiled, or the last library of a file of libraries)');
+  } else if (env.main.kind === 'contract' && !env.main.functions.some((f) => f.visibility === 'public')) {
     diags.error(env.main.at, `contract ${env.main.name} needs at least one public function`);
   }
   for (const item of env.program.items) {

@@ -373,7 +373,9 @@ class SymbolPass {
       count(fn.params.length, calleeName(callee));
     };
     if (callee.kind === 'ident') {
-      const own = this.owner?.functions.find((f) => f.name === callee.name);
+      // A bare call of a built-in's name is the built-in, even where the library declares a function of
+      // that name (FixedPoint.abs(FP) calls abs(int) on its field), as the official compiler resolves it.
+      const own = callee.name in BUILTINS ? undefined : this.owner?.functions.find((f) => f.name === callee.name);
       const cast = castFamilies(callee.name) ?? this.aliasCast(callee.name);
       if (own && !own.isStatic && this.staticContext) this.diags.error(callee.at, `${own.name} is not static, so ${this.staticContext} cannot call it`);
       if (own) user(this.owner!, own);

@@ -239,7 +239,8 @@ export class Typer {
         return this.binary(e);
       case 'ternary': {
         const c = this.expr(e.cond);
-        if (c.k !== 'bool' && c.k !== 'any') this.error(startOf(e.cond), `the condition of ?: must be a bool, not ${show(c)}`);
+        // Like an if condition, an int or bytes is true when it is not zero (`x % 2 ? a : b`).
+        if (!['bool', 'int', 'bytes', 'any'].includes(c.k)) this.error(startOf(e.cond), `the condition of ?: must be a bool (or an int or bytes), not ${show(c)}`);
         const a = this.expr(e.then, expected);
         const b = this.expr(e.else, expected ?? a);
         if (a.k === 'any') return b;
@@ -319,7 +320,10 @@ export class Typer {
       this.error(e.at, `only arrays can be indexed, not ${show(t)}`);
       return ANY;
     }
-    const k = intValue(e.index, this.constScope());
+    // Known without loop variables or static const arguments: an index out of bounds is an error. One that
+    // depends on them (headers[i - 1] in the first iteration) may sit in a branch that never runs there,
+    // so it is checked at run time.
+    const k = intValue(e.index, { ...this.constScope(), bound: undefined });
     if (k !== null && t.size !== null && (k < 0n || k >= t.size)) this.error(startOf(e.index), `index ${k} is out of bounds for ${show(t)}`);
     return t.elem;
   }
