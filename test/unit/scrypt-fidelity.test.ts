@@ -132,6 +132,25 @@ contract Arr {
     }
   });
 
+  it('stateful contracts: __codePart__ is the last property; the prelude reads the state through getStateStart; the next state through serializeState', () => {
+    const { asm } = asmOf(`contract Tally {
+  @state int n;
+  @state bool open;
+  public function bump(SigHashPreimage txPreimage, int amount) {
+    require(Tx.checkPreimage(txPreimage));
+    this.n++;
+    require(hash256(Utils.buildOutput(this.getStateScript(), amount)) == SigHash.hashOutputs(txPreimage));
+  }
+}`);
+    const tokens = asm!.split(' ');
+    assert.equal(tokens.slice(5, 8).join(' '), '$n $open $__codePart__');
+    // SigHash.scriptCode(txPreimage): preimage[104:], then readVarint with its locals l and ret.
+    assert.equal(tokens.slice(8, 18).join(' '), 'OP_9 OP_PICK OP_NOP OP_0 OP_PICK 68 OP_SPLIT OP_NIP OP_NOP OP_0');
+    assert.ok(asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_1 OP_PICK OP_1 OP_PICK OP_1 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK OP_4 OP_SUB OP_1 OP_SUB OP_SPLIT OP_NIP OP_0 OP_PICK OP_BIN2NUM'), 'getStateStart: the length bytes before the version byte');
+    assert.ok(asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_4 OP_NUM2BIN OP_1 OP_PICK OP_1 OP_PICK OP_CAT OP_0 OP_1 OP_NUM2BIN OP_CAT'), 'serializeState: the state, its 4-byte length, the version');
+    assert.ok(asm!.includes('00 OP_1 OP_PICK OP_EQUAL OP_NOT'), "readBool: b'00' != the byte");
+  });
+
   it('static const arrays are read at run-time indices from the bottom of the stack', () => {
     const src = `contract M { static const int[2][2] T = [[1, 2], [3, 4]]; int x;
       public function f(int i, int j) { require(T[i][j] == this.x); } }`;
