@@ -4,7 +4,9 @@ import { Hash, LockingScript, P2PKH, PrivateKey, Transaction, UnlockingScript, U
 import { DEFAULT_FEE_POLICY } from '../../main/chain/policy.js';
 import { validateTransaction, type KnownOutput } from '../../main/chain/local/validate.js';
 import { buildTokenSpend, type Funding, type SpentToken } from '../../main/engine/tokens/build.js';
+import { KST_CODE_V1 } from '../../main/engine/tokens/kst/legacy-code.js';
 import { KST20, KST789, KstTemplate } from '../../main/engine/tokens/templates/kst.js';
+import { TemplateRegistry } from '../../main/engine/tokens/templates/registry.js';
 import { withOwner } from '../../main/engine/tokens/templates/script-bytes.js';
 import type { TokenTemplate } from '../../main/engine/tokens/templates/template.js';
 
@@ -150,6 +152,31 @@ describe('KST token scripts under Spend', () => {
       'a merge with a made-up value',
       forge(KST20, 'merge', [m1, { ...m2, parentHex: fakeParent.toHex() }], { tokenOutputs: [{ owner: pkh(bob), satoshis: 6000 }], redeem: null, change: null }, [{ script: withOwner(m1.script, pkh(bob)), satoshis: 6000 }], fundingFor(ledger, alice, 100_000)),
     );
+  });
+});
+
+describe('earlier releases of the open template stay usable', () => {
+  it('outputs written with the first release are recognised, moved with its own code (split, merge) and not mixed with the current one', async () => {
+    const v1 = new KstTemplate('KST-20', true, KST_CODE_V1);
+    const registry = new TemplateRegistry(() => []);
+    const ledger = new Ledger();
+    const t = tokenOf(ledger, v1, alice, 1000);
+    assert.notEqual(t.script, KST20.lock({ owner: pkh(alice), redemption: pkh(issuer), symbol: 'GOLD', data: [], splittable: true }), 'the releases differ');
+    const seen = registry.recognise(t.script);
+    assert.equal(seen?.token.protocol, 'KST-20');
+    assert.equal((seen?.template as KstTemplate).redeemAt, v1.redeemAt);
+    const mover = registry.forOutputs('KST-20', [t.script])!;
+    assert.equal((mover as KstTemplate).redeemAt, v1.redeemAt, 'moved with the release that wrote it');
+    const split = await buildTokenSpend({ template: mover, kind: 'transfer', inputs: [t], tokenOutputs: [{ owner: pkh(bob), satoshis: 600 }, { owner: pkh(bob), satoshis: 400 }], redeem: null, funding: fundingFor(ledger, alice), policy: DEFAULT_FEE_POLICY });
+    assert.equal(ledger.check(split.tx).ok, true, 'the first release still spends under Spend');
+    const splitId = ledger.add(split.tx);
+    const [b1, b2] = [0, 1].map((vout): SpentToken => ({ txid: splitId, vout, satoshis: split.tx.outputs[vout].satoshis!, script: split.tx.outputs[vout].lockingScript.toHex(), key: bob, parentHex: split.tx.toHex() }));
+    assert.ok(registry.forOutputs('KST-20', [b1.script])!.parse(b1.script), 'its outputs keep the first release');
+    const merge = await buildTokenSpend({ template: mover, kind: 'merge', inputs: [b1, b2], tokenOutputs: [{ owner: pkh(bob), satoshis: 1000 }], redeem: null, funding: fundingFor(ledger, bob), policy: DEFAULT_FEE_POLICY });
+    assert.equal(ledger.check(merge.tx).ok, true);
+    const current = tokenOf(ledger, KST20, bob, 5);
+    assert.equal(registry.forOutputs('KST-20', [b1.script, current.script]), null, 'two releases are never spent together');
+    assert.equal(registry.forOutputs('KST-20', [current.script]), KST20, 'new outputs use the current release');
   });
 });
 

@@ -37,6 +37,9 @@ export const pkhOfPubKey = (account: SigningAccount, chain: number, idx: number)
  */
 export async function submitTokenSpend(services: TokenServices, r: TokenSpendRequest): Promise<PayOutput> {
   const { db, repos } = services;
+  // The outputs are moved with the release of the template that wrote them (an earlier one keeps its code).
+  const template = services.tokenTemplates.forOutputs(r.template.protocol, r.inputs.map((u) => u.script));
+  if (!template) throw new DomainError('CONFLICT', 'These token outputs were written by different releases of the token template, which cannot be spent together; send them in separate transfers.');
   const attempt = randomUUID();
   const scriptBytes = r.inputs[0].script.length / 2;
   const parents = r.kind === 'merge' ? await Promise.all(r.inputs.map((u) => parentOf(services, u))) : r.inputs.map(() => null);
@@ -57,7 +60,7 @@ export async function submitTokenSpend(services: TokenServices, r: TokenSpendReq
     const inputs: SpentToken[] = r.inputs.map((u, i) => ({ txid: u.txid, vout: u.vout, satoshis: u.satoshis, script: u.script, key: r.account.key(u.chain ?? 0, u.idx ?? 0), parentHex: parents[i] }));
     const owner = repos.addresses.owner(funding.changeAddress)!;
     const { tx, fee } = await buildTokenSpend({
-      template: r.template,
+      template,
       kind: r.kind,
       inputs,
       tokenOutputs: r.tokenOutputs,

@@ -1,3 +1,5 @@
+import type { KstCode } from '../kst/compile-templates.js';
+import { KST_CODE_V1 } from '../kst/legacy-code.js';
 import { KST_CODE } from '../kst/templates.generated.js';
 import { preimageAndSignature, prevouts } from './preimage.js';
 import { dataPush, hexUtf8, minimalNumber, minimalPush, readPushes, utf8Hex } from './script-bytes.js';
@@ -23,8 +25,9 @@ export class KstTemplate implements TokenTemplate {
   constructor(
     readonly protocol: 'KST-20' | 'KST-789',
     readonly fungible: boolean,
+    codes: readonly KstCode[] = KST_CODE,
   ) {
-    const compiled = KST_CODE.find((c) => c.protocol === protocol);
+    const compiled = codes.find((c) => c.protocol === protocol);
     if (!compiled) throw new Error(`no compiled code for ${protocol}: run npm run build`);
     this.code = compiled.code;
     this.redeemAt = compiled.redeemAt;
@@ -75,3 +78,11 @@ export class KstTemplate implements TokenTemplate {
 
 export const KST20 = new KstTemplate('KST-20', true);
 export const KST789 = new KstTemplate('KST-789', false);
+
+/**
+ * Earlier releases of the open template's code. The code is what the build compiles, so a compiler change
+ * changes it; outputs written with an earlier release keep that code for good (the script requires its
+ * token outputs to carry its own code), so each release stays recognised and is moved with its own code.
+ * New tokens are issued with the current one.
+ */
+export const KST_RELEASES: readonly KstTemplate[] = [KST20, KST789, new KstTemplate('KST-20', true, KST_CODE_V1), new KstTemplate('KST-789', false, KST_CODE_V1)];

@@ -1,4 +1,4 @@
-import { KST20, KST789 } from './kst.js';
+import { KST20, KST789, KST_RELEASES } from './kst.js';
 import { StasTemplate } from './stas.js';
 import { STAS_PROTOCOLS, type StasProtocol, type TokenProtocol, type TokenScript, type TokenTemplate } from './template.js';
 
@@ -33,6 +33,19 @@ export class TemplateRegistry {
     return this.stas.get(protocol) ?? null;
   }
 
+  /**
+   * The template to move existing token outputs with: the one that wrote them (an earlier release of the
+   * open template keeps its own code), or the protocol's current one. Outputs written by different
+   * releases cannot be spent together: each release's script only accepts its own code.
+   */
+  forOutputs(protocol: TokenProtocol, scripts: string[]): TokenTemplate | null {
+    const current = this.get(protocol);
+    if (!current || !scripts.length) return current;
+    const writers = new Set(scripts.map((s) => [...KST_RELEASES, current].find((t) => t.protocol === protocol && t.parse(s))));
+    if (writers.size !== 1 || writers.has(undefined)) return null;
+    return [...writers][0]!;
+  }
+
   installedProtocols(): StasProtocol[] {
     return [...this.stas.keys()];
   }
@@ -40,7 +53,7 @@ export class TemplateRegistry {
   /** The template a locking script is written in, and what it says; null for anything that is not a token. */
   recognise(script: string): { template: TokenTemplate; token: TokenScript } | null {
     if (!script.startsWith('76a914') || script.length <= 50) return null;
-    for (const template of [KST20, KST789, ...this.stas.values()]) {
+    for (const template of [...KST_RELEASES, ...this.stas.values()]) {
       const token = template.parse(script);
       if (token) return { template, token };
     }
