@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileScrypt } from './contracts/scrypt/compile.js';
 import { formatDiagnostic } from './contracts/scrypt/diagnostics.js';
@@ -72,10 +72,17 @@ function compileCommand(args: string[]): number {
   if (source === null) return 2;
   // Imports are read from disk, relative to the file that imports them.
   const readImport = (p: string) => {
+    const target = path.join(path.dirname(file), p);
     try {
-      return readFileSync(path.join(path.dirname(file), p), 'utf8');
+      return readFileSync(target, 'utf8');
     } catch {
-      return null;
+      // Contracts written on case-insensitive file systems import "Util.scrypt" for util.scrypt.
+      try {
+        const match = readdirSync(path.dirname(target)).find((name) => name.toLowerCase() === path.basename(target).toLowerCase());
+        return match ? readFileSync(path.join(path.dirname(target), match), 'utf8') : null;
+      } catch {
+        return null;
+      }
     }
   };
   const r = compileScrypt(source, { file: path.basename(file), optimize: args.includes('-O'), readImport });

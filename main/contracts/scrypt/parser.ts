@@ -243,6 +243,12 @@ export class Parser {
     const name = this.ident('a property name').value;
     const init = this.eat('=') ? this.expr() : null;
     this.semicolon();
+    // `static auto N = 10;`: the type is the literal's.
+    if (type.name === 'auto' && !type.dims.length && init) {
+      const literal = init.kind === 'unary' && init.op === '-' ? init.operand : init;
+      const name = literal.kind === 'int' ? 'int' : literal.kind === 'bool' ? 'bool' : literal.kind === 'bytes' || literal.kind === 'string' ? 'bytes' : null;
+      if (name) type.name = name;
+    }
     c.properties.push({ name, type, state, isStatic, isConst, visibility, init, at });
   }
 
