@@ -94,41 +94,44 @@ describe('fidelity to the official compiler', () => {
     }
   });
 
-  it('array reads, constant or run-time index, go through the bounds check and an alt-stack PICK; a struct element is read from a copy', () => {
+  it('array reads, constant or run-time index: a parameter\'s element is PICKed in place through the alt stack; a property\'s (or a struct element) is read from a copy', () => {
     const src = `struct Q { bytes k; int v; }
 contract Arr {
   int[3] a;
   Q[2] q;
-  public function f(int i) {
-    require(this.a[i] + this.a[2] + this.q[1].v == i);
+  public function f(int i, int[2] p) {
+    require(this.a[i] + p[1] + this.q[1].v == i);
   }
 }`;
-    const pickAt = (depth: string, index: string, size: string) =>
-      `${depth} ${index} OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP ${size} OP_LESSTHAN OP_VERIFY OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP`;
+    const check = (size: string) => `OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP ${size} OP_LESSTHAN OP_VERIFY`;
     assert.equal(
       asmOf(src).asm,
       [
         '$a[0] $a[1] $a[2] $q[0].k $q[0].v $q[1].k $q[1].v',
-        pickAt('OP_6', 'OP_8 OP_PICK', 'OP_3'), // a[i]: a[0] is 6 deep; i is read first
-        pickAt('OP_7', 'OP_2', 'OP_3'), // a[2]: the same shape for a constant index
+        // this.a[i]: a copy of a, then (size − i) × 1 − 1 through the alt stack, the copy dropped
+        'OP_6 OP_PICK OP_6 OP_PICK OP_6 OP_PICK OP_3 OP_13 OP_PICK', check('OP_3'), 'OP_SUB OP_1 OP_MUL OP_1SUB',
+        'OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP OP_TOALTSTACK OP_DROP OP_DROP OP_DROP OP_FROMALTSTACK',
+        // p[1]: in place, p[0] being 9 deep: 9 − 1 × 1
+        'OP_9 OP_1', check('OP_2'), 'OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
         'OP_ADD',
-        'OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK', // a copy of q
-        'OP_2 OP_1 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_2 OP_LESSTHAN OP_VERIFY OP_SUB OP_2 OP_MUL OP_1SUB', // (size − 1) × 2 − 1
+        // this.q[1].v: a copy of q, the element's two leaves, the copy dropped, .v kept
+        'OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_2 OP_1', check('OP_2'), 'OP_SUB OP_2 OP_MUL OP_1SUB',
         'OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
-        'OP_TOALTSTACK OP_TOALTSTACK OP_DROP OP_DROP OP_DROP OP_DROP OP_FROMALTSTACK OP_FROMALTSTACK', // the copy dropped
-        'OP_0 OP_ROLL OP_1 OP_ROLL OP_DROP', // .v kept
-        'OP_ADD OP_8 OP_PICK OP_NUMEQUAL OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP',
+        'OP_TOALTSTACK OP_TOALTSTACK OP_DROP OP_DROP OP_DROP OP_DROP OP_FROMALTSTACK OP_FROMALTSTACK',
+        'OP_0 OP_ROLL OP_1 OP_ROLL OP_DROP',
+        'OP_ADD OP_10 OP_PICK OP_NUMEQUAL OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP OP_NIP',
       ].join(' '),
     );
     for (const optimize of [false, true]) {
       const C = buildContractClass(asmOf(src, optimize).artifact as never);
       const c = new C([Int(6), Int(8), Int(3)], [{ k: Bytes('aa'), v: Int(5) }, { k: Bytes('bb'), v: Int(-9) }]) as any;
-      const call = (i: number) => spends(c.lockingScript.toHex(), () => c.f(Int(i)).unlockingScript.toHex());
-      // a[i] + a[2] + q[1].v == i: 6 + 3 − 9 == 0 holds for i = 0 only.
-      assert.equal(call(0), true, `-O ${optimize}`);
-      assert.equal(call(1), false, `-O ${optimize}`);
-      assert.equal(call(3), false, `-O ${optimize}: out of bounds`);
-      assert.equal(call(-1), false, `-O ${optimize}: negative index`);
+      const call = (i: number, p1: number) => spends(c.lockingScript.toHex(), () => c.f(Int(i), [Int(0), Int(p1)]).unlockingScript.toHex());
+      // a[i] + p[1] + q[1].v == i: 6 + 3 − 9 == 0 holds for i = 0, p[1] = 3.
+      assert.equal(call(0, 3), true, `-O ${optimize}`);
+      assert.equal(call(0, 4), false, `-O ${optimize}`);
+      assert.equal(call(1, 3), false, `-O ${optimize}`);
+      assert.equal(call(3, 3), false, `-O ${optimize}: out of bounds`);
+      assert.equal(call(-1, 3), false, `-O ${optimize}: negative index`);
     }
   });
 

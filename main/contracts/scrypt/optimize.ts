@@ -69,6 +69,7 @@ export const RULES: readonly Rule[] = [
   { name: '2 ROLL → ROT', from: ['OP_2', 'OP_ROLL'], to: op('OP_ROT'), domain: 'any' },
   { name: 'SWAP SWAP → nothing', from: ['OP_SWAP', 'OP_SWAP'], to: op(), domain: 'any' },
   { name: 'SWAP OVER → TUCK', from: ['OP_SWAP', 'OP_OVER'], to: op('OP_TUCK'), domain: 'any' },
+  { name: 'DUP 2 PICK → 2DUP SWAP', from: ['OP_DUP', 'OP_2', 'OP_PICK'], to: op('OP_2DUP', 'OP_SWAP'), domain: 'any' },
   { name: 'TOALTSTACK FROMALTSTACK → nothing', from: ['OP_TOALTSTACK', 'OP_FROMALTSTACK'], to: op(), domain: 'any' },
   // Removals.
   { name: 'SWAP DROP → NIP', from: ['OP_SWAP', 'OP_DROP'], to: op('OP_NIP'), domain: 'any' },
@@ -113,6 +114,8 @@ export const RULES: readonly Rule[] = [
   { name: '1 DIV → nothing', from: ['OP_1', 'OP_DIV'], to: op(), domain: 'number' },
   // Symmetric operators do not need their operands swapped.
   ...SYMMETRIC.map((name): Rule => ({ name: `SWAP ${name.slice(3)} → ${name.slice(3)}`, from: ['OP_SWAP', name], to: op(name), domain: 'any' })),
+  // x y OVER op NIP: the copy of x is the operand, the x under it is removed; the op on x y is the same.
+  ...SYMMETRIC.filter((name) => !name.endsWith('VERIFY')).map((name): Rule => ({ name: `OVER ${name.slice(3)} NIP → ${name.slice(3)}`, from: ['OP_OVER', name, 'OP_NIP'], to: op(name), domain: 'any' })),
 ];
 
 const NUMBER_OPS = new Set(['OP_0', 'OP_1NEGATE', ...Array.from({ length: 16 }, (_, i) => `OP_${i + 1}`)]);

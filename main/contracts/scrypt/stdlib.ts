@@ -437,6 +437,23 @@ library HashedMap<K, V> {
   function data() : bytes {
     return this._data;
   }
+
+  // The older forms, with the key's index as its own argument.
+  function has(K key, int keyIndex) : bool {
+    return this.has({ key, keyIndex });
+  }
+
+  function canGet(K key, V val, int keyIndex) : bool {
+    return this.canGet({ key, keyIndex }, val);
+  }
+
+  function set(K key, V val, int keyIndex) : bool {
+    return this.set({ key, keyIndex }, val);
+  }
+
+  function delete(K key, int keyIndex) : bool {
+    return this.delete({ key, keyIndex });
+  }
 }
 
 // A set kept as sorted 32-byte element hashes (scryptlib's HashedSet layout).

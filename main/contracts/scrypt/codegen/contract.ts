@@ -68,9 +68,10 @@ function publicBody(g: Gen, f: PublicFunction): void {
 }
 
 /**
- * The properties as constructor placeholders, in order; a library value with an explicit constructor is
- * built in place like a `new`: an OP_0 slot per leaf, its arguments' placeholders, OP_NOP, the body, an
- * OP_DROP per argument leaf, OP_NOP.
+ * The properties as constructor placeholders, in order. A library value with an explicit constructor is
+ * built where it stands, in the official shape: its arguments' placeholders, an OP_0 slot per leaf of the
+ * value, a copy of each argument, OP_NOP, the body, an OP_DROP per argument leaf, OP_NOP; then the
+ * placeholders under the value are removed (`OP_n OP_ROLL OP_DROP` each, n the value's leaves).
  */
 function propertyCode(ir: ContractIR, layout: Layout): Token[] {
   const g = gen(new StackMachine(), layout);
@@ -82,19 +83,31 @@ function propertyCode(ir: ContractIR, layout: Layout): Token[] {
       g.m.stack.push(...entries(slot, layout));
       continue;
     }
-    entries(slot, layout).forEach((e) => {
+    const args = built.params.flatMap((p) => placeholders(p, layout));
+    args.forEach((t) => g.m.token(t));
+    g.m.temps(args.length);
+    const value = entries(slot, layout);
+    value.forEach((e) => {
       g.m.token({ op: 'OP_0' });
       g.m.stack.push(e);
     });
     const base = g.m.stack.length;
     for (const p of built.params) {
-      placeholders(p, layout).forEach((t) => g.m.token(t));
-      g.m.stack.push(...entries(p, layout));
+      for (let j = 0; j < layout.size(p.type); j++) {
+        g.m.pick(args.length + value.length - 1);
+        g.m.temps(1);
+      }
+      g.m.bind(p, layout.size(p.type));
     }
     g.m.emit('OP_NOP');
     built.body.forEach((s) => g.stmt(s));
     g.m.dropTop(g.m.stack.length - base);
     g.m.emit('OP_NOP');
+    for (let j = 0; j < args.length; j++) {
+      g.m.pushNumber(value.length);
+      g.m.emit('OP_ROLL', 'OP_DROP');
+    }
+    g.m.stack.splice(g.m.stack.length - value.length - args.length, args.length);
   }
   return g.m.out;
 }

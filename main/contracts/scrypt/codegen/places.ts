@@ -70,16 +70,17 @@ function checkBounds(g: Gen, size: number): void {
 }
 
 /**
- * An array element read in the official shape, whether the index is known or not. A one-leaf element is
- * PICKed in place: the depth of element 0, minus index × stride, kept on the alt stack for the PICK. A
- * wider element (a struct, an inner array) is read from a copy of the whole array: the element's depth in
+ * An array element read in the official shape, whether the index is known or not. A one-leaf element of a
+ * local or parameter is PICKed in place: the depth of element 0, minus index × stride, kept on the alt
+ * stack for the PICK. An element of a property's array, or a wider one (a struct, an inner array), is read
+ * from a copy of the whole array: the element's depth in
  * the copy, (size − index) × stride − 1, goes to the alt stack; each leaf is PICKed from it; the element
  * waits on the alt stack while the copy is dropped; then the part read is kept: one leaf is rolled to the
  * top and the others removed, `(stride−1−within) ROLL`, then (stride − 1) × `1 ROLL DROP`.
  */
 function readElement(g: Gen, place: Place, el: NonNullable<Place['element']>): void {
   const { m } = g;
-  if (el.stride === 1) {
+  if (el.stride === 1 && !el.property) {
     m.pushNumber(m.depthOf(place.slot, el.start));
     m.temps(1);
     g.expr(el.index);

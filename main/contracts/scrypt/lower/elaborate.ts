@@ -400,7 +400,8 @@ class Elaborator {
         return { ...base, type: t.elem, dynamic: [...base.dynamic, { index, size, stride }] };
       }
       const offset = base.offset + (k !== null ? Number(k) * stride : 0);
-      return { ...base, type: t.elem, offset, element: { index, size, stride, start: base.offset, within: 0, constant: k !== null } };
+      const property = [...this.props.values()].includes(base.slot);
+      return { ...base, type: t.elem, offset, element: { index, size, stride, start: base.offset, within: 0, constant: k !== null, property } };
     }
     return null;
   }

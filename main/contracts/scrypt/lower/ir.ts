@@ -36,10 +36,11 @@ export interface Place {
    * One index into an array at a fixed place, kept for the official read shape (a PICK computed through
    * the alt stack, which the official compiler emits for a constant index too): element `index` of
    * `size`, each `stride` leaves, the array's first leaf at `start`, the place `within` leaves into the
-   * element. `offset` is then start + within, plus index × stride when the index is `constant`; writes
+   * element; `property` when the array is a contract property (read from a copy, as wider elements are).
+   * `offset` is then start + within, plus index × stride when the index is `constant`; writes
    * and every other use see only `offset` (a run-time index is in `dynamic` there instead).
    */
-  element?: { index: IExpr; size: number; stride: number; start: number; within: number; constant: boolean };
+  element?: { index: IExpr; size: number; stride: number; start: number; within: number; constant: boolean; property: boolean };
 }
 
 /** A function inlined at its call: the arguments bind the parameters, the body runs, the result stays. */

@@ -496,3 +496,9 @@ export function bodiesOf(c: ContractLike): { fn: Func | null; body: Stmt[] }[] {
   return [...(c.ctor ? [{ fn: null, body: c.ctor.body }] : []), ...c.functions.map((fn) => ({ fn, body: fn.body }))];
 }
 
+
+/** A function of a library or contract by name, the one taking `arity` arguments where several share the name. */
+export function functionFor(c: ContractLike | null | undefined, name: string, arity: number): Func | undefined {
+  const named = c?.functions.filter((f) => f.name === name) ?? [];
+  return named.find((f) => f.params.length === arity) ?? named[0];
+}

@@ -1,7 +1,8 @@
 import type { ContractLike, Expr, Func, Item, Param, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics, Position } from '../diagnostics.js';
+import { STDLIB_NAMES } from '../stdlib.js';
 import { BUILTINS, CONTRACT_BUILTINS, UNAVAILABLE_MEMBERS, castFamilies } from './builtins.js';
-import { STD_NAMES, basicType, calleeName, startOf, type Facts, type Scope, type VarSymbol } from './model.js';
+import { STD_NAMES, basicType, calleeName, functionFor, startOf, type Facts, type Scope, type VarSymbol } from './model.js';
 
 /**
  * Pass 1, names and scopes (CashScript's SymbolTableTraversal). Resolves every bare name to its
@@ -82,10 +83,15 @@ class SymbolPass {
 
   private contract(c: ContractLike): void {
     const members = new Map<string, Position>();
+    const arities = new Map<string, Set<number>>();
     for (const m of [...c.properties, ...c.functions]) {
       const prev = members.get(m.name);
-      if (prev) this.diags.error(m.at, `'${m.name}' is already declared in ${c.name} (line ${prev.line})`);
+      // The standard library keeps the older HashedMap forms beside the current ones, told apart by their
+      // number of parameters (has(key, index) and has({key, index})).
+      const overload = 'params' in m && STDLIB_NAMES.includes(c.name) && prev && !arities.get(m.name)?.has(m.params.length);
+      if (prev && !overload) this.diags.error(m.at, `'${m.name}' is already declared in ${c.name} (line ${prev.line})`);
       else members.set(m.name, m.at);
+      if ('params' in m) arities.set(m.name, new Set([...(arities.get(m.name) ?? []), m.params.length]));
     }
     for (const p of c.properties) {
       this.staticContext = p.isStatic ? `static property ${p.name}` : null;
@@ -388,7 +394,7 @@ class SymbolPass {
     } else if (callee.kind === 'member' && callee.object.kind === 'this') {
       this.thisAt(callee.object.at);
       const c = this.owner;
-      const fn = c?.functions.find((f) => f.name === callee.name);
+      const fn = functionFor(c, callee.name, e.args.length);
       const builtin = c?.kind === 'contract' ? CONTRACT_BUILTINS[callee.name] : undefined;
       if (!c) {
         // reported by thisAt
@@ -400,7 +406,7 @@ class SymbolPass {
       else this.diags.error(callee.at, `${c.name} has no function '${callee.name}'`);
     } else if (callee.kind === 'member' && callee.object.kind === 'ident' && this.isOwnerRef(callee.object)) {
       const c = this.facts.env.owner(callee.object.name);
-      const fn = c?.functions.find((f) => f.name === callee.name);
+      const fn = functionFor(c, callee.name, e.args.length);
       if (!c) {
         // a standard-library name we do not model: accepted
       } else if (fn && !fn.isStatic) this.diags.error(callee.at, `${c.name}.${fn.name} is not static; call it on a ${c.name} value`);

@@ -3,7 +3,7 @@ import type { Position } from '../diagnostics.js';
 import { BUILTINS, CONTRACT_BUILTINS, aliasCastTarget, castFamilies } from './builtins.js';
 import { intValue } from './constants.js';
 import {
-  ANY, BOOL, BYTES, INT, assignable, basicType, calleeName, genericsOf, resolveType, sameType, show, startOf,
+  ANY, BOOL, BYTES, INT, assignable, basicType, calleeName, functionFor, genericsOf, resolveType, sameType, show, startOf,
   type Bindings, type Facts, type Type, type TypeContext, type VarSymbol,
 } from './model.js';
 
@@ -394,7 +394,7 @@ export class Typer {
     if (callee.kind === 'member') {
       const t = this.expr(callee.object);
       if (t.k === 'object') {
-        const fn = t.decl.functions.find((f) => f.name === callee.name);
+        const fn = functionFor(t.decl, callee.name, e.args.length);
         if (fn) {
           this.facts.calls.set(e, { owner: t.decl, fn });
           this.facts.callers.set(e, this.fn && this.owner ? { owner: this.owner, fn: this.fn } : null);
