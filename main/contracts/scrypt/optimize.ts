@@ -93,6 +93,16 @@ export const RULES: readonly Rule[] = [
   { name: 'const 1ADD → const', from: ['NUM', 'OP_1ADD'], when: small, to: (m) => [pushInt(numberOf(m[0]) + 1n)], domain: 'any' },
   { name: 'const 1SUB → const', from: ['NUM', 'OP_1SUB'], when: small, to: (m) => [pushInt(numberOf(m[0]) - 1n)], domain: 'any' },
   { name: 'DUP TOALTSTACK PICK FROMALTSTACK DROP → PICK', from: ['OP_DUP', 'OP_TOALTSTACK', 'OP_PICK', 'OP_FROMALTSTACK', 'OP_DROP'], to: op('OP_PICK'), domain: 'any' },
+  // A run of NIPs under the value on top (the end of a public function): the value waits on the alt stack
+  // while the rest goes two at a time. From six NIPs on this is shorter; longer runs are tried first.
+  ...Array.from({ length: 59 }, (_, i) => 64 - i).map(
+    (k): Rule => ({
+      name: `NIP ×${k} → TOALTSTACK 2DROP ×${k >> 1}${k % 2 ? ' NIP' : ''} FROMALTSTACK`,
+      from: Array<Pattern>(k).fill('OP_NIP'),
+      to: op('OP_TOALTSTACK', ...Array<string>(k >> 1).fill('OP_2DROP'), 'OP_FROMALTSTACK', ...(k % 2 ? ['OP_NIP'] : [])),
+      domain: 'any',
+    }),
+  ),
   // A push under removals: remove first, then push (so the removals can fuse into 2DROPs).
   { name: 'push NIP → DROP push', from: ['PUSH', 'OP_NIP'], to: (m) => [{ op: 'OP_DROP' }, m[0]], domain: 'any' },
   { name: 'push DROP → nothing', from: ['CONST', 'OP_DROP'], to: op(), domain: 'any' },
