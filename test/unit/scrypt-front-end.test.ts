@@ -84,7 +84,7 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
       ['library L { int v; function get() : int { return this.v; } } contract T { int k; function mk(int a) : L { L l = new L(a); return l; } public function g(int a) { require(mk(a).get() == a); } }', /get\(\) is called on a L value, which must be a variable/],
       ['contract T { static const int N = len(b\'00\'); int k; public function g(int a) { require(a == N); } }', /the value of static const N must be computable at compile time/],
       ['contract T { int k = 3; public function g(int a) { require(a == this.k); } }', /property k cannot have an initial value unless it is static const/],
-      ['library L { int v; constructor(int a) { this.v = a; } } contract T { L[2] l; public function g(int a) { require(a == 1); } }', /property l: a library with an explicit constructor can be a property only as a single value/],
+      ['library L { int v; constructor(int a) { this.v = a; } } contract T { L[2] l; public function g(int a) { require(a == 1); } }', /property l: an array of library values with an explicit constructor cannot be a property/],
       ['contract T { int k; public function g(int a) { require(this == this); } }', /'this' can only be used as this.member/],
       ['library L<T> { static function f(T a) : T { return a; } } contract C { int k; public function g(int a) { require(L.f(a) == a); } }', /static function f cannot use the type parameter T of L/],
     ];

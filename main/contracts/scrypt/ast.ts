@@ -34,7 +34,8 @@ export type Expr =
 export type Stmt =
   | (Node & { kind: 'var'; type: TypeRef | 'auto'; name: string; init: Expr | null; isConst: boolean })
   | (Node & { kind: 'new'; type: TypeRef; name: string; args: Expr[] })
-  | (Node & { kind: 'assign'; target: Expr; op: string; value: Expr })
+  /** `move`: the value is a temporary the parser made for `x = new T(…)`, consumed by the assignment. */
+  | (Node & { kind: 'assign'; target: Expr; op: string; value: Expr; move?: boolean })
   | (Node & { kind: 'expr'; expr: Expr })
   | (Node & { kind: 'require'; cond: Expr })
   | (Node & { kind: 'exit'; cond: Expr })

@@ -21,6 +21,8 @@ export const MAX_CHAIN = 1_000;
 
 export class Parser {
   private i = 0;
+  /** Temporaries made for `x = new T(…)`. */
+  private news = 0;
   private depth = 0;
   private readonly tokens: Token[];
 
@@ -391,6 +393,22 @@ export class Parser {
     const expr = this.expr();
     if (this.tok.kind === 'punct' && ASSIGN_OPS.has(this.tok.value)) {
       const op = this.tokens[this.i++].value;
+      if (op === '=' && this.is('new')) {
+        // `this.r = new T(…)`: built as a temporary, which the assignment then moves into place.
+        this.i++;
+        const type = this.type();
+        const args = this.args();
+        this.semicolon();
+        const name = `__new${this.news++}`;
+        return {
+          kind: 'block',
+          body: [
+            { kind: 'new', type, name, args, at },
+            { kind: 'assign', target: expr, op, value: { kind: 'ident', name, at }, move: true, at },
+          ],
+          at,
+        };
+      }
       const value = this.expr();
       this.semicolon();
       return { kind: 'assign', target: expr, op, value, at };

@@ -24,6 +24,16 @@ export function emitExpr(g: Gen, e: IExpr): void {
       return;
     case 'read':
       return readPlace(g, e.place);
+    case 'take': {
+      // The temporary was just built on top: its leaves become the value, with no code.
+      const n = g.layout.size(e.slot.type);
+      for (let i = 0; i < n; i++) {
+        const entry = m.stack[m.stack.length - n + i];
+        if (!entry || entry.slot !== e.slot || entry.leaf !== i) throw new Error(`internal: ${e.slot.name} is not on top to be taken`);
+        m.stack[m.stack.length - n + i] = null;
+      }
+      return;
+    }
     case 'step': {
       // The value stays on the stack, a copy is written back: x++ is OP_DUP OP_1ADD (the old value stays
       // below), ++x is OP_1ADD OP_DUP (the new one does).

@@ -75,8 +75,7 @@ function checkBounds(g: Gen, size: number): void {
  * stack for the PICK. An element of a property's array, or a wider one (a struct, an inner array), is read
  * from a copy of the whole array: the element's depth in
  * the copy, (size − index) × stride − 1, goes to the alt stack; each leaf is PICKed from it; the element
- * waits on the alt stack while the copy is dropped; then the part read is kept: one leaf is rolled to the
- * top and the others removed, `(stride−1−within) ROLL`, then (stride − 1) × `1 ROLL DROP`.
+ * waits on the alt stack while the copy is dropped; then the part read is kept (StackMachine.narrow).
  */
 function readElement(g: Gen, place: Place, el: NonNullable<Place['element']>): void {
   const { m } = g;
@@ -111,16 +110,5 @@ function readElement(g: Gen, place: Place, el: NonNullable<Place['element']>): v
   m.stack.splice(-leaves, leaves);
   m.temps(el.stride);
   const n = g.layout.size(place.type);
-  if (n === el.stride) return;
-  if (n === 1) {
-    m.pushNumber(el.stride - 1 - el.within);
-    m.emit('OP_ROLL');
-    for (let j = 0; j < el.stride - 1; j++) {
-      m.pushNumber(1);
-      m.emit('OP_ROLL', 'OP_DROP');
-    }
-    m.stack.splice(-el.stride, el.stride, null);
-    return;
-  }
-  m.narrow(el.stride, el.within, n);
+  if (n < el.stride) m.narrow(el.stride, el.within, n);
 }

@@ -66,6 +66,17 @@ export class StackMachine {
 
   /** Of `total` temporaries on top, keeps [start, start + count) and removes the rest. */
   narrow(total: number, start: number, count: number): void {
+    if (count === 1 && total > 1) {
+      // One leaf, in the official shape: rolled to the top, then each other leaf rolled up and dropped.
+      this.pushNumber(total - 1 - start);
+      this.emit('OP_ROLL');
+      for (let i = 0; i < total - 1; i++) {
+        this.pushNumber(1);
+        this.emit('OP_ROLL', 'OP_DROP');
+      }
+      this.stack.splice(-total, total, null);
+      return;
+    }
     this.dropTop(total - start - count);
     for (let i = 0; i < start; i++) {
       this.pushNumber(count);

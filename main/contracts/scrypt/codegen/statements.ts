@@ -12,8 +12,15 @@ export function emitStmt(g: Gen, s: IStmt): void {
       m.bind(s.slot, g.layout.size(s.slot.type));
       return;
     case 'construct': {
-      // An explicit constructor, on a value whose leaves start as OP_0: the arguments bind its parameters, the body fills the value.
       const size = g.layout.size(s.slot.type);
+      if (s.values) {
+        // The implicit constructor: the arguments are the value, then the empty body's two OP_NOPs.
+        s.values.forEach((v) => g.expr(v));
+        m.bind(s.slot, size);
+        m.emit('OP_NOP', 'OP_NOP');
+        return;
+      }
+      // An explicit constructor, on a value whose leaves start as OP_0: the arguments bind its parameters, the body fills the value.
       for (let i = 0; i < size; i++) {
         m.emit('OP_0');
         m.stack.push({ slot: s.slot, leaf: i });

@@ -4,7 +4,7 @@ import { readAsm } from '../semantics/asm.js';
 import { BUILTINS, MAX_UNROLL } from '../semantics/builtins.js';
 import { constLeaves, constRef, evaluate, intValue, isStackConstant, type ConstRef, type ConstScope } from '../semantics/constants.js';
 import { LayoutTooLarge, familyOf, type Layout } from '../semantics/layout.js';
-import { BOOL, INT, genericsOf, resolveType, show, type ConstVal, type Facts, type Type, type VarSymbol } from '../semantics/model.js';
+import { BOOL, INT, eachStmt, genericsOf, resolveType, show, type ConstVal, type Facts, type Type, type VarSymbol } from '../semantics/model.js';
 import { Typer } from '../semantics/typer.js';
 import type { ContractIR, Frame, IExpr, IStmt, Place, PublicFunction, Slot, StackConstant } from './ir.js';
 import type { StatefulLowering } from './stateful.js';
@@ -80,7 +80,9 @@ class Elaborator {
         this.props.set(p.name, this.slot(p.name, this.resolve(p.type, p.at)));
       }
       const properties = [...this.props.values()];
-      const built = properties.flatMap((slot) => (slot.type.k === 'object' && slot.type.decl.ctor ? [this.builtProperty(slot, slot.type)] : []));
+      // Without an explicit constructor, a library-valued property is built from its own arguments; with
+      // one, it starts as OP_0 slots like every property and code assigns it.
+      const built = main.ctor ? [] : properties.flatMap((slot) => (slot.type.k === 'object' && slot.type.decl.ctor ? [this.builtProperty(slot, slot.type)] : []));
       const ctor = main.ctor ? this.constructorOf(main, main.ctor) : null;
       const publics = main.functions.filter((f) => f.visibility === 'public').map((f) => this.publicFunction(main, f));
       // The standard library's first, then the user's, each in declaration order.
@@ -206,8 +208,43 @@ class Elaborator {
     const scope = this.newScope(main, new Map(), null, { kind: 'contract' }, false);
     return this.within(scope, () => {
       const params = ctor.params.map((p) => this.bindParam(p));
-      return { params, body: ctor.body.map((s) => this.stmt(s)) };
+      const body = ctor.body.map((s) => this.stmt(s));
+      // A library-valued property the constructor leaves alone is built by its own constructor from default
+      // arguments (0, b'', false), as the official compiler does, then moved into place.
+      const assigned = new Set<string>();
+      for (const s of ctor.body) eachStmt(s, (x) => x.kind === 'assign' && x.target.kind === 'member' && x.target.object.kind === 'this' && assigned.add(x.target.name));
+      for (const [name, slot] of this.props) {
+        if (slot.type.k === 'object' && slot.type.decl.ctor && !assigned.has(name)) body.push(this.defaultBuilt(slot, slot.type));
+      }
+      return { params, body };
     });
+  }
+
+  /** `this.p = new T(defaults…)` for a library-valued property the constructor does not set. */
+  private defaultBuilt(property: Slot, type: Extract<Type, { k: 'object' }>): IStmt {
+    const at = type.decl.at;
+    const tmp = this.slot(`__default_${property.name}`, type);
+    const inner = this.newScope(type.decl, genericsOf(type.decl, type.args), null, { kind: 'value', slot: tmp, offset: 0, type }, false);
+    return this.within(inner, (): IStmt => {
+      const params = type.decl.ctor!.params.map((p) => {
+        const slot = this.bindParam(p);
+        return { slot, arg: this.defaultValue(slot.type, at) };
+      });
+      const body = type.decl.ctor!.body.map((x) => this.stmt(x));
+      const construct: IStmt = { kind: 'construct', slot: tmp, params, body, at };
+      const move: IStmt = { kind: 'assign', place: { slot: property, type, offset: 0, dynamic: [] }, value: { kind: 'take', slot: tmp, type, at }, compound: false, at };
+      return { kind: 'block', body: [construct, move], at };
+    });
+  }
+
+  /** A type's default value: 0, false, b'', and those leaf by leaf for structs and arrays. */
+  private defaultValue(type: Type, at: Position): IExpr {
+    if (type.k === 'int') return { kind: 'const', value: 0n, type, at };
+    if (type.k === 'bool') return { kind: 'const', value: false, type, at };
+    if (type.k === 'bytes') return { kind: 'const', value: '', type, at };
+    const leaves = this.layout.leaves(type);
+    const parts = leaves.map((l): IExpr => (l.family === 'int' ? { kind: 'const', value: 0n, type: INT, at } : l.family === 'bool' ? { kind: 'const', value: false, type: BOOL, at } : { kind: 'const', value: '', type: { k: 'bytes', name: 'bytes' }, at }));
+    return { kind: 'composite', parts, type, at };
   }
 
   /** A library-valued property's explicit constructor, run on the property with placeholder arguments. */
@@ -251,7 +288,11 @@ class Elaborator {
       case 'assign': {
         const target = this.place(s.target) ?? this.internal(s.target.at, 'an assignment to something that is not storage');
         const flat = this.flatten(target)!;
-        const compute = (current: IExpr) => (s.op === '=' ? this.expr(s.value) : this.operation(s.op.slice(0, -1), current, s.value, flat.type, at));
+        const moved = s.move && s.value.kind === 'ident' ? this.place(s.value) : null;
+        const compute = (current: IExpr): IExpr => {
+          if (moved) return { kind: 'take', slot: moved.slot, type: moved.type, at };
+          return s.op === '=' ? this.expr(s.value) : this.operation(s.op.slice(0, -1), current, s.value, flat.type, at);
+        };
         if (flat.dynamic.length) return this.dynamicWrite(flat, compute, at);
         return { kind: 'assign', place: target, value: compute(this.read(target, s.target.at)), compound: s.op !== '=', at };
       }
@@ -318,20 +359,10 @@ class Elaborator {
     const decl = type.decl;
     let result: IStmt;
     if (!decl.ctor) {
-      // The implicit constructor, as the official compiler writes it: one parameter per property, each
-      // assigned to its property (OP_0 slots, the arguments, OP_NOP, the moves, OP_NOP).
-      const inner = this.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset: 0, type }, false);
-      const props = decl.properties.filter((p) => !p.isStatic);
-      const params = props.map((p, i) => {
-        const arg = this.expr(s.args[i]);
-        return { slot: this.slot(p.name, this.within(inner, () => this.resolve(p.type, p.at))), arg };
-      });
-      const body: IStmt[] = props.map((p, i) => {
-        const f = this.layout.field(type, p.name) ?? this.internal(s.at, `${show(type)} has no property ${p.name}`);
-        const from: Place = { slot: params[i].slot, type: params[i].slot.type, offset: 0, dynamic: [] };
-        return { kind: 'assign', place: { slot, type: f.type, offset: f.offset, dynamic: [] }, value: this.read(from, s.at), compound: false, at: s.at };
-      });
-      result = { kind: 'construct', slot, params, body, at: s.at };
+      // The implicit constructor: the arguments are the value; the official compiler marks the (empty)
+      // constructor body with two OP_NOPs.
+      const parts = s.args.map((a) => this.expr(a));
+      result = { kind: 'construct', slot, params: [], body: [], values: parts, at: s.at };
     } else {
       const ctor = decl.ctor;
       const inner = this.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset: 0, type }, false);

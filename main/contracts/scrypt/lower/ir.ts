@@ -58,6 +58,8 @@ type E<K extends string, T> = { kind: K; type: Type; at: Position } & T;
 export type IExpr =
   | E<'const', { value: ConstVal['value'] }>
   | E<'read', { place: Place }>
+  /** The value of a temporary that sits on top of the stack, taken as it is (moved, not copied). */
+  | E<'take', { slot: Slot }>
   /** `++x` / `x++` as a value: the place is updated, the new (prefix) or old (postfix) value stays. */
   | E<'step', { place: Place; op: '++' | '--'; prefix: boolean }>
   /** Leaves [start, start + count) of a computed value: a field of a returned struct, an element of a returned array. */
@@ -86,7 +88,8 @@ type S<K extends string, T> = { kind: K; at: Position } & T;
 export type IStmt =
   | S<'declare', { slot: Slot; init: IExpr }>
   /** A library (or contract) value built by its explicit constructor, whose `this` is the new slot. */
-  | S<'construct', { slot: Slot; params: { slot: Slot; arg: IExpr }[]; body: IStmt[] }>
+  /** With `values` (the implicit constructor), the value is those values in order, and there are no parameters or body. */
+  | S<'construct', { slot: Slot; params: { slot: Slot; arg: IExpr }[]; body: IStmt[]; values?: IExpr[] }>
   /** `compound`: `x += e` and the like, an expression whose value (the new x) is dropped when unused. */
   | S<'assign', { place: Place; value: IExpr; compound: boolean }>
   /** `x++;` as a statement. */

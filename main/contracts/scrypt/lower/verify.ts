@@ -91,6 +91,8 @@ class Verifier {
         return;
       case 'construct':
         s.params.forEach((p) => this.expr(p.arg));
+        s.values?.forEach((v) => this.expr(v));
+        if (s.values && s.values.reduce((n, v) => n + this.size(v.type), 0) !== this.size(s.slot.type)) this.fail(`${s.slot.name}: built from values of another size`);
         this.type(s.slot.type, s.slot.name);
         this.scoped([s.slot, ...s.params.map((p) => p.slot)], () => this.stmts(s.body));
         this.declare(s.slot);
@@ -137,6 +139,9 @@ class Verifier {
   private expr(e: IExpr): void {
     this.type(e.type, `a ${e.kind}`);
     switch (e.kind) {
+      case 'take':
+        if (!this.live.has(e.slot)) this.fail(`${e.slot.name} taken where it is not live`);
+        return;
       case 'const':
         return;
       case 'read':

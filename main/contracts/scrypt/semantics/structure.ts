@@ -37,11 +37,11 @@ export function checkStructure(facts: Facts, diags: Diagnostics): void {
       for (const p of item.properties.filter((x) => !x.isStatic)) {
         let t = resolveType(p.type, ctx);
         while (t.k === 'array') t = t.elem;
-        // Built at the start of the script from its constructor's arguments (placeholders `p.ctor.arg`),
-        // which needs the property to be a constructor argument itself: a single value, no explicit constructor.
+        // A single value: built at the start of the script from its constructor's arguments (placeholders
+        // `p.ctor.arg`), or, in a contract with an explicit constructor, assigned in code (`this.p = new T(…)`).
         const single = resolveType(p.type, ctx).k === 'object';
-        if (t.k === 'object' && t.decl.ctor && (!single || item.ctor)) {
-          diags.error(p.at, `property ${p.name}: a ${t.decl.kind} with an explicit constructor can be a property only as a single value of a contract without an explicit constructor; build it in a function with new ${t.decl.name}(…)`);
+        if (t.k === 'object' && t.decl.ctor && !single) {
+          diags.error(p.at, `property ${p.name}: an array of ${t.decl.kind} values with an explicit constructor cannot be a property; build them in a function with new ${t.decl.name}(…)`);
         }
       }
     }
