@@ -417,7 +417,9 @@ class Elaborator {
       const stride = this.layout.size(t.elem);
       const size = Number(t.size);
       let k = intValue(e.index, this.constScope());
-      let index: IExpr = k !== null ? { kind: 'const', value: k, type: INT, at: e.index.at } : this.expr(e.index);
+      // The index as written, not folded (i * 10 + 1 stays arithmetic on the loop's value), as the official
+      // compiler emits it; its value, where known, places constant-index writes.
+      let index: IExpr = this.expr(e.index);
       if (k !== null && (k < 0n || k >= t.size)) {
         // An index out of bounds is an error when it is known without loop variables; one computed from a
         // loop variable (headers[i - 1] in the first iteration) may sit in a branch that never runs there: it
