@@ -378,55 +378,92 @@ struct SortedItem<T> {
 }
 
 // A map kept as sorted (hash(key), hash(value)) pairs of 32 bytes each, the layout scryptlib's HashedMap
-// serialises: hash = flattenSha256 (sha256 of each leaf, joined and hashed again for structs and arrays),
-// keys ascending as script numbers. Every access names the key's index; the script checks it.
+// serialises: hash = flattenSha256 (sha256 of a scalar; of each leaf, joined and hashed again, for structs and
+// arrays), keys ascending as script numbers. Every access names the key's index; the code is the official
+// library's, function by function, so contracts compile to the official bytes. Its has() is true only when
+// the key sits at the index given: false does not prove the key absent (a wrong index hides a present key).
+// isAbsent is our addition that does prove it, for code that treats an absent key as a default value.
 library HashedMap<K, V> {
   bytes _data;
+
+  static function lessThan(bytes a, bytes b) : bool {
+    return unpack(a) < unpack(b);
+  }
 
   function size() : int {
     return len(this._data) / 64;
   }
 
-  // True when the key is at its index. False only when the index is where the key would go (its
-  // neighbours sort around it): a present key cannot be hidden behind a wrong index.
-  function has(SortedItem<K> keyWithIdx) : bool {
-    int i = keyWithIdx.idx;
-    int n = this.size();
-    bytes k = flattenSha256(keyWithIdx.item);
-    require(i >= 0 && i <= n);
-    bool found = false;
-    if (i < n) {
-      found = this._data[i * 64 : i * 64 + 32] == k;
+  function set(SortedItem<K> keyWithIdx, V val) : bool {
+    bool result = false;
+    int size = this.size();
+    bytes keyHash = flattenSha256(keyWithIdx.item);
+    bytes entry = keyHash + flattenSha256(val);
+    if (keyWithIdx.idx >= 0 && keyWithIdx.idx <= size) {
+      bool isFirst = keyWithIdx.idx == 0;
+      bool isLast = keyWithIdx.idx >= size - 1;
+      bytes before = isFirst ? b'' : this._data[: keyWithIdx.idx * 64];
+      bytes at = keyWithIdx.idx == size ? b'' : this._data[keyWithIdx.idx * 64 : keyWithIdx.idx * 64 + 64];
+      bytes atKey = at == b'' ? b'' : at[: 32];
+      bytes after = isLast ? b'' : this._data[(keyWithIdx.idx + 1) * 64 :];
+      if ((isFirst || HashedMap.lessThan(before[(keyWithIdx.idx - 1) * 64 : (keyWithIdx.idx - 1) * 64 + 32], keyHash)) && (isLast || HashedMap.lessThan(keyHash, after[: 32]))) {
+        if (atKey == keyHash) {
+          this._data = before + entry + after;
+          result = true;
+        } else if (atKey == b'' || HashedMap.lessThan(keyHash, atKey)) {
+          this._data = before + entry + at + after;
+          result = true;
+        }
+      }
     }
-    if (!found) {
-      require(i == 0 || unpack(this._data[(i - 1) * 64 : (i - 1) * 64 + 32]) < unpack(k));
-      require(i == n || unpack(k) < unpack(this._data[i * 64 : i * 64 + 32]));
-    }
-    return found;
+    return result;
   }
 
   function canGet(SortedItem<K> keyWithIdx, V val) : bool {
-    int i = keyWithIdx.idx;
-    return this.has(keyWithIdx) && this._data[i * 64 + 32 : i * 64 + 64] == flattenSha256(val);
+    bool result = false;
+    if (keyWithIdx.idx >= 0 && keyWithIdx.idx < this.size()) {
+      int start = keyWithIdx.idx * 64;
+      bytes k = this._data[start : start + 32];
+      bytes v = this._data[start + 32 : start + 64];
+      result = flattenSha256(keyWithIdx.item) == k && flattenSha256(val) == v;
+    }
+    return result;
   }
 
-  function set(SortedItem<K> keyWithIdx, V val) : bool {
-    int i = keyWithIdx.idx;
-    int rest = i * 64;
-    if (this.has(keyWithIdx)) {
-      rest = rest + 64;
+  function has(SortedItem<K> keyWithIdx) : bool {
+    bool result = false;
+    if (keyWithIdx.idx >= 0 && keyWithIdx.idx < this.size()) {
+      int start = keyWithIdx.idx * 64;
+      bytes k = this._data[start : start + 32];
+      result = flattenSha256(keyWithIdx.item) == k;
     }
-    this._data = this._data[0 : i * 64] + flattenSha256(keyWithIdx.item) + flattenSha256(val) + this._data[rest :];
-    return true;
+    return result;
   }
 
   function delete(SortedItem<K> keyWithIdx) : bool {
-    bool found = this.has(keyWithIdx);
-    if (found) {
-      int i = keyWithIdx.idx;
-      this._data = this._data[0 : i * 64] + this._data[(i + 1) * 64 :];
+    bool result = false;
+    if (keyWithIdx.idx >= 0 && keyWithIdx.idx < this.size()) {
+      int start = keyWithIdx.idx * 64;
+      bytes k = this._data[start : start + 32];
+      if (flattenSha256(keyWithIdx.item) == k) {
+        bytes before = this._data[: keyWithIdx.idx * 64];
+        bytes after = this._data[(keyWithIdx.idx + 1) * 64 :];
+        this._data = before + after;
+        result = true;
+      }
     }
-    return found;
+    return result;
+  }
+
+  // True only when the key is not in the map and the index is where it would go (its neighbours sort
+  // around it): a present key cannot be passed off as absent.
+  function isAbsent(SortedItem<K> keyWithIdx) : bool {
+    int i = keyWithIdx.idx;
+    int n = this.size();
+    bytes k = flattenSha256(keyWithIdx.item);
+    return i >= 0 && i <= n && (i == n || this._data[i * 64 : i * 64 + 32] != k)
+      && (i == 0 || unpack(this._data[(i - 1) * 64 : (i - 1) * 64 + 32]) < unpack(k))
+      && (i == n || unpack(k) < unpack(this._data[i * 64 : i * 64 + 32]));
   }
 
   function clear() : bool {
@@ -456,47 +493,73 @@ library HashedMap<K, V> {
   }
 }
 
-// A set kept as sorted 32-byte element hashes (scryptlib's HashedSet layout).
+// A set kept as sorted 32-byte element hashes (scryptlib's HashedSet layout), in the official library's code;
+// add() is true when the element is there afterwards (also when it already was). isAbsent as for HashedMap.
 library HashedSet<E> {
   bytes _data;
+
+  static function lessThan(bytes a, bytes b) : bool {
+    return unpack(a) < unpack(b);
+  }
 
   function size() : int {
     return len(this._data) / 32;
   }
 
-  // As HashedMap.has: false only at the index where the element would go.
-  function has(SortedItem<E> itemWithIdx) : bool {
-    int i = itemWithIdx.idx;
-    int n = this.size();
+  function add(SortedItem<E> itemWithIdx) : bool {
+    bool result = false;
+    int size = this.size();
     bytes h = flattenSha256(itemWithIdx.item);
-    require(i >= 0 && i <= n);
-    bool found = false;
-    if (i < n) {
-      found = this._data[i * 32 : i * 32 + 32] == h;
+    if (itemWithIdx.idx >= 0 && itemWithIdx.idx <= size) {
+      bool isFirst = itemWithIdx.idx == 0;
+      bool isLast = itemWithIdx.idx >= size - 1;
+      bytes before = isFirst ? b'' : this._data[: itemWithIdx.idx * 32];
+      bytes at = itemWithIdx.idx == size ? b'' : this._data[itemWithIdx.idx * 32 : itemWithIdx.idx * 32 + 32];
+      bytes after = isLast ? b'' : this._data[(itemWithIdx.idx + 1) * 32 :];
+      if ((isFirst || HashedSet.lessThan(before[(itemWithIdx.idx - 1) * 32 : (itemWithIdx.idx - 1) * 32 + 32], h)) && (isLast || HashedSet.lessThan(h, after[: 32]))) {
+        if (at == h) {
+          result = true;
+        } else if (at == b'' || HashedSet.lessThan(h, at)) {
+          this._data = before + h + at + after;
+          result = true;
+        }
+      }
     }
-    if (!found) {
-      require(i == 0 || unpack(this._data[(i - 1) * 32 : i * 32]) < unpack(h));
-      require(i == n || unpack(h) < unpack(this._data[i * 32 : i * 32 + 32]));
-    }
-    return found;
+    return result;
   }
 
-  function add(SortedItem<E> itemWithIdx) : bool {
-    bool added = !this.has(itemWithIdx);
-    if (added) {
-      int i = itemWithIdx.idx;
-      this._data = this._data[0 : i * 32] + flattenSha256(itemWithIdx.item) + this._data[i * 32 :];
+  function has(SortedItem<E> itemWithIdx) : bool {
+    bool result = false;
+    if (itemWithIdx.idx >= 0 && itemWithIdx.idx < this.size()) {
+      int start = itemWithIdx.idx * 32;
+      bytes at = this._data[start : start + 32];
+      result = flattenSha256(itemWithIdx.item) == at;
     }
-    return added;
+    return result;
   }
 
   function delete(SortedItem<E> itemWithIdx) : bool {
-    bool found = this.has(itemWithIdx);
-    if (found) {
-      int i = itemWithIdx.idx;
-      this._data = this._data[0 : i * 32] + this._data[(i + 1) * 32 :];
+    bool result = false;
+    if (itemWithIdx.idx >= 0 && itemWithIdx.idx < this.size()) {
+      int start = itemWithIdx.idx * 32;
+      bytes at = this._data[start : start + 32];
+      if (flattenSha256(itemWithIdx.item) == at) {
+        bytes before = this._data[: itemWithIdx.idx * 32];
+        bytes after = this._data[(itemWithIdx.idx + 1) * 32 :];
+        this._data = before + after;
+        result = true;
+      }
     }
-    return found;
+    return result;
+  }
+
+  function isAbsent(SortedItem<E> itemWithIdx) : bool {
+    int i = itemWithIdx.idx;
+    int n = this.size();
+    bytes h = flattenSha256(itemWithIdx.item);
+    return i >= 0 && i <= n && (i == n || this._data[i * 32 : i * 32 + 32] != h)
+      && (i == 0 || unpack(this._data[(i - 1) * 32 : i * 32]) < unpack(h))
+      && (i == n || unpack(h) < unpack(this._data[i * 32 : i * 32 + 32]));
   }
 
   function clear() : bool {

@@ -34,10 +34,14 @@ const ownJump = (s: BaseASTNode, type: 'BreakStatement' | 'ContinueStatement') =
 /** `a && b && c`. */
 const all = (xs: SExpr[]): SExpr => xs.reduce((acc, x) => bin('&&', acc, x));
 
-/** The `has`/`canGet` check of a mapping entry: absent with the default value, or present with this value at this index. */
+/**
+ * The check of a mapping entry: absent with the default value, or present with this value at this index.
+ * Absence is `isAbsent` (the index is where the key would go), not `!has` (the official has() is false for
+ * a present key behind a wrong index, which would let a caller read a stored entry as the default).
+ */
 export function mapCheck(p: ProgramContext, e: MapEntry): SStmt[] {
   const item: SExpr = { k: 'struct', fields: [e.key, raw(e.indexName)] };
-  const absent = bin('&&', not(call(member(e.map, 'has'), [item])), bin('==', raw(e.valueName), p.defaultOf(e.valueType) ?? raw('0')));
+  const absent = bin('&&', call(member(e.map, 'isAbsent'), [item]), bin('==', raw(e.valueName), p.defaultOf(e.valueType) ?? raw('0')));
   const check = requireStmt(bin('||', paren(absent), call(member(e.map, 'canGet'), [item, raw(e.valueName)])));
   return e.snapshot ? [{ k: 'decl', type: e.snapshot.type, name: e.snapshot.name, init: e.snapshot.init }, check] : [check];
 }
