@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { errorEnvelope, successEnvelope } from '../../shared/envelope.js';
-import { isOperationName, type OperationName } from '../../shared/operations.js';
+import { openApiDocument } from '../../shared/openapi.js';
+import { isOperationName, OPERATIONS, type OperationName } from '../../shared/operations.js';
 import type { Engine } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
 import { mapHttpError } from './http-errors.js';
@@ -29,7 +30,7 @@ export interface ServerOptions {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
-const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health'];
+const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health', '/openapi.json'];
 
 export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit = DEFAULT_BODY_LIMIT }: ServerOptions): Promise<FastifyInstance> {
   const startedAt = Date.now();
@@ -108,6 +109,10 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
       ),
     ),
   );
+
+  // The API's OpenAPI 3.1 document, derived from the same operation contracts as the routes below.
+  const openApi = openApiDocument(Object.values(OPERATIONS), { version: engine.config.version });
+  app.get('/openapi.json', async (_req, reply) => reply.send(openApi));
 
   for (const route of REST_ROUTES) {
     app.route({

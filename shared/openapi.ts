@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { AnyContract, RestBinding } from './operation.js';
+
+/**
+ * The OpenAPI 3.1 document of the REST API, as a function of the operation contracts: every REST binding
+ * of every operation becomes a path item (method, header/path/query parameters, the JSON body, the
+ * success envelope around the operation's output, the error envelope), the roles go into the
+ * description, and the security schemes are the credential forms the server reads.
+ */
+export function openApiDocument(contracts: readonly AnyContract[], info: { version: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const c of contracts) {
+    c.rest.forEach((binding, i) => {
+      const path = binding.path.replace(/:(\w+)/g, '{$1}');
+      paths[path] ??= {};
+      paths[path][binding.method.toLowerCase()] = operationObject(c, binding, c.rest.length > 1 ? `${c.name}_${i + 1}` : c.name);
+    });
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Keystead API',
+      version: info.version,
+      description: 'The embedded HTTP API of Keystead (loopback only). Every answer is an envelope: `{statusCode, data: {status, msg, …}}`; errors carry `data.code`. Every operation is also `POST /rpc/<operationId>` with its input as the body.',
+    },
+    servers: [{ url: 'http://127.0.0.1:7480' }],
+    paths,
+    components: {
+      securitySchemes: {
+        authToken: { type: 'apiKey', in: 'header', name: 'authToken', description: 'The token from POST /v1/auth (or /api/v1/setup).' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The same token as `Authorization: Bearer <token>`.' },
+        uid: { type: 'apiKey', in: 'header', name: 'uid', description: 'A user id, sent with `apikey`.' },
+        apikey: { type: 'apiKey', in: 'header', name: 'apikey', description: 'An API key of that user.' },
+      },
+      schemas: {
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['statusCode', 'data'],
+          properties: {
+            statusCode: { type: 'integer' },
+            data: {
+              type: 'object',
+              required: ['status', 'msg', 'code'],
+              properties: { status: { const: 'error' }, msg: { type: 'string' }, code: { type: 'string' }, retryAfter: { type: 'integer', description: 'Seconds to wait, on 429.' } },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+function operationObject(c: AnyContract, binding: RestBinding, operationId: string): Record<string, unknown> {
+  const input = jsonSchema(c.input, 'input');
+  const properties = (input.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const parameters: Record<string, unknown>[] = [];
+  for (const name of binding.params ? [...binding.path.matchAll(/:(\w+)/g)].map((m) => m[1]) : []) {
+    parameters.push({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } });
+  }
+  for (const name of binding.headers ?? []) {
+    parameters.push({ name, in: 'header', required: false, schema: properties[name] ?? { type: 'string' }, description: 'Also accepted in the query string.' });
+  }
+  for (const [header, field] of Object.entries(binding.renames ?? {})) {
+    parameters.push({ name: header, in: 'header', required: false, schema: properties[field] ?? { type: 'string' }, description: `Sets \`${field}\`.` });
+  }
+  if (binding.wallet) parameters.push({ name: 'walletID', in: 'header', required: false, schema: { type: 'string' }, description: 'The wallet (also `walletID` in the query or body).' });
+  if (binding.query) {
+    const taken = new Set(parameters.map((p) => p.name));
+    for (const [name, schema] of Object.entries(properties)) if (!taken.has(name)) parameters.push({ name, in: 'query', required: false, schema });
+  }
+  if (c.enterprise) parameters.push({ name: 'serviceid', in: 'header', required: true, schema: { type: 'string' }, description: "The organisation's service id." });
+  const roles = c.access === 'public' ? 'Public: no credentials.' : `Roles: ${c.access.join(', ')}.`;
+  const operation: Record<string, unknown> = {
+    operationId,
+    summary: c.summary,
+    description: `${roles}${c.enterprise ? ' Needs the organisation’s `serviceid`.' : ''}`,
+    tags: [tagOf(binding.path)],
+    parameters,
+    responses: {
+      200: {
+        description: c.msg,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['statusCode', 'data'],
+              properties: { statusCode: { const: 200 }, data: { allOf: [{ type: 'object', required: ['status', 'msg'], properties: { status: { enum: ['success', 'partial success'] }, msg: { type: 'string' } } }, jsonSchema(c.output, 'output')] } },
+            },
+          },
+        },
+      },
+      default: { description: 'An error, with `data.code` and `data.msg`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+    },
+  };
+  if (binding.body) operation.requestBody = { required: false, content: { 'application/json': { schema: input } } };
+  if (c.access !== 'public') operation.security = [{ authToken: [] }, { bearer: [] }, { uid: [], apikey: [] }];
+  return operation;
+}
+
+/** A zod schema as JSON Schema (draft 2020-12, which OpenAPI 3.1 uses); what JSON cannot say becomes `{}`. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+function tagOf(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  return parts[0] === 'api' ? 'enterprise' : (parts[1] ?? parts[0] ?? 'api');
+}

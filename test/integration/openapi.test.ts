@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { REST_ROUTES } from '../../main/server/routes.js';
+import { ROOT, startHeadless, type Headless } from '../helpers/headless.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/**
+ * GET /openapi.json: the OpenAPI 3.1 document derived from the operation contracts, valid under a standard
+ * validator, naming every REST route the server answers, each of which the README's route table lists.
+ */
+describe('the OpenAPI document', () => {
+  let host: Headless;
+  let doc: any;
+  before(async () => {
+    host = await startHeadless({ dataDir: tempDir(), password: 'pw' });
+    const r = await fetch(`${host.url}/openapi.json`);
+    assert.equal(r.status, 200);
+    doc = await r.json();
+  });
+  after(() => host.stop());
+
+  it('is valid OpenAPI 3.1 (a standard validator), with the security schemes the server reads', async () => {
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apikey', 'authToken', 'bearer', 'uid']);
+  });
+
+  it('has every REST route, with its roles, parameters, body and envelopes', () => {
+    for (const route of REST_ROUTES) {
+      const item = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')];
+      assert.ok(item?.[route.method.toLowerCase()], `${route.method} ${route.url} is in the document`);
+    }
+    const pay = doc.paths['/v1/pay'].post;
+    assert.match(pay.description, /Roles: admin, manager, operator, api_user/);
+    assert.ok(pay.requestBody.content['application/json'].schema.properties, 'the body schema');
+    assert.ok(pay.parameters.some((p: any) => p.name === 'idempotency-key' && p.in === 'header'));
+    assert.equal(pay.responses.default.content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
+    const compile = doc.paths['/v1/compile'].post;
+    assert.ok(compile.requestBody.content['application/json'].schema.properties.imports, 'schemas follow the contracts');
+  });
+
+  it("every route in the document is in the README's route table, so the two cannot drift apart", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const listed = new Set([...readme.matchAll(/`(GET|POST|DELETE|PUT) (\/[^`\s]+)`/g)].map((m) => `${m[1]} ${m[2]}`));
+    const missing = REST_ROUTES.map((r) => `${r.method} ${r.url}`).filter((r) => !listed.has(r));
+    assert.deepEqual(missing, []);
+  });
+});
