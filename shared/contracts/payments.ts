@@ -103,6 +103,9 @@ export const PAYMENT_OPERATIONS = byName(
     rest: [
       { method: 'GET', path: '/v1/URI', wallet: true, headers: ['uri', 'amount'] },
       { method: 'POST', path: '/v1/URI', wallet: true, body: true },
+      // The same in lower case, as some of the public service's clients spell it.
+      { method: 'GET', path: '/v1/uri', wallet: true, headers: ['uri', 'amount'] },
+      { method: 'POST', path: '/v1/uri', wallet: true, body: true },
     ],
   }),
   defineOperation({

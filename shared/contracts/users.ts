@@ -43,11 +43,15 @@ export const USER_OPERATIONS = byName(
   defineOperation({
     name: 'login',
     input: z.object({ email, password: givenPassword }),
-    output: sessionOutput,
+    // `token` is the same as authToken: the public service's clients sign in with POST /v1/auth and read `token`.
+    output: sessionOutput.extend({ token: z.string() }),
     access: 'public',
-    summary: 'Signs a user in and returns an authToken.',
+    summary: 'Signs a user in and returns an authToken (also as token, for the public service’s clients).',
     msg: 'Logged in successfully.',
-    rest: [{ method: 'POST', path: '/api/v1/login', body: true }],
+    rest: [
+      { method: 'POST', path: '/api/v1/login', body: true },
+      { method: 'POST', path: '/v1/auth', body: true },
+    ],
     audit: true,
   }),
   defineOperation({

@@ -50,6 +50,11 @@ export function toCurrency(satoshis: number, rate: number): number {
   return Math.round((satoshis / 1e8) * rate * 100) / 100;
 }
 
+/** Unrounded, as the public service's lookup returns it: 1,000 satoshis at 40 USD/BSV is 0.0004. */
+export function toCurrencyExact(satoshis: number, rate: number): number {
+  return (satoshis * rate) / 1e8;
+}
+
 export async function convertAmount(ctx: OpContext<RateServices>, input: ParsedInputOf<typeof OPERATIONS.convertAmount>): Promise<OutputOf<typeof OPERATIONS.convertAmount>> {
   const r = await rateFor(ctx.services, input.currency);
   return { satoshis: input.satoshis, currency: r.currency, amount: toCurrency(input.satoshis, r.rate), rate: r.rate, source: r.source, updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null };

@@ -6,7 +6,7 @@ import { NFT_PROTOCOL_IDS } from '../../../shared/token-schemas.js';
 import type { ChainUtxo } from '../../chain/types.js';
 import type { TokenUtxo } from '../../store/repos/tokens.js';
 import type { OpContext } from '../context.js';
-import { rateFor, toCurrency } from '../rates/rates.js';
+import { rateFor, toCurrencyExact } from '../rates/rates.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { addressOfPkh } from './ledger.js';
 import type { TokenServices } from './services.js';
@@ -106,7 +106,7 @@ export async function lookup(ctx: OpContext<TokenServices>, input: ParsedInputOf
       : [];
   const items = [...bsvItems, ...tokenCoins(services, services.repos.tokens.heldAt(address), input.type, input.compact)];
   return {
-    totalBalance: { currency: rate.currency, balance: wantBsv ? toCurrency(total, rate.rate) : 0 },
+    totalBalance: { currency: rate.currency, balance: wantBsv ? toCurrencyExact(total, rate.rate) : 0 },
     ...page(wantBsv ? { protocol: 'BSV', balance: total, address } : null, items, input),
   };
 }
@@ -126,7 +126,7 @@ export async function balance(ctx: OpContext<TokenServices>, input: ParsedInputO
   const items = [...bsvItems, ...tokenCoins(services, services.repos.tokens.held(wallet.id), input.type, input.compact)];
   return {
     walletID: wallet.walletId,
-    totalBalance: { currency: rate.currency, balance: wantBsv ? toCurrency(total, rate.rate) : 0 },
+    totalBalance: { currency: rate.currency, balance: wantBsv ? toCurrencyExact(total, rate.rate) : 0 },
     ...page(wantBsv ? { protocol: 'BSV', balance: total } : null, items, input),
   };
 }

@@ -39,7 +39,7 @@ export async function setup(ctx: OpContext<AuthServices>, input: ParsedInputOf<t
   return { ...session, uid, role: 'admin', serviceId };
 }
 
-export async function login(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.login>): Promise<SessionOutput> {
+export async function login(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.login>): Promise<OutputOf<typeof OPERATIONS.login>> {
   const { services, meta } = ctx;
   // Admitted before the hash runs: parallel guesses wait like sequential ones.
   const account = accountKey(input.email);
@@ -60,7 +60,7 @@ export async function login(ctx: OpContext<AuthServices>, input: ParsedInputOf<t
   const org = services.repos.organisation.get();
   const session = issueSession(services, user.uid);
   ctx.caller = { uid: user.uid, email: user.email, role: user.role }; // the audit entry names who signed in
-  return { ...session, uid: user.uid, role: user.role, serviceId: org?.serviceId ?? '' };
+  return { ...session, token: session.authToken, uid: user.uid, role: user.role, serviceId: org?.serviceId ?? '' };
 }
 
 export function logout(ctx: OpContext<AuthServices>): { revoked: boolean } {
