@@ -47,7 +47,8 @@ function transpileCommand(args: string[]): number {
   const source = readSource(file);
   if (source === null) return 2;
   const force = args.includes('--force');
-  const r = transpileSolidity(source, { file: path.basename(file) });
+  // Positions name the file as the user gave it.
+  const r = transpileSolidity(source, { file });
   const failed = r.logs.some((l) => l.type === 'Error');
   for (const l of r.logs) console.error(formatLog(l));
   const emit = !failed || force;
@@ -85,7 +86,7 @@ function compileCommand(args: string[]): number {
       }
     }
   };
-  const r = compileScrypt(source, { file: path.basename(file), optimize: args.includes('-O'), readImport });
+  const r = compileScrypt(source, { file, optimize: args.includes('-O'), readImport });
   for (const d of r.diagnostics) console.error(formatDiagnostic(d));
   if (!r.artifact) return 1;
   const out = outArg ?? file.replace(/\.scrypt$/i, '') + '.json';
@@ -95,8 +96,21 @@ function compileCommand(args: string[]): number {
   return 0;
 }
 
+/** `help <command>`: what one command does, with its options. */
+const COMMAND_HELP: Record<string, string> = {
+  serve: 'keystead serve [options]\n  Runs the headless app: the engine, the embedded API and the UI on http://127.0.0.1:7480.\n  `keystead serve --help` lists its options (network, data directory, ports, limits).',
+  compile: 'keystead compile <File.scrypt> [-o out.json] [--asm] [-O]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them. --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.',
+  transpile: 'keystead transpile <File.sol> [-o out.scrypt] [--force] [--json]\n  Transpiles Solidity to sCrypt offline (default <File>.scrypt). With errors nothing is written and the\n  exit code is 1, unless --force writes the best effort; --json prints {scrypt, errorLogs} on stdout.',
+};
+
 const [command, ...rest] = process.argv.slice(2);
-if (command === 'serve') {
+if (command === '--help' || command === '-h' || command === 'help') {
+  const topic = rest[0];
+  if (topic && !COMMAND_HELP[topic]) {
+    console.error(`keystead: no command "${topic}".\n\n${usage}`);
+    process.exitCode = 2;
+  } else console.log(topic ? COMMAND_HELP[topic] : `${usage}\n\n  help <command>                           what one command does\n  --help                                   this list`);
+} else if (command === 'serve') {
   process.argv.splice(2, 1);
   await import('./headless.js');
 } else if (command === 'compile') {

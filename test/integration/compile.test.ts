@@ -71,6 +71,13 @@ describe('POST /v1/compile and the offline CLI', () => {
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^\$pubKeyHash OP_1 OP_PICK OP_HASH160/);
     assert.equal(JSON.parse(readFileSync(path.join(dir, 'P2PKH.json'), 'utf8')).hex, '<pubKeyHash>5179a95179876952795279ac777777');
+    const help = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /compile <File\.scrypt>/);
+    assert.match(help.stdout, /transpile <File\.sol>/);
+    const one = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'help', 'compile'], { encoding: 'utf8' });
+    assert.match(one.stdout, /Exit codes: 0 compiled, 1 errors/);
+    assert.equal(spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'help', 'nope'], { encoding: 'utf8' }).status, 2);
     writeFileSync(src, 'contract A { int x }');
     const bad = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'compile', src], { encoding: 'utf8' });
     assert.equal(bad.status, 1);
