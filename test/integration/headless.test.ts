@@ -70,7 +70,7 @@ describe('headless host: contract, first run, restart', () => {
   it('logs in and accepts the token as authToken header and as Bearer', async () => {
     const r = await request(host.url, 'POST', '/api/v1/login', { body: { email: ADMIN.email, password: ADMIN.password } });
     assert.equal(r.status, 200);
-    assert.deepEqual(Object.keys(r.body.data).sort(), ['authToken', 'expiresAt', 'msg', 'role', 'serviceId', 'status', 'uid'].sort());
+    assert.deepEqual(Object.keys(r.body.data).sort(), ['authToken', 'expiresAt', 'msg', 'role', 'serviceId', 'status', 'token', 'uid'].sort());
     assert.equal(r.body.data.serviceId, serviceId);
     const forms: Record<string, string>[] = [{ authToken: r.body.data.authToken }, { authorization: `Bearer ${r.body.data.authToken}` }];
     for (const headers of forms) {
