@@ -48,5 +48,14 @@ export const lookupInput = z.object({
   currency: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(10).default('USD')),
   nextPageToken: z.preprocess((v) => (v === '' || v === 'null' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0)),
   compact: z.preprocess((v) => (v === undefined || v === '' ? true : v), boolish).transform((v) => v !== false),
-  maxResults: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(1000, { error: 'must be 1000 at most' }).default(19)),
+  // -1 asks for every entry, as the public service takes it.
+  maxResults: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int()
+      .refine((n) => n === -1 || (n >= 1 && n <= 1000), { error: 'must be from 1 to 1000, or -1 for all' })
+      .default(19)
+      .transform((n) => (n === -1 ? Number.MAX_SAFE_INTEGER : n)),
+  ),
 });

@@ -233,6 +233,12 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     }
     assert.deepEqual(sizes, [19, 19, 7]);
     assert.equal(new Set(seen).size, 45);
+    // maxResults -1 is every entry (the public service's spelling); 0 or 1001 are refused with the reason.
+    const all: LookupOutput = await run(engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', maxResults: '-1' }, admin, meta));
+    assert.equal(all.coins.length - 1, 45);
+    assert.equal(all.meta.nextPageToken, null);
+    await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), maxResults: 0 }, admin, meta), 'VALIDATION_FAILED', /maxResults: must be from 1 to 1000, or -1 for all/);
+    await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), nextPageToken: -1 }, admin, meta), 'VALIDATION_FAILED', /nextPageToken: must not be negative/);
     assert.deepEqual((await run(engine.execute('lookup', { privateKey: key.toWif(), type: 'STAS-20' }, admin, meta))).coins, []);
     await rejectsWith(engine.execute('lookup', { privateKey: 'nope' }, admin, meta), 'VALIDATION_FAILED', /privateKey/);
     await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), currency: 'XYZ' }, admin, meta), 'VALIDATION_FAILED', /XYZ/);
