@@ -98,6 +98,10 @@ describe('tokens over the API, between two instances on one local chain', () => 
     assert.equal(none.body.data.errors.length, 2);
     const bad = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'not an address', amount: 0.0001 }] } });
     assert.equal(bad.status, 400);
+    // BSV as a decimal is exact or refused: half a satoshi is not rounded to one.
+    const half = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 0.000000005 }] } });
+    assert.equal(half.status, 400);
+    assert.match(half.body.data.msg, /amount: 0\.000000005 BSV is not a whole number of satoshis/);
     // BSV and a paymail in one batch: each item is its own payment.
     const mixed = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 0.0001, notes: 'coffee' }, { to: 'not an address', satoshis: 500 }] } });
     assert.equal(mixed.status, 200, JSON.stringify(mixed.body));

@@ -8,6 +8,7 @@ import type { OpContext } from '../context.js';
 import type { SigningAccount } from '../payments/keyring.js';
 import { pay } from '../payments/pay.js';
 import { currentFeePolicy } from '../payments/plan.js';
+import { bsvToSatoshis } from '../payments/uri.js';
 import { resolveUri } from '../payments/resolve-op.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
 import { tokenDestination } from './destination.js';
@@ -61,8 +62,18 @@ export async function send(ctx: OpContext<TokenServices>, input: SendInput): Pro
   return runBatch(input.dataArray, (item) => (item.tokenId ? sendToken(ctx, wallet, item) : sendBsv(ctx, wallet, item)), 'send');
 }
 
+function exactSatoshis(bsv: number): number {
+  const text = bsv.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  try {
+    return bsvToSatoshis(text);
+  } catch {
+    throw new DomainError('VALIDATION_FAILED', `amount: ${text} BSV is not a whole number of satoshis (at most 8 decimals); give satoshis instead`);
+  }
+}
+
 async function sendBsv(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item): Promise<string[]> {
-  const satoshis = item.satoshis ?? (item.amount !== undefined ? Math.round(item.amount * 1e8) : undefined);
+  // BSV given as a decimal is converted exactly or refused (0.000000005 BSV is not 1 satoshi).
+  const satoshis = item.satoshis ?? (item.amount !== undefined ? exactSatoshis(item.amount) : undefined);
   if (!satoshis || !Number.isSafeInteger(satoshis)) throw new DomainError('VALIDATION_FAILED', 'amount: give the BSV to send (or satoshis)');
   const { data } = await resolveUri(ctx, { uri: item.to, amount: satoshis, walletId: wallet.walletId });
   const paid = await pay(ctx, OPERATIONS.pay.input.parse({ ...data, memo: item.notes ?? data.memo, walletId: wallet.walletId }));
