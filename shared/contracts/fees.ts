@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byName, defineOperation } from '../operation.js';
-import { optionalText } from '../wallet-schemas.js';
+import { boolish, optionalText } from '../wallet-schemas.js';
 import { TREASURY } from './access.js';
 
 export const feeUtxo = z.object({
@@ -10,6 +10,7 @@ export const feeUtxo = z.object({
   path: z.string(),
   tx_hash: z.string(),
   value: z.number().int(),
+  /** When the wallet booked the output's transaction (ms since 1970); null if it has no history row. */
   createdAt: z.number().nullable(),
   state: z.enum(['available', 'reserved', 'dust', 'spent']),
 });
@@ -38,12 +39,12 @@ export const FEE_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'feeManagerMetrics',
-    input: z.object({}),
+    input: z.object({ includeSpent: boolish }),
     output: z.object({ totalBalance: z.object({ balance: z.number().int(), dustBalance: z.number().int() }), availableUtxos: z.array(feeUtxo), lowBalance: z.boolean() }),
     access: TREASURY,
     enterprise: true,
     summary: "Refreshes and returns the fee wallet's balance and outputs with their states.",
     msg: 'Operation successful',
-    rest: [{ method: 'GET', path: '/api/v1/feeMetricsBeta' }],
+    rest: [{ method: 'GET', path: '/api/v1/feeMetricsBeta', headers: ['includeSpent'] }],
   }),
 );

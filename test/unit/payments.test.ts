@@ -206,7 +206,11 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal(await balance(wallet), 0, 'the wallet paid exactly the amount, no fee');
     const metrics = await run(engine.execute('feeManagerMetrics', {}, admin, meta));
     assert.equal(metrics.totalBalance.balance, 20_000 - paid.fee);
-    assert.ok(metrics.availableUtxos.some((u) => u.state === 'spent') && metrics.availableUtxos.some((u) => u.state === 'available'));
+    // Spent outputs are listed only when asked for; each output carries when its transaction was booked.
+    assert.ok(!metrics.availableUtxos.some((u) => u.state === 'spent') && metrics.availableUtxos.some((u) => u.state === 'available'));
+    assert.ok(metrics.availableUtxos.every((u) => typeof u.createdAt === 'number' && u.createdAt > 0), JSON.stringify(metrics.availableUtxos));
+    const withSpent = await run(engine.execute('feeManagerMetrics', { includeSpent: true }, admin, meta));
+    assert.ok(withSpent.availableUtxos.some((u) => u.state === 'spent'));
     assert.equal(metrics.lowBalance, false);
     assert.equal((await run(engine.execute('feeManagerAddresses', {}, admin, meta))).addresses.length, 20);
   });

@@ -33,7 +33,7 @@ export function feeManagerAddresses(ctx: OpContext<WalletServices>): OutputOf<ty
   return { addresses: ctx.services.addressBook.available(feeWallet(ctx)).map((a) => a.address) };
 }
 
-export async function feeManagerMetrics(ctx: OpContext<WalletServices>): Promise<OutputOf<typeof OPERATIONS.feeManagerMetrics>> {
+export async function feeManagerMetrics(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.feeManagerMetrics>): Promise<OutputOf<typeof OPERATIONS.feeManagerMetrics>> {
   const w = feeWallet(ctx);
   try {
     await ctx.services.sync.scanWallet(w); // "refreshes the UTXO state"
@@ -46,7 +46,8 @@ export async function feeManagerMetrics(ctx: OpContext<WalletServices>): Promise
   } catch {
     /* keep the default */
   }
-  const rows = ctx.services.repos.walletUtxos.recent(w.id, 200);
+  // Spent outputs only when asked for (includeSpent), as the public service lists them.
+  const rows = ctx.services.repos.walletUtxos.listed(w.id, 200, input.includeSpent === true);
   const utxos: FeeUtxo[] = rows.map((u) => ({
     script: u.script,
     tx_pos: u.vout,
@@ -54,7 +55,7 @@ export async function feeManagerMetrics(ctx: OpContext<WalletServices>): Promise
     path: `${w.derivationPath}/${u.chain ?? 0}/${u.idx ?? 0}`,
     tx_hash: u.txid,
     value: u.satoshis,
-    createdAt: null,
+    createdAt: u.bookedAt,
     state: u.status === 'spent' ? 'spent' : u.status === 'reserved' ? 'reserved' : u.satoshis < dustBelow ? 'dust' : 'available',
   }));
   // Totals from every unspent output (the list shows only the newest 200).

@@ -52,6 +52,11 @@ export function createWalletUtxoRepo(db: Db) {
   const reservedAll = db.prepare<[], Raw>("SELECT * FROM utxos WHERE status = 'reserved'");
   const reservedSum = db.prepare<[number], { s: number | null }>("SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'reserved'");
   const all = db.prepare<[number, number], Raw>('SELECT * FROM utxos WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, txid, vout LIMIT ?');
+  // With the time the wallet first booked the output's transaction (its history row), spent ones only when asked.
+  const listed = db.prepare<[number, number, number], Raw & { booked_at: number | null }>(
+    `SELECT u.*, t.time AS booked_at FROM utxos u LEFT JOIN wallet_txs t ON t.wallet_row = u.wallet_row AND t.txid = u.txid
+     WHERE u.wallet_row = ? AND (? = 1 OR u.status <> 'spent') ORDER BY u.height IS NULL DESC, u.height DESC, u.txid, u.vout LIMIT ?`,
+  );
   const unspent = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY height IS NULL, height, txid, vout");
   const outputsOf = db.prepare<[string], Raw>('SELECT * FROM utxos WHERE txid = ? ORDER BY vout');
   const spentByTx = db.prepare<[string], Raw>('SELECT * FROM utxos WHERE spent_by = ?');
@@ -123,6 +128,10 @@ export function createWalletUtxoRepo(db: Db) {
     /** Every output of the wallet, newest first (spent ones too), for the fee manager's metrics. */
     recent(walletRow: number, limit: number): WalletUtxo[] {
       return all.all(walletRow, limit).map(toRow);
+    },
+    /** The newest outputs with the time their transaction was booked (ms), spent ones only with `includeSpent`. */
+    listed(walletRow: number, limit: number, includeSpent: boolean): (WalletUtxo & { bookedAt: number | null })[] {
+      return listed.all(walletRow, includeSpent ? 1 : 0, limit).map((r) => ({ ...toRow(r), bookedAt: r.booked_at }));
     },
   };
 }
