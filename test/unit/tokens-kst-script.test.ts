@@ -180,6 +180,21 @@ describe('earlier releases of the open template stay usable', () => {
   });
 });
 
+describe('every release of the open template is kept', () => {
+  it('the code the build makes now is a recorded release, and every recorded release is still recognised', async () => {
+    const { createHash } = await import('node:crypto');
+    const { KST_RELEASED_CODE_SHA256 } = await import('../../main/engine/tokens/kst/legacy-code.js');
+    const { KST_CODE } = await import('../../main/engine/tokens/kst/templates.generated.js');
+    const { KST_RELEASES } = await import('../../main/engine/tokens/templates/kst.js');
+    const sha = (code: string) => createHash('sha256').update(code).digest('hex');
+    for (const c of KST_CODE) {
+      assert.ok(KST_RELEASED_CODE_SHA256.includes(sha(c.code)), `the ${c.protocol} code changed: keep the previous release in kst/legacy-code.ts (KST_CODE_V<n>, KST_RELEASES) and record the new hash, so tokens already issued stay usable`);
+    }
+    const recognised = new Set(KST_RELEASES.map((t) => sha((t as unknown as { code: string }).code)));
+    assert.deepEqual(KST_RELEASED_CODE_SHA256.filter((h) => !recognised.has(h)), [], 'every recorded release is recognised');
+  });
+});
+
 describe('the open template is built from its sCrypt sources', () => {
   it('the generated code is what our compiler makes of kst/*.scrypt now (npm run build regenerates it)', async () => {
     const { compileKstTemplates } = await import('../../main/engine/tokens/kst/compile-templates.js');

@@ -16,3 +16,18 @@ export const KST_CODE_V1: readonly KstCode[] = [
     "sourceHash": "c1fcf7c5752d66ac00cd8751762f575952d85c656ac17d30ddcf09021183d541"
   }
 ];
+
+/**
+ * sha256 of every release of the open template's code, oldest first. A test checks that the code the
+ * build makes now is one of them and that every one is still recognised: when a compiler change changes
+ * the code, move the last release's KstCode here as a new KST_CODE_V<n> (and into KST_RELEASES), then add
+ * the new code's hashes; tokens already on chain keep working that way.
+ */
+export const KST_RELEASED_CODE_SHA256: readonly string[] = [
+  // v1 (KST_CODE_V1)
+  '72b8b0ebb72db7c8f67c294123e7493f67e81d429d1a8b2758b0c437121d2db3',
+  '159fc425abb6160c0726a8fd02ca64b744090a214b95827230323909487598ac',
+  // v2 (the current KST_CODE)
+  '411297df80e3cdce29d862a54156e2964f0505c1309d9f2dd5543e7e19516948',
+  '81d07e149f5404ca236595ad35a0790d1f66f21ae4eaaf370d73cc1f83f7b98c',
+];
