@@ -7,8 +7,27 @@ import type { AnyContract, RestBinding } from './operation.js';
  * success envelope around the operation's output, the error envelope), the roles go into the
  * description, and the security schemes are the credential forms the server reads.
  */
-export function openApiDocument(contracts: readonly AnyContract[], info: { version: string }): Record<string, unknown> {
+/** A route outside the operation contracts (the paymail host's, the local node's): listed with its path parameters. */
+export interface ExtraRoute {
+  method: string;
+  path: string;
+  tag: string;
+  summary: string;
+}
+
+export function openApiDocument(contracts: readonly AnyContract[], info: { version: string }, extra: readonly ExtraRoute[] = []): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of extra) {
+    const path = r.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][r.method.toLowerCase()] = {
+      operationId: `${r.tag}_${r.method.toLowerCase()}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      summary: r.summary,
+      tags: [r.tag],
+      parameters: [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+      responses: { 200: { description: 'JSON (this protocol\'s own shape, not the envelope)', content: { 'application/json': { schema: {} } } }, default: { description: 'An error' } },
+    };
+  }
   for (const c of contracts) {
     c.rest.forEach((binding, i) => {
       const path = binding.path.replace(/:(\w+)/g, '{$1}');

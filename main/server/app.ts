@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { errorEnvelope, successEnvelope } from '../../shared/envelope.js';
-import { openApiDocument } from '../../shared/openapi.js';
+import { openApiDocument, type ExtraRoute } from '../../shared/openapi.js';
 import { isOperationName, OPERATIONS, type OperationName } from '../../shared/operations.js';
 import type { Engine } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
@@ -110,9 +110,16 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
     ),
   );
 
-  // The API's OpenAPI 3.1 document, derived from the same operation contracts as the routes below.
-  const openApi = openApiDocument(Object.values(OPERATIONS), { version: engine.config.version });
-  app.get('/openapi.json', async (_req, reply) => reply.send(openApi));
+  // The API's OpenAPI 3.1 document: the operation routes from their contracts, the paymail host's and the
+  // local node's routes as they are registered (built once, on the first request, when all are known).
+  const extraRoutes: ExtraRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    const tag = route.url.startsWith('/chain/') ? 'local node' : route.url.startsWith('/api/bsvalias/') || route.url === '/.well-known/bsvalias' ? 'paymail host' : null;
+    if (tag) for (const method of methods) extraRoutes.push({ method, path: route.url, tag, summary: tag === 'local node' ? "The embedded node's ARC, WhatsOnChain or development route (the node's API key in Authorization when one is set)" : 'The bsvalias (paymail) protocol' });
+  });
+  let openApi: Record<string, unknown> | null = null;
+  app.get('/openapi.json', async (_req, reply) => reply.send((openApi ??= openApiDocument(Object.values(OPERATIONS), { version: engine.config.version }, extraRoutes))));
 
   for (const route of REST_ROUTES) {
     app.route({

@@ -39,6 +39,11 @@ describe('the OpenAPI document', () => {
     assert.ok(pay.requestBody.content['application/json'].schema.properties, 'the body schema');
     assert.ok(pay.parameters.some((p: any) => p.name === 'idempotency-key' && p.in === 'header'));
     assert.equal(pay.responses.default.content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
+    // The paymail host's and the local node's own routes are listed too, with their path parameters.
+    assert.ok(doc.paths['/.well-known/bsvalias'].get);
+    assert.deepEqual(doc.paths['/api/bsvalias/receive-transaction/{handle}'].post.parameters.map((p: any) => p.name), ['handle']);
+    assert.ok(doc.paths['/chain/arc/v1/tx'].post);
+    assert.match(doc.paths['/chain/faucet'].post.description, /Roles: admin, manager/, 'an operation route keeps its contract');
     const compile = doc.paths['/v1/compile'].post;
     assert.ok(compile.requestBody.content['application/json'].schema.properties.imports, 'schemas follow the contracts');
   });
