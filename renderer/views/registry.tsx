@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { canCall, OPERATIONS as OPS, type AnyContract } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
+import { ApiView } from './ApiView.js';
 import { AuditView } from './AuditView.js';
 import { ContractsView } from './ContractsView.js';
 import { FeeManagerView } from './FeeManagerView.js';
@@ -39,6 +40,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'network', label: 'Network', requires: OPS.networkStatus, Component: NetworkView },
   { id: 'users', label: 'Users', requires: OPS.listUsers, Component: UsersView },
   { id: 'audit', label: 'Audit log', requires: OPS.auditLog, Component: AuditView },
+  { id: 'api', label: 'API', requires: OPS.me, Component: ApiView },
   { id: 'profile', label: 'Profile', requires: OPS.me, Component: ProfileView },
 ];
 

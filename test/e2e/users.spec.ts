@@ -5,7 +5,7 @@ import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 test('an admin creates a manager; the manager signs in and sees only what a manager may use', async ({ page, keystead }) => {
   await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Send', 'Receive', 'History', 'Tokens', 'Lookup', 'Fee manager', 'Contracts', 'Network', 'Users', 'Audit log', 'Profile']);
+  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Send', 'Receive', 'History', 'Tokens', 'Lookup', 'Fee manager', 'Contracts', 'Network', 'Users', 'Audit log', 'API', 'Profile']);
 
   await nav(page).filter({ hasText: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
@@ -32,7 +32,7 @@ test('an admin creates a manager; the manager signs in and sees only what a mana
 
   await page.getByRole('button', { name: 'Log out' }).click();
   await signIn(page, 'max@acme.io', 'manager-pass-1');
-  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Send', 'Receive', 'History', 'Tokens', 'Lookup', 'Fee manager', 'Contracts', 'Network', 'Profile']);
+  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Send', 'Receive', 'History', 'Tokens', 'Lookup', 'Fee manager', 'Contracts', 'Network', 'API', 'Profile']);
   await expect(page.getByText('Manager', { exact: true }).first()).toBeVisible();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'manager-navigation.png'), fullPage: true });
 
