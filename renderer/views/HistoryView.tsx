@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, CopyButton, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
@@ -40,7 +40,22 @@ function StateCell({ e }: { e: HistoryEntry }) {
   );
 }
 
-/** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations. */
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** One CSV field: quoted when it holds a comma, quote or line break. */
+const csvField = (v: string | number | null) => {
+  const t = v === null ? '' : String(v);
+  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+};
+
+/** The entries as CSV, one row per transaction, amounts in satoshis. */
+export function historyCsv(entries: HistoryEntry[]): string {
+  const head = ['time', 'txid', 'direction', 'amount_satoshis', 'fee_satoshis', 'counterparty', 'memo', 'state', 'confirmations'];
+  const rows = entries.map((e) => [e.time, e.txid, e.direction, e.amount, e.fee, e.counterparty, e.memo, e.state, e.confirmations].map(csvField).join(','));
+  return [head.join(','), ...rows].join('\r\n') + '\r\n';
+}
+
+/** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations; filters and CSV export. */
 export function HistoryView() {
   const call = useSession((s) => s.call);
   const wallets = useWallets();
@@ -48,6 +63,38 @@ export function HistoryView() {
   const [entries, setEntries] = useState<HistoryEntry[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [direction, setDirection] = useState<string>('all');
+  const [stateFilter, setStateFilter] = useState<string>('all');
+  const [from, setFrom] = useState(day(new Date(Date.now() - 30 * 86_400_000)));
+  const [to, setTo] = useState(day(new Date()));
+  const [exporting, setExporting] = useState(false);
+
+  // Every transaction from `from` to `to` (inclusive), fetched page by page, newest first.
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const start = Date.parse(`${from}T00:00:00Z`);
+      const end = Date.parse(`${to}T23:59:59.999Z`);
+      if (Number.isNaN(start) || Number.isNaN(end) || start > end) throw new Error('Choose a start date on or before the end date.');
+      const rows: HistoryEntry[] = [];
+      for (let token: number | null = 0; token !== null; ) {
+        const r: { history: HistoryEntry[]; meta: { nextPageToken: number | null } } = await call(OPS.history, { walletId: walletId ?? undefined, nextPageToken: token, maxResults: 200 });
+        rows.push(...r.history.filter((e) => Date.parse(e.time) >= start && Date.parse(e.time) <= end));
+        const oldest: HistoryEntry | undefined = r.history[r.history.length - 1];
+        token = oldest && Date.parse(oldest.time) < start ? null : r.meta.nextPageToken;
+      }
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([historyCsv(rows)], { type: 'text/csv' }));
+      link.download = `history-${from}-to-${to}.csv`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+      setError(null);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setExporting(false);
+    }
+  };
 
   const load = useCallback(
     async (from: number) => {
@@ -74,6 +121,15 @@ export function HistoryView() {
         <Title order={2}>History</Title>
         <WalletSelect wallets={wallets.data} value={walletId} onChange={setWalletId} />
       </Group>
+      <Group align="flex-end" gap="sm">
+        <Select label="Direction" data={['all', 'in', 'out', 'self']} value={direction} onChange={(v) => setDirection(v ?? 'all')} allowDeselect={false} w={110} />
+        <Select label="State" data={['all', 'pending', 'confirmed', 'failed']} value={stateFilter} onChange={(v) => setStateFilter(v ?? 'all')} allowDeselect={false} w={130} />
+        <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={160} />
+        <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={160} />
+        <Button variant="default" onClick={() => void exportCsv()} loading={exporting}>
+          Export CSV
+        </Button>
+      </Group>
       {error && <Alert color="red">{error}</Alert>}
       {entries.length === 0 && !error && <Text c="dimmed">No transactions yet.</Text>}
       {entries.length > 0 && (
@@ -91,7 +147,7 @@ export function HistoryView() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {entries.map((e) => (
+            {entries.filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter)).map((e) => (
               <Table.Tr key={e.txid} title={e.txid}>
                 <Table.Td>{formatTime(e.time)}</Table.Td>
                 <Table.Td>

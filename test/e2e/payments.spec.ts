@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ADMIN, request } from '../helpers/http.js';
 import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
@@ -57,6 +58,20 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   await request(keystead.url, 'POST', '/chain/mine', { body: {}, headers: auth });
   await expect(page.getByTestId(`state-${txid.slice(0, 8)}`)).toHaveText('confirmed', { timeout: 10_000 });
   await expect(table).toContainText('1 confirmation');
+
+  // Filters narrow the rows; CSV export of the date range holds the payment, amounts in satoshis.
+  await page.getByRole('combobox', { name: 'State' }).click();
+  await page.getByRole('option', { name: 'pending' }).click();
+  await expect(table.getByRole('row')).toHaveCount(1); // the header only: the payment is confirmed
+  await page.getByRole('combobox', { name: 'State' }).click();
+  await page.getByRole('option', { name: 'all' }).click();
+  await expect(table.getByRole('row')).toHaveCount(2);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('time,txid,direction,amount_satoshis,fee_satoshis,counterparty,memo,state,confirmations');
+  expect(csv).toContain(`,${txid},`);
+  expect(csv).toContain(',Lunch,confirmed,1');
 
   // Not enough money is said in plain words before Confirm, and Confirm cannot be pressed.
   await nav(page).filter({ hasText: 'Send' }).click();
