@@ -58,7 +58,14 @@ export function ReceiveView() {
                 <Text size="sm" c="dimmed">
                   Paymail
                 </Text>
-                {receive.data?.paymail ? <CopyField label="Paymail" value={receive.data.paymail} size="lg" /> : <Text>This wallet has no active paymail.</Text>}
+                {receive.data?.paymail ? (
+                  <Group gap="md" align="center" wrap="nowrap">
+                    <QrCode value={receive.data.paymail} size={120} label={`QR code of ${receive.data.paymail}`} />
+                    <CopyField label="Paymail" value={receive.data.paymail} size="lg" />
+                  </Group>
+                ) : (
+                  <Text>This wallet has no active paymail.</Text>
+                )}
               </div>
             </Stack>
           </Group>

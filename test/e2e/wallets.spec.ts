@@ -24,12 +24,13 @@ test('create a wallet with a paymail, then see its receive address, QR code and 
 
   await row.getByRole('link', { name: 'Receive' }).click();
   await expect(page.getByRole('heading', { name: 'Receive' })).toBeVisible();
-  await expect(page.getByTestId('qr-code')).toBeVisible();
+  await expect(page.getByRole('img', { name: /^QR code of 1/ })).toBeVisible();
   const address = (await page.getByTestId('copy-field-address').textContent())!;
   const { prefix, data } = Utils.fromBase58Check(address);
   expect((prefix as number[])[0]).toBe(0);
   expect((data as number[]).length).toBe(20);
   await expect(page.getByTestId('copy-field-paymail')).toHaveText('treasury@localhost');
+  await expect(page.getByRole('img', { name: 'QR code of treasury@localhost' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Available addresses' }).getByRole('row')).toHaveCount(20);
 
   // The UI shows what the API says is next.
