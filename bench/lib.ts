@@ -49,3 +49,28 @@ export async function compare(
   }
   return { floor: bestFloor!, measured: bestMeasured! };
 }
+
+/**
+ * Times two async operations alternately, one call of each per round after `warmup` rounds of both, so
+ * both see the same state of the machine (caches, a growing database): the floor and the measured total.
+ */
+export async function interleaved(floor: [string, () => Promise<unknown>], measured: [string, () => Promise<unknown>], n: number, warmup: number): Promise<{ floor: Timing; measured: Timing }> {
+  for (let i = 0; i < warmup; i++) {
+    await floor[1]();
+    await measured[1]();
+  }
+  let floorMs = 0;
+  let measuredMs = 0;
+  for (let i = 0; i < n; i++) {
+    let t = process.hrtime.bigint();
+    await floor[1]();
+    floorMs += Number(process.hrtime.bigint() - t) / 1e6;
+    t = process.hrtime.bigint();
+    await measured[1]();
+    measuredMs += Number(process.hrtime.bigint() - t) / 1e6;
+  }
+  return {
+    floor: { label: floor[0], iterations: n, totalMs: floorMs, perOpMs: floorMs / n },
+    measured: { label: measured[0], iterations: n, totalMs: measuredMs, perOpMs: measuredMs / n },
+  };
+}

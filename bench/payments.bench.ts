@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LEDGER_FILE, LEDGER_MIGRATIONS } from '../main/chain/local/ledger-schema.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { openStore } from '../main/store/database.js';
-import { report, type Timing } from './lib.js';
+import { interleaved, report } from './lib.js';
 
 const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: any }>);
@@ -51,22 +51,7 @@ async function payBench(): Promise<void> {
       const r = await json(`${runtime.url}/v1/pay`, 'POST', req, { ...auth, walletID: w });
       if (!r.data.txid) throw new Error(`pay failed: ${JSON.stringify(r.data)}`);
     };
-    for (let i = 0; i < 10; i++) {
-      await bare();
-      await viaApi();
-    }
-    let floorMs = 0;
-    let measuredMs = 0;
-    for (let i = 0; i < N; i++) {
-      let t = process.hrtime.bigint();
-      await bare();
-      floorMs += Number(process.hrtime.bigint() - t) / 1e6;
-      t = process.hrtime.bigint();
-      await viaApi();
-      measuredMs += Number(process.hrtime.bigint() - t) / 1e6;
-    }
-    const floor: Timing = { label: 'bare @bsv/sdk build + sign + Spend verify', iterations: N, totalMs: floorMs, perOpMs: floorMs / N };
-    const measured: Timing = { label: 'POST /v1/pay (reserve, sign, broadcast, record)', iterations: N, totalMs: measuredMs, perOpMs: measuredMs / N };
+    const { floor, measured } = await interleaved(['bare @bsv/sdk build + sign + Spend verify', bare], ['POST /v1/pay (reserve, sign, broadcast, record)', viaApi], N, 10);
     report({ bench: 'pay through the API', floor, measured, goal: 2.0 });
   } finally {
     await runtime.close();

@@ -6,7 +6,7 @@ import { DEFAULT_FEE_POLICY } from '../main/chain/policy.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { buildTokenSpend } from '../main/engine/tokens/build.js';
 import { KST20, KST789 } from '../main/engine/tokens/templates/kst.js';
-import { report, type Timing } from './lib.js';
+import { interleaved, report } from './lib.js';
 
 const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: any }>);
@@ -65,22 +65,7 @@ async function transferBench(): Promise<void> {
       const r = await json(`${runtime.url}/v1/send`, 'POST', { dataArray: [{ to, amount: 1, tokenId: issued.tokenId }] }, { ...auth, walletID: w });
       if (!r.data.txIds?.length) throw new Error(`send failed: ${JSON.stringify(r.data)}`);
     };
-    for (let i = 0; i < 3; i++) {
-      await bare();
-      await viaApi();
-    }
-    let floorMs = 0;
-    let measuredMs = 0;
-    for (let i = 0; i < N; i++) {
-      let t = process.hrtime.bigint();
-      await bare();
-      floorMs += Number(process.hrtime.bigint() - t) / 1e6;
-      t = process.hrtime.bigint();
-      await viaApi();
-      measuredMs += Number(process.hrtime.bigint() - t) / 1e6;
-    }
-    const floor: Timing = { label: 'bare KST-20 transfer: build + sign + Spend verify', iterations: N, totalMs: floorMs, perOpMs: floorMs / N };
-    const measured: Timing = { label: 'POST /v1/send of a token (reserve, build, sign, broadcast, book)', iterations: N, totalMs: measuredMs, perOpMs: measuredMs / N };
+    const { floor, measured } = await interleaved(['bare KST-20 transfer: build + sign + Spend verify', bare], ['POST /v1/send of a token (reserve, build, sign, broadcast, book)', viaApi], N, 3);
     report({ bench: 'token transfers', floor, measured, goal: 3.0 });
     console.log(`  throughput ${(1000 / measured.perOpMs).toFixed(1)} transfers/s through the API, ${(1000 / floor.perOpMs).toFixed(1)} bare`);
   } finally {
@@ -120,20 +105,7 @@ async function issueBench(): Promise<void> {
       const r = await json(`${runtime.url}/api/v1/issue`, 'POST', { name: 'Bench', protocolId: 'KST-20', symbol: `B${n++}`, tokenSupply: 1000, satsPerToken: 1 }, { ...auth, walletID: w });
       if (!r.data.issueTxid) throw new Error(`issue failed: ${JSON.stringify(r.data)}`);
     };
-    await bare();
-    await viaApi();
-    let floorMs = 0;
-    let measuredMs = 0;
-    for (let i = 0; i < N; i++) {
-      let t = process.hrtime.bigint();
-      await bare();
-      floorMs += Number(process.hrtime.bigint() - t) / 1e6;
-      t = process.hrtime.bigint();
-      await viaApi();
-      measuredMs += Number(process.hrtime.bigint() - t) / 1e6;
-    }
-    const floor: Timing = { label: 'bare contract + issue transactions: build + sign + verify', iterations: N, totalMs: floorMs, perOpMs: floorMs / N };
-    const measured: Timing = { label: 'POST /api/v1/issue (both transactions, broadcast, booked)', iterations: N, totalMs: measuredMs, perOpMs: measuredMs / N };
+    const { floor, measured } = await interleaved(['bare contract + issue transactions: build + sign + verify', bare], ['POST /api/v1/issue (both transactions, broadcast, booked)', viaApi], N, 1);
     report({ bench: 'token issues', floor, measured, goal: 3.0 });
     console.log(`  throughput ${(1000 / measured.perOpMs).toFixed(1)} issues/s through the API`);
   } finally {

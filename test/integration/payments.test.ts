@@ -5,29 +5,14 @@ import { PaymailClient } from '../../main/engine/paymail/client.js';
 import { oracleAddress } from '../helpers/bip32-oracle.js';
 import { startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
+import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
 import { until } from '../helpers/until.js';
 
 
-interface Org {
-  host: Headless;
-  auth: Record<string, string>;
-  serviceid: string;
-}
-
-async function setUp(host: Headless): Promise<Org> {
-  const s = await request(host.url, 'POST', '/api/v1/setup', { body: ADMIN });
-  return { host, auth: { authToken: s.body.data.authToken }, serviceid: s.body.data.serviceId };
-}
-
-const call = (o: Org, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) =>
-  request(o.host.url, method, path, { ...opts, headers: { ...o.auth, serviceid: o.serviceid, ...opts.headers } });
-
-async function wallet(o: Org, body: object): Promise<string> {
-  const r = await call(o, 'POST', '/v1/createWallet', { body });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.data.walletID;
-}
+const setUp = setUpOrg;
+const call = orgCall;
+const wallet = createOrgWallet;
 
 const balanceOf = async (o: Org, walletID: string) => {
   const w = (await call(o, 'GET', '/v1/wallets')).body.data.wallets.find((x: { walletID: string }) => x.walletID === walletID);

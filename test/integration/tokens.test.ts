@@ -2,31 +2,15 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startHeadless, type Headless } from '../helpers/headless.js';
-import { ADMIN, request } from '../helpers/http.js';
+import { startHeadless } from '../helpers/headless.js';
+import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { stasFormatTemplate } from '../helpers/stas-format-template.js';
 import { tempDir } from '../helpers/tmp.js';
 import { until } from '../helpers/until.js';
 
-interface Org {
-  host: Headless;
-  auth: Record<string, string>;
-  serviceid: string;
-}
-
-async function setUp(host: Headless): Promise<Org> {
-  const s = await request(host.url, 'POST', '/api/v1/setup', { body: ADMIN });
-  return { host, auth: { authToken: s.body.data.authToken }, serviceid: s.body.data.serviceId };
-}
-
-const call = (o: Org, method: string, p: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) =>
-  request(o.host.url, method, p, { ...opts, headers: { ...o.auth, serviceid: o.serviceid, ...opts.headers } });
-
-async function wallet(o: Org, body: object): Promise<string> {
-  const r = await call(o, 'POST', '/v1/createWallet', { body });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.data.walletID;
-}
+const setUp = setUpOrg;
+const call = orgCall;
+const wallet = createOrgWallet;
 
 async function fund(node: Org, o: Org, walletID: string, satoshis: number): Promise<void> {
   const address = (await call(o, 'GET', '/v1/address', { headers: { walletID } })).body.data.address;
