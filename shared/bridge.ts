@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorKind } from './errors.js';
+import type { LiveEvent } from './events.js';
 import { OPERATION_NAMES, type OperationName } from './operations.js';
 import type { OperationInput, OperationOutput, SessionOutput } from './operations.js';
 
@@ -10,6 +11,11 @@ export const IPC = {
   vaultStatus: 'keystead:vault:status',
   vaultSetup: 'keystead:vault:setup',
   vaultUnlock: 'keystead:vault:unlock',
+  /** The renderer opens (or reopens) its live event stream… */
+  eventsOpen: 'keystead:events:open',
+  eventsClose: 'keystead:events:close',
+  /** …and the main process pushes the events on this one. */
+  eventsPush: 'keystead:events:push',
   op: (name: OperationName) => `keystead:op:${name}` as const,
 } as const;
 
@@ -45,6 +51,9 @@ export type OpsBridge = {
   [N in OperationName]: (input: OperationInput<N>, auth?: CallAuth) => Promise<BridgeResult<OperationOutput<N>>>;
 };
 
+/** What the main process pushes to a window's live event stream. */
+export type EventPush = { kind: 'event'; event: LiveEvent } | { kind: 'end'; reason: string };
+
 export interface KeysteadBridge {
   readonly host: 'desktop';
   vault: {
@@ -55,4 +64,9 @@ export interface KeysteadBridge {
     unlock(input: UnlockInput): Promise<BridgeResult<SessionOutput>>;
   };
   ops: OpsBridge;
+  /** The window's live event stream (one per window; opening again replaces it). */
+  events: {
+    open(auth: CallAuth, lastEventId: number | undefined, listener: (push: EventPush) => void): Promise<BridgeResult<{ open: true }>>;
+    close(): Promise<void>;
+  };
 }

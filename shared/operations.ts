@@ -4,6 +4,7 @@ import type { Role } from './roles.js';
 import { API_KEY_OPERATIONS, apiKeyInfo, newApiKey } from './contracts/auth.js';
 import { AUDIT_OPERATIONS, auditEntry } from './contracts/audit.js';
 import { CHAIN_OPERATIONS } from './contracts/chain.js';
+import { EVENT_OPERATIONS } from './contracts/events.js';
 import { compileDiagnostic, CONTRACT_OPERATIONS, transpileLog } from './contracts/contracts.js';
 import { FEE_OPERATIONS, feeUtxo } from './contracts/fees.js';
 import { ORG_OPERATIONS, appStatusOutput } from './contracts/org.js';
@@ -35,6 +36,7 @@ export const OPERATIONS = {
   ...PAYMAIL_OPERATIONS,
   ...CONTRACT_OPERATIONS,
   ...TOKEN_OPERATIONS,
+  ...EVENT_OPERATIONS,
 };
 
 export type Operations = typeof OPERATIONS;

@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { IPC, type CallAuth } from '../../shared/bridge.js';
+import { IPC, type CallAuth, type EventPush } from '../../shared/bridge.js';
 import { OPERATION_NAMES } from '../../shared/operations.js';
 import type { Vault } from '../host/vault.js';
 import { isTrustedSender } from './hardening.js';
@@ -23,6 +23,30 @@ export function registerIpc(ipcMain: IpcMain, vault: Vault): void {
   ipcMain.handle(IPC.vaultStatus, guarded(() => vault.status()));
   ipcMain.handle(IPC.vaultSetup, guarded((_e, input: unknown) => vault.setup(input)));
   ipcMain.handle(IPC.vaultUnlock, guarded((_e, input: { email: string; password: string }) => vault.unlock(input)));
+  // One live event stream per window, pushed on IPC.eventsPush; closed when the window goes away.
+  const streams = new Map<number, { close(): void }>();
+  const closeStream = (id: number) => {
+    streams.get(id)?.close();
+    streams.delete(id);
+  };
+  ipcMain.handle(
+    IPC.eventsOpen,
+    guarded((event, auth: unknown, lastEventId: unknown) => {
+      const sender = event.sender;
+      closeStream(sender.id);
+      const push = (payload: EventPush) => {
+        if (!sender.isDestroyed()) sender.send(IPC.eventsPush, payload);
+      };
+      const from = typeof lastEventId === 'number' && Number.isSafeInteger(lastEventId) ? lastEventId : undefined;
+      const { result, stream } = vault.openEvents(authFrom(auth), from, (e) => push({ kind: 'event', event: e }), (reason) => push({ kind: 'end', reason }));
+      if (stream) {
+        streams.set(sender.id, stream);
+        sender.once('destroyed', () => closeStream(sender.id));
+      }
+      return result;
+    }),
+  );
+  ipcMain.handle(IPC.eventsClose, guarded((event) => closeStream(event.sender.id)));
   for (const name of OPERATION_NAMES) {
     ipcMain.handle(
       IPC.op(name),

@@ -2,6 +2,7 @@ import type { Role } from '../../shared/roles.js';
 import type { Db } from '../store/database.js';
 import type { Repos } from '../store/repos/index.js';
 import type { Logger } from '../log/logger.js';
+import type { LiveEventData, LiveEventType } from '../../shared/events.js';
 
 /** The credentials a call arrived with, whatever the wire (headers, IPC argument). */
 export interface Credentials {
@@ -53,6 +54,15 @@ export interface CoreServices {
   config: EngineConfig;
   now: () => number;
   logger: Logger;
+  /** Where capabilities say what changed, for the live event stream. */
+  events: EventPublisher;
+}
+
+/** Who may receive an event: every signed-in user, those who may see a wallet, or some roles. */
+export type EventAudience = { kind: 'everyone' } | { kind: 'wallet'; walletRow: number } | { kind: 'roles'; roles: readonly Role[] };
+
+export interface EventPublisher {
+  publish<T extends LiveEventType>(type: T, data: LiveEventData[T], audience: EventAudience): void;
 }
 
 export interface OpContext<S extends CoreServices = CoreServices> {

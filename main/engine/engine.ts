@@ -27,6 +27,10 @@ import { TokenLedger } from './tokens/ledger.js';
 import { TokenValidator } from './tokens/lineage.js';
 import { TemplateRegistry } from './tokens/templates/registry.js';
 import { checkStasTemplate } from './tokens/templates/stas.js';
+import { EventHub, type EventHubOptions } from './events/hub.js';
+import { EventStreams, type EventStream, type StreamRequest } from './events/streams.js';
+import { BookEvents } from './events/book-events.js';
+import type { LiveEvent } from '../../shared/events.js';
 
 export interface EngineOptions {
   store: Store;
@@ -43,6 +47,8 @@ export interface EngineOptions {
   compileLimits?: CompileLimits;
   /** Licensed STAS templates given at start (`--token-templates <dir>`), installed into the database. */
   tokenTemplates?: readonly { protocolId: string; template: string }[];
+  /** How many live events are kept for clients that reconnect and for how long; how often streams recheck credentials. */
+  liveEvents?: Omit<EventHubOptions, 'now'> & { recheckMs?: number };
 }
 
 export interface OperationResult<N extends OperationName> {
@@ -67,6 +73,12 @@ export interface Engine {
    */
   reconcile(): Promise<void>;
   execute<N extends OperationName>(name: N, input: unknown, credentials: Credentials, meta: CallMeta): Promise<OperationResult<N>>;
+  /**
+   * Opens a live event stream for a signed-in caller (credentials or a ticket): replays what the client
+   * missed since `lastEventId`, then delivers every new event the caller may see; `end` is called when the
+   * credentials stop holding. Throws the authentication error when they do not hold now.
+   */
+  openEventStream(request: StreamRequest, deliver: (event: LiveEvent) => void, end: (reason: string) => void): EventStream;
   close(): void;
 }
 
@@ -75,7 +87,8 @@ export interface Engine {
  * The service engine: plain Node, no electron. Every call goes through `execute`, which authenticates,
  * authorizes against the operations table, validates the input and only then runs the handler.
  */
-export function createEngine({ store, config, chain, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS, tokenTemplates = [] }: EngineOptions): Engine {
+export function createEngine({ store, config, chain, syncIntervalMs = 30_000, srv, throttle, now = Date.now, logger = silentLogger(), compileLimits = DEFAULT_COMPILE_LIMITS, tokenTemplates = [], liveEvents = {} }: EngineOptions): Engine {
+  const eventHub = new EventHub({ now, capacity: liveEvents.capacity, windowMs: liveEvents.windowMs });
   const repos = createRepos(store.db);
   for (const t of tokenTemplates) {
     const problem = checkStasTemplate(t.template);
@@ -110,11 +123,17 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
     tokenTemplates: templates,
     tokenLedger,
     tokenValidator,
+    events: eventHub,
+    eventStreams: new EventStreams({ repos, now }, eventHub, liveEvents.recheckMs),
     sealingKey() {
       sealingKey ??= Buffer.from(repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')), 'hex');
       return sealingKey;
     },
   };
+  const bookEvents = new BookEvents(services);
+  sync.onBooksChanged = (before, txids) => bookEvents.changed(before, txids);
+  sync.onTip = (height) => eventHub.publish('block', { height }, { kind: 'everyone' });
+  sync.onSyncError = (message) => eventHub.publish('sync.error', { message }, { kind: 'everyone' });
   services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
   if (chain.events) sync.attach(chain.events);
   else sync.startPolling(syncIntervalMs);
@@ -165,7 +184,11 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
         if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, input));
         parsedInput = parsed.data;
         const output = await handler.run(ctx, parsedInput);
-        if (def.audit) recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
+        if (def.audit) {
+          recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
+          // Audited calls include every change of access (sign-out, roles, users, keys): streams check theirs now.
+          services.eventStreams.recheckAll();
+        }
         // Never the input or output: either may hold a secret.
         logger.debug({ op: name, uid: ctx.caller?.uid ?? null }, 'operation succeeded');
         return { msg: def.msg, output } as OperationResult<typeof name>;
@@ -179,8 +202,10 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
         throw err;
       }
     },
+    openEventStream: (request, deliver, end) => services.eventStreams.open(request, deliver, end),
     close() {
       clearInterval(settler);
+      bookEvents.flush();
       sync.stop();
       void services.compiler.close();
       store.close();

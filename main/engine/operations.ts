@@ -3,6 +3,7 @@ import { API_KEY_IMPLEMENTATIONS } from './auth/operations.js';
 import { AUDIT_IMPLEMENTATIONS } from './audit/operations.js';
 import { CHAIN_IMPLEMENTATIONS } from './chain/operations.js';
 import { CONTRACT_IMPLEMENTATIONS } from './contracts/operations.js';
+import { EVENT_IMPLEMENTATIONS } from './events/operations.js';
 import { FEE_IMPLEMENTATIONS } from './fees/operations.js';
 import type { Implementation } from './operation.js';
 import type { EngineServices } from './services.js';
@@ -31,4 +32,5 @@ export const IMPLEMENTATIONS = {
   ...PAYMAIL_IMPLEMENTATIONS,
   ...CONTRACT_IMPLEMENTATIONS,
   ...TOKEN_IMPLEMENTATIONS,
+  ...EVENT_IMPLEMENTATIONS,
 } satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

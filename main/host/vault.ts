@@ -6,6 +6,8 @@ import { describeIssues } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
 import { DATABASE_FILE, WrongPasswordError } from '../store/database.js';
 import { toBridgeResult } from './bridge-result.js';
+import type { LiveEvent } from '../../shared/events.js';
+import type { EventStream } from '../engine/events/streams.js';
 import { DEFAULT_THROTTLE, Throttle, type ThrottleOptions } from '../engine/auth/throttle.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
@@ -94,6 +96,18 @@ export class Vault {
       if (!this.runtime) throw new DomainError('NOT_READY', 'Keystead is locked. Unlock it first.');
       return this.runtime.engine.execute(name, input, { authToken: auth.authToken, serviceId: auth.serviceId }, { clientId });
     }, this.logger);
+  }
+
+  /** Opens a live event stream for a window (see Engine.openEventStream); the stream, or why not. */
+  openEvents(auth: CallAuth, lastEventId: number | undefined, deliver: (event: LiveEvent) => void, end: (reason: string) => void): { result: BridgeResult<{ open: true }>; stream: EventStream | null } {
+    try {
+      if (!this.runtime) throw new DomainError('NOT_READY', 'Keystead is locked. Unlock it first.');
+      const stream = this.runtime.engine.openEventStream({ credentials: { authToken: auth.authToken }, lastEventId }, deliver, end);
+      return { result: { ok: true, msg: 'Event stream opened.', output: { open: true } }, stream };
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return { result: { ok: false, error: { code: err.code, msg: err.message, kind: err.kind } }, stream: null };
+    }
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,7 @@ import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOri
 import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
+import { EVENTS_PATH, registerEventsRoute } from './events-route.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 
 export interface ServerOptions {
@@ -28,6 +29,13 @@ export interface ServerOptions {
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+const EXTRA_ROUTE_SUMMARIES = {
+  'local node': "The embedded node's ARC, WhatsOnChain or development route (the node's API key in Authorization when one is set)",
+  'paymail host': 'The bsvalias (paymail) protocol',
+  'live events':
+    'Server-Sent Events of what changed (balance, payment.received, payment.state, token.received, block, rate, sync.error, feeManager.low; reset when a replay is no longer possible), only what the caller may see. Credentials as on every route, or `?ticket=` from POST /v1/events/ticket; `Last-Event-ID` replays what a reconnecting client missed.',
+} as const;
 
 /** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
 const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health', '/openapi.json'];
@@ -64,8 +72,11 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   // On shutdown, requests already in flight finish; their keep-alive connections must then close too,
   // or close() would wait for the keep-alive timeout.
   let closing = false;
+  let endEventStreams = () => {};
   app.addHook('preClose', async () => {
     closing = true;
+    // Live event streams never end by themselves: end them, or close() would wait for them forever.
+    endEventStreams();
     app.server.closeIdleConnections();
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -115,8 +126,8 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   const extraRoutes: ExtraRoute[] = [];
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
-    const tag = route.url.startsWith('/chain/') ? 'local node' : route.url.startsWith('/api/bsvalias/') || route.url === '/.well-known/bsvalias' ? 'paymail host' : null;
-    if (tag) for (const method of methods) extraRoutes.push({ method, path: route.url, tag, summary: tag === 'local node' ? "The embedded node's ARC, WhatsOnChain or development route (the node's API key in Authorization when one is set)" : 'The bsvalias (paymail) protocol' });
+    const tag = route.url.startsWith('/chain/') ? 'local node' : route.url.startsWith('/api/bsvalias/') || route.url === '/.well-known/bsvalias' ? 'paymail host' : route.url === EVENTS_PATH ? 'live events' : null;
+    if (tag) for (const method of methods) extraRoutes.push({ method, path: route.url, tag, summary: EXTRA_ROUTE_SUMMARIES[tag] });
   });
   let openApi: Record<string, unknown> | null = null;
   app.get('/openapi.json', async (_req, reply) => reply.send((openApi ??= openApiDocument(Object.values(OPERATIONS), { version: engine.config.version }, extraRoutes))));
@@ -130,6 +141,7 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
     });
   }
 
+  endEventStreams = registerEventsRoute(app, engine);
   if (node) registerChainRoutes(app, { node, usdRate: () => engine.usdRate(), apiKey: chainApiKey });
   registerPaymailRoutes(app, engine);
 

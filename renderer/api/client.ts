@@ -2,6 +2,7 @@ import type { CallAuth } from '../../shared/bridge.js';
 import type { ErrorCode, ErrorKind } from '../../shared/errors.js';
 import type { AnyContract, InputOf, OutputOf } from '../../shared/operation.js';
 import type { OPERATIONS, SessionOutput } from '../../shared/operations.js';
+import type { LiveEvent } from '../../shared/events.js';
 
 /** A failed call, with the API's code and message; views show `message` as it is. */
 export class ApiError extends Error {
@@ -19,6 +20,14 @@ export class ApiError extends Error {
 export interface CallResult<T> {
   msg: string;
   output: T;
+}
+
+/** Receives the live event stream: each event, and the end when the session no longer holds. */
+export interface LiveListener {
+  event(e: Pick<LiveEvent, 'id' | 'type' | 'data'>): void;
+  end(reason: string): void;
+  /** Whether the stream is connected now (it reconnects by itself after a drop). */
+  connected?(up: boolean): void;
 }
 
 /** Where things stand when the app starts: no organisation yet, locked (desktop), or ready to sign in. */
@@ -45,4 +54,6 @@ export interface KeysteadClient {
   signIn(email: string, password: string, locked: boolean): Promise<SessionOutput>;
   /** The embedded API's address, for the Overview's "how scripts reach it". */
   apiUrl(): Promise<string | null>;
+  /** Follows the live event stream as the signed-in user, reconnecting without losing events; returns how to stop. */
+  liveEvents(auth: CallAuth, listener: LiveListener): () => void;
 }

@@ -35,5 +35,22 @@ export function createIpcClient(bridge: KeysteadBridge): KeysteadClient {
     async apiUrl() {
       return (await bridge.vault.status()).apiUrl;
     },
+    liveEvents(auth, listener) {
+      let stopped = false;
+      void bridge.events
+        .open(auth, undefined, (push) => {
+          if (stopped) return;
+          if (push.kind === 'event') listener.event(push.event);
+          else listener.end(push.reason);
+        })
+        .then((r) => {
+          if (!r.ok) listener.end(r.error.msg);
+          else listener.connected?.(true);
+        });
+      return () => {
+        stopped = true;
+        void bridge.events.close();
+      };
+    },
   };
 }

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
 import { formatBsv, formatSats, formatTime } from '../components/format.js';
-import { useInterval } from '../components/useInterval.js';
+import { useLiveReload } from '../components/useLive.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
@@ -113,7 +113,7 @@ export function HistoryView() {
     void load(0);
   }, [load]);
   const refresh = useCallback(() => void load(0), [load]);
-  useInterval(refresh, 5000);
+  useLiveReload(['history'], refresh);
 
   return (
     <Stack>

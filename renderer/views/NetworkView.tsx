@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { OPERATIONS as OPS, canCall } from '../../shared/operations.js';
 import { formatSats, formatTime } from '../components/format.js';
 import { notifyError, notifySuccess } from '../components/notify.js';
-import { useInterval } from '../components/useInterval.js';
+import { useLiveReload } from '../components/useLive.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
@@ -27,7 +27,7 @@ export function NetworkView() {
   const call = useSession((s) => s.call);
   const role = useSession((s) => s.me!.role);
   const status = useLoad(() => call(OPS.networkStatus, {}));
-  useInterval(status.reload, 5000);
+  useLiveReload(['chain'], status.reload);
   const s = status.data;
 
   return (

@@ -7,7 +7,6 @@ import { messageOf } from '../components/errors.js';
 import { notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
 import { formatBsv, formatSats } from '../components/format.js';
-import { useInterval } from '../components/useInterval.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
@@ -27,7 +26,6 @@ const DERIVATIONS = [
 export function WalletsView() {
   const role = useSession((s) => s.me!.role);
   const wallets = useWallets();
-  useInterval(wallets.reload, 5000); // balances move as the chain does
   const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState<WalletSummary | null>(null);
   const [deleting, setDeleting] = useState<WalletSummary | null>(null);

@@ -3,6 +3,9 @@ import { byName, defineOperation } from '../operation.js';
 import { boolish, optionalText } from '../wallet-schemas.js';
 import { TREASURY } from './access.js';
 
+/** Below this many spendable satoshis the fee manager warns that it may soon be unable to pay fees. */
+export const FEE_MANAGER_LOW_BALANCE = 10_000;
+
 export const feeUtxo = z.object({
   script: z.string(),
   tx_pos: z.number().int(),

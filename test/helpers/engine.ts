@@ -1,4 +1,4 @@
-import { createEngine, type Engine } from '../../main/engine/engine.js';
+import { createEngine, type Engine, type EngineOptions } from '../../main/engine/engine.js';
 import type { ThrottleOptions } from '../../main/engine/auth/throttle.js';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
@@ -21,6 +21,7 @@ export interface TestEngineOptions {
   /** Paymail domains served by known hosts (e.g. a test's hostile receiver). */
   paymailHosts?: Record<string, string>;
   chain?: (local: ChainProvider) => ChainProvider;
+  liveEvents?: EngineOptions['liveEvents'];
 }
 
 export function testEngine(opts: TestEngineOptions = {}): TestEngine {
@@ -34,6 +35,7 @@ export function testEngine(opts: TestEngineOptions = {}): TestEngine {
     config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test', broadcastWindowMs: opts.broadcastWindowMs ?? 30_000, paymailHosts: opts.paymailHosts },
     throttle: opts.throttle,
     now: () => clock.now,
+    liveEvents: opts.liveEvents,
   });
   return { engine, node, dataDir, clock };
 }

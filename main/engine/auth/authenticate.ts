@@ -1,36 +1,53 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
 import type { Caller, Credentials, CoreServices } from '../context.js';
+
+/** What authenticating reads: the users, sessions and keys, and the clock. */
+type AuthServices = Pick<CoreServices, 'repos' | 'now'>;
 import { hashSecret } from './tokens.js';
 
 /**
  * Resolves credentials to a live user, or throws 401. Checked on every call, against the database, so a
  * revoked token or a deleted user stops working at once.
  */
-export function authenticate(services: CoreServices, credentials: Credentials): Caller {
+export function authenticate(services: AuthServices, credentials: Credentials): Caller {
   const { repos, now } = services;
-  if (credentials.authToken) {
-    const tokenHash = hashSecret(credentials.authToken);
-    const session = repos.sessions.byHash(tokenHash);
-    if (!session) throw new DomainError('INVALID_CREDENTIALS', 'The authToken is not valid. Log in again.');
-    if (session.revokedAt !== null) throw new DomainError('INVALID_CREDENTIALS', 'This authToken was signed out. Log in again.');
-    if (session.expiresAt <= now()) throw new DomainError('TOKEN_EXPIRED', 'The authToken has expired. Log in again.');
-    const user = repos.users.byUid(session.uid);
-    if (!user || user.deletedAt !== null) throw new DomainError('INVALID_CREDENTIALS', 'This user no longer has access.');
-    return { uid: user.uid, email: user.email, role: user.role, sessionHash: tokenHash };
-  }
+  if (credentials.authToken) return sessionCaller(services, hashSecret(credentials.authToken));
   if (credentials.uid || credentials.apiKey) {
     const invalid = () => new DomainError('INVALID_CREDENTIALS', 'The uid and apikey pair is not valid.');
     if (!credentials.uid || !credentials.apiKey) throw invalid();
     // Looked up by the key's hash; the uid must then match (compared in constant time).
     const key = repos.apiKeys.byHash(hashSecret(credentials.apiKey));
     if (!key || key.revokedAt !== null || !sameString(key.uid, credentials.uid)) throw invalid();
-    const user = repos.users.byUid(key.uid);
-    if (!user || user.deletedAt !== null) throw new DomainError('INVALID_CREDENTIALS', 'This user no longer has access.');
     repos.apiKeys.touch(key.keyId, now());
-    return { uid: user.uid, email: user.email, role: user.role, apiKeyId: key.keyId };
+    return { ...activeUser(services, key.uid), apiKeyId: key.keyId };
   }
   throw new DomainError('UNAUTHORIZED', 'Credentials are required: an authToken header, Authorization: Bearer <token>, or uid + apikey headers.');
+}
+
+/**
+ * The caller again, from what an earlier authentication established (the session or API key it used), for
+ * work that outlives one call (a live event stream): throws once the session ended or the key was revoked.
+ */
+export function reauthenticate(services: AuthServices, caller: Caller): Caller {
+  if (caller.sessionHash) return sessionCaller(services, caller.sessionHash);
+  const key = caller.apiKeyId ? services.repos.apiKeys.byId(caller.apiKeyId) : null;
+  if (!key || key.revokedAt !== null || key.uid !== caller.uid) throw new DomainError('INVALID_CREDENTIALS', 'The API key was revoked.');
+  return { ...activeUser(services, key.uid), apiKeyId: key.keyId };
+}
+
+function sessionCaller(services: AuthServices, tokenHash: string): Caller {
+  const session = services.repos.sessions.byHash(tokenHash);
+  if (!session) throw new DomainError('INVALID_CREDENTIALS', 'The authToken is not valid. Log in again.');
+  if (session.revokedAt !== null) throw new DomainError('INVALID_CREDENTIALS', 'This authToken was signed out. Log in again.');
+  if (session.expiresAt <= services.now()) throw new DomainError('TOKEN_EXPIRED', 'The authToken has expired. Log in again.');
+  return { ...activeUser(services, session.uid), sessionHash: tokenHash };
+}
+
+function activeUser(services: AuthServices, uid: string): Caller {
+  const user = services.repos.users.byUid(uid);
+  if (!user || user.deletedAt !== null) throw new DomainError('INVALID_CREDENTIALS', 'This user no longer has access.');
+  return { uid: user.uid, email: user.email, role: user.role };
 }
 
 function sameString(a: string, b: string): boolean {

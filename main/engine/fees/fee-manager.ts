@@ -1,4 +1,5 @@
 import { OPERATIONS, type FeeUtxo } from '../../../shared/operations.js';
+import { FEE_MANAGER_LOW_BALANCE } from '../../../shared/contracts/fees.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { requiredFee } from '../../chain/policy.js';
 import { callerOf, type OpContext } from '../context.js';
@@ -8,8 +9,6 @@ import { P2PKH_INPUT_BYTES } from '../payments/coin-select.js';
 import { createWalletFor } from '../wallets/create.js';
 import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
 
-/** Below this the fee manager warns that it may soon be unable to pay fees. */
-export const LOW_BALANCE = 10_000;
 
 function feeWallet(ctx: OpContext<WalletServices>) {
   const w = ctx.services.repos.wallets.feeManager();
@@ -62,5 +61,5 @@ export async function feeManagerMetrics(ctx: OpContext<WalletServices>, input: P
   const unspent = ctx.services.repos.walletUtxos.unspent(w.id);
   const dustBalance = unspent.filter((u) => u.status === 'available' && u.satoshis < dustBelow).reduce((s, u) => s + u.satoshis, 0);
   const balance = unspent.reduce((s, u) => s + u.satoshis, 0) - dustBalance;
-  return { totalBalance: { balance, dustBalance }, availableUtxos: utxos, lowBalance: balance < LOW_BALANCE };
+  return { totalBalance: { balance, dustBalance }, availableUtxos: utxos, lowBalance: balance < FEE_MANAGER_LOW_BALANCE };
 }

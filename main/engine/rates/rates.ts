@@ -21,7 +21,10 @@ export async function refreshRates(services: RateServices): Promise<void> {
   if (usd && usd.source !== 'default' && services.now() - usd.updatedAt < RATE_TTL_MS) return;
   try {
     const r = await services.chain.getUsdRate();
-    if (r) services.repos.rates.set({ currency: 'USD', rate: r.rate, source: r.source, updatedAt: services.now() });
+    if (r) {
+      services.repos.rates.set({ currency: 'USD', rate: r.rate, source: r.source, updatedAt: services.now() });
+      if (r.rate !== usd?.rate) services.events.publish('rate', { currency: 'USD', rate: r.rate, source: r.source }, { kind: 'everyone' });
+    }
   } catch {
     /* keep the cached rate; its time tells how old it is */
   }
@@ -72,9 +75,11 @@ export function setRate(ctx: OpContext<RateServices>, input: ParsedInputOf<typeo
   }
   if (input.rate === null) {
     if (!services.repos.rates.remove(input.currency)) throw new DomainError('NOT_FOUND', `${input.currency} is not in the rate table.`);
+    services.events.publish('rate', { currency: input.currency, rate: null, source: 'removed' }, { kind: 'everyone' });
     return { currency: input.currency, rate: null, source: 'removed', updatedAt: new Date(services.now()).toISOString() };
   }
   const row = { currency: input.currency, rate: input.rate, source: 'manual', updatedAt: services.now() };
   services.repos.rates.set(row);
+  services.events.publish('rate', { currency: row.currency, rate: row.rate, source: row.source }, { kind: 'everyone' });
   return out(row);
 }

@@ -2,7 +2,7 @@ import { Transaction } from '@bsv/sdk';
 import { p2pkhAddressOf } from '../../chain/script.js';
 import type { ChainEvents, ChainProvider } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import type { WalletTx } from '../../store/repos/wallet-txs.js';
+import type { ChainState, WalletTx } from '../../store/repos/wallet-txs.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
@@ -21,6 +21,13 @@ export interface SideBooks {
   /** Gives back what a payment attempt had reserved. */
   release(attempt: string): void;
   confirm(txid: string, height: number): void;
+}
+
+/** One wallet's history row for a transaction, as it stood before a change to the books (undefined: none). */
+export interface RowBefore {
+  walletRow: number;
+  txid: string;
+  before: { state: ChainState; height: number | null } | undefined;
 }
 
 interface Effect {
@@ -44,6 +51,16 @@ export class WalletSync {
   afterScan: (() => Promise<void>) | null = null;
   /** Books that move with the same transactions (tokens); they register themselves. */
   readonly sideBooks: SideBooks[] = [];
+  /**
+   * Told after every committed change to the books: the history rows of the transactions involved as they
+   * stood before, and the transactions (the live events are made from these).
+   */
+  onBooksChanged: ((before: RowBefore[], txids: readonly string[]) => void) | null = null;
+  /** Told when the chain's tip moves. */
+  onTip: ((height: number) => void) | null = null;
+  /** Told when a scan of the wallets fails (it is retried). */
+  onSyncError: ((message: string) => void) | null = null;
+  private lastTip = -1;
 
   constructor(
     private readonly services: SyncServices,
@@ -111,6 +128,7 @@ export class WalletSync {
   /** Books what `tx` does to the organisation's wallets (the chain has it); returns the wallet rows it touched. */
   applyTransaction(tx: Transaction, txid: string, height: number | null): number[] {
     const { db, repos } = this.services;
+    const before = this.rowsBefore([txid]);
     const touched = db.transaction(() => {
       const { spends, credits, rows } = this.effectsOf(tx, txid, height);
       for (const s of spends) repos.walletUtxos.markSpent(s.txid, s.vout, txid);
@@ -124,7 +142,23 @@ export class WalletSync {
       return [...new Set(rowsTouched)];
     })();
     for (const row of touched) this.keepGap(row);
+    this.changed(before, [txid]);
     return touched;
+  }
+
+  private rowsBefore(txids: readonly string[]): RowBefore[] {
+    if (!this.onBooksChanged) return [];
+    const rows: RowBefore[] = [];
+    for (const txid of new Set(txids)) for (const s of this.services.repos.walletTxs.statesOf(txid)) rows.push({ walletRow: s.walletRow, txid, before: s });
+    return rows;
+  }
+
+  private changed(before: RowBefore[], txids: readonly string[]): void {
+    try {
+      this.onBooksChanged?.(before, txids);
+    } catch {
+      /* telling about a change must never undo or block it */
+    }
   }
 
   /**
@@ -133,9 +167,11 @@ export class WalletSync {
    */
   recordUnseen(tx: Transaction, txid: string, note: { walletRow: number; memo: string | null; counterparty: string | null }): void {
     const { repos } = this.services;
+    const before = this.rowsBefore([txid]);
     for (const r of this.effectsOf(tx, txid, null).rows) {
       repos.walletTxs.insertUnseen(r.walletRow === note.walletRow ? { ...r, memo: note.memo, counterparty: note.counterparty ?? r.counterparty } : r);
     }
+    this.changed(before, [txid]);
   }
 
   /**
@@ -144,14 +180,18 @@ export class WalletSync {
    * addresses it claimed are free again, and its history rows say why it failed. One database transaction.
    */
   revertTransaction(txid: string, reason: string): void {
-    this.services.db.transaction(() => this.revert(txid, reason, new Set()))();
+    const done = new Set<string>();
+    const before: RowBefore[] = [];
+    this.services.db.transaction(() => this.revert(txid, reason, done, before))();
+    this.changed(before, [...done]);
   }
 
-  private revert(txid: string, reason: string, done: Set<string>): void {
+  private revert(txid: string, reason: string, done: Set<string>, before: RowBefore[]): void {
     if (done.has(txid)) return;
     done.add(txid);
+    before.push(...this.rowsBefore([txid]));
     const { repos } = this.services;
-    for (const b of this.sideBooks) for (const dependent of b.dependents(txid)) this.revert(dependent, `it spent an output of ${txid}, which the chain never took`, done);
+    for (const b of this.sideBooks) for (const dependent of b.dependents(txid)) this.revert(dependent, `it spent an output of ${txid}, which the chain never took`, done, before);
     for (const b of this.sideBooks) b.revert(txid);
     for (const out of repos.walletUtxos.outputsOf(txid)) {
       const dependent = out.spentBy ?? (out.status === 'reserved' && out.reservedBy ? repos.payments.attempt(out.reservedBy)?.txid : undefined);
@@ -159,7 +199,7 @@ export class WalletSync {
       if (dependent && repos.walletTxs.stateOf(out.walletRow, dependent)?.height != null) {
         throw new Error(`not undoing ${txid}: ${dependent}, which spends its output, is in a block`);
       }
-      if (dependent) this.revert(dependent, `it spent ${txid}:${out.vout}, which the chain never took`, done);
+      if (dependent) this.revert(dependent, `it spent ${txid}:${out.vout}, which the chain never took`, done, before);
       repos.walletUtxos.remove(txid, out.vout);
       if (out.address) this.freeAddress(out.walletRow, out.address);
     }
@@ -185,6 +225,7 @@ export class WalletSync {
    */
   confirm(txids: readonly string[], height: number): Promise<void> {
     const { db, repos } = this.services;
+    const before = this.rowsBefore(txids);
     db.transaction(() => {
       for (const txid of txids) {
         repos.walletUtxos.confirm(txid, height);
@@ -192,6 +233,8 @@ export class WalletSync {
         for (const b of this.sideBooks) b.confirm(txid, height);
       }
     })();
+    this.changed(before, txids);
+    this.tipAt(height);
     return Promise.all(txids.filter((t) => repos.walletTxs.unbooked(t)).map((t) => this.book(t, height))).then(() => undefined);
   }
 
@@ -251,9 +294,11 @@ export class WalletSync {
     try {
       for (const w of this.services.repos.wallets.all()) await this.scanWallet(w);
       this.lastError = null;
+      if (!this.chain.events) this.tipAt((await this.chain.getTip()).height);
       await this.afterScan?.();
     } catch (err) {
       this.lastError = (err as Error).message;
+      this.onSyncError?.(this.lastError);
     }
   }
 
@@ -261,6 +306,13 @@ export class WalletSync {
   attach(events: ChainEvents): void {
     events.onTransaction(({ txid, tx }) => this.applyTransaction(tx, txid, null));
     events.onBlock(({ height, txids }) => void this.confirm(txids, height));
+  }
+
+  /** Tells about a new tip once (a block with none of our transactions moves it too). */
+  private tipAt(height: number): void {
+    if (height <= this.lastTip) return;
+    this.lastTip = height;
+    this.onTip?.(height);
   }
 
   /** On the network, poll every `ms`. */

@@ -59,6 +59,10 @@ export function createWalletTxRepo(db: Db) {
     "SELECT txid, min(state) AS state, min(unseen_since) AS unseen_since, max(checked_at) AS checked_at, min(time) AS time FROM wallet_txs WHERE height IS NULL AND state <> 'failed' GROUP BY txid ORDER BY min(time)",
   );
   const checked = db.prepare('UPDATE wallet_txs SET checked_at = ?, unseen_since = CASE WHEN ? THEN coalesce(unseen_since, ?) ELSE NULL END WHERE txid = ?');
+  const statesOf = db.prepare<[string], { wallet_row: number; height: number | null; state: ChainState }>('SELECT wallet_row, height, state FROM wallet_txs WHERE txid = ?');
+  const row = db.prepare<[number, string], Omit<WalletTxRow, 'peerTxid'> & { peer_txid: string | null }>(
+    'SELECT txid, direction, amount, fee, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
+  );
   const page = db.prepare<[number, number, number], Omit<WalletTxRow, 'peerTxid'> & { peer_txid: string | null }>(
     'SELECT txid, direction, amount, fee, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NOT NULL, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
   );
@@ -72,6 +76,16 @@ export function createWalletTxRepo(db: Db) {
     /** undefined when the wallet has no such transaction; else its height (null while unconfirmed) and chain state. */
     stateOf(walletRow: number, txid: string): { height: number | null; state: ChainState } | undefined {
       return get.get(walletRow, txid);
+    },
+    /** Every wallet's row for this transaction: which wallet, its height and chain state. */
+    statesOf(txid: string): { walletRow: number; height: number | null; state: ChainState }[] {
+      return statesOf.all(txid).map((r) => ({ walletRow: r.wallet_row, height: r.height, state: r.state }));
+    },
+    row(walletRow: number, txid: string): WalletTxRow | undefined {
+      const r = row.get(walletRow, txid);
+      if (!r) return undefined;
+      const { peer_txid, ...rest } = r;
+      return { ...rest, peerTxid: peer_txid };
     },
     confirm(txid: string, height: number): void {
       confirm.run(height, txid);

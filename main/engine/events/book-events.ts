@@ -1,0 +1,82 @@
+import { FEE_MANAGER_LOW_BALANCE } from '../../../shared/contracts/fees.js';
+import type { CoreServices } from '../context.js';
+import { stateOf } from '../payments/history.js';
+import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
+import type { RowBefore } from '../sync/wallet-sync.js';
+
+/**
+ * Says what a committed change to the books did, as live events: a history row that is new or changed
+ * state (`payment.state`), a new incoming payment (`payment.received`) or tokens (`token.received`), and
+ * each touched wallet's new balance (`balance`; `feeManager.low` when the fee manager's falls below its
+ * threshold). `before` holds the rows of the transactions before the change; rows that are new since are
+ * found by reading the transactions' rows again.
+ */
+export class BookEvents {
+  private readonly balancesDue = new Set<number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  /**
+   * Balances are summed over all of a wallet's coins, so they are published once per burst of changes
+   * (`balanceDelayMs` after the first), not once per transaction.
+   */
+  constructor(
+    private readonly services: Pick<CoreServices, 'repos' | 'events'>,
+    private readonly balanceDelayMs = 50,
+  ) {}
+
+  changed(before: readonly RowBefore[], txids: Iterable<string>): void {
+    const { repos, events } = this.services;
+    const prior = new Map(before.map((r) => [`${r.walletRow}:${r.txid}`, r.before]));
+    const wallets = new Set<number>();
+    for (const txid of new Set(txids)) {
+      for (const { walletRow } of repos.walletTxs.statesOf(txid)) {
+        const row = repos.walletTxs.row(walletRow, txid);
+        const wallet = repos.wallets.byRow(walletRow);
+        if (!row || !wallet) continue;
+        wallets.add(walletRow);
+        const was = prior.get(`${walletRow}:${txid}`);
+        const audience = { kind: 'wallet', walletRow } as const;
+        const state = stateOf(row);
+        if (!was || stateOf(was) !== state) {
+          events.publish('payment.state', { walletID: wallet.walletId, txid, state, direction: row.direction, amount: row.amount, height: row.height, failureReason: row.failure }, audience);
+        }
+        if (was || row.direction !== 'in' || row.state !== 'seen') continue;
+        if (row.amount > 0) events.publish('payment.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, satoshis: row.amount, counterparty: row.counterparty }, audience);
+        const received = new Map<string, number>();
+        for (const u of repos.tokens.outputsOf(txid)) if (u.walletRow === walletRow) received.set(u.tokenId, (received.get(u.tokenId) ?? 0) + u.satoshis);
+        for (const [tokenId, satoshis] of received) {
+          const token = repos.tokens.get(tokenId);
+          if (token) events.publish('token.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, tokenId, symbol: token.symbol, amount: Math.floor(satoshis / token.satsPerToken) }, audience);
+        }
+      }
+    }
+    for (const walletRow of wallets) this.balancesDue.add(walletRow);
+    if (wallets.size && !this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.balanceDelayMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Publishes the balances still due now. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const due = [...this.balancesDue];
+    this.balancesDue.clear();
+    for (const walletRow of due) publishBalance(this.services, walletRow);
+  }
+}
+
+/** A wallet's balance now, as a `balance` event (and `feeManager.low` for a fee manager running low). */
+export function publishBalance(services: Pick<CoreServices, 'repos' | 'events'>, walletRow: number): void {
+  const { repos, events } = services;
+  const wallet = repos.wallets.byRow(walletRow);
+  if (!wallet) return;
+  const { confirmed, unconfirmed } = repos.walletUtxos.balance(walletRow);
+  const audience = { kind: 'wallet', walletRow } as const;
+  events.publish('balance', { walletID: wallet.walletId, walletTitle: wallet.title, satoshis: confirmed + unconfirmed, confirmed, unconfirmed }, audience);
+  if (wallet.walletId === FEE_MANAGER_WALLET_ID && wallet.type === 'escrow') {
+    const spendable = repos.walletUtxos.available(walletRow).reduce((s, u) => s + u.satoshis, 0);
+    if (spendable < FEE_MANAGER_LOW_BALANCE) events.publish('feeManager.low', { satoshis: spendable, threshold: FEE_MANAGER_LOW_BALANCE }, audience);
+  }
+}

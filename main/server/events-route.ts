@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { EVENT_TICKET_PARAM, type LiveEvent } from '../../shared/events.js';
+import { DomainError } from '../../shared/errors.js';
+import type { Engine } from '../engine/engine.js';
+import { credentialsFromHeaders } from './guards.js';
+
+export const EVENTS_PATH = '/v1/events';
+/** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+/** Streams one user may hold open at once (each tab or script holds one). */
+export const MAX_STREAMS_PER_USER = 16;
+
+/**
+ * `GET /v1/events`: the live event stream as Server-Sent Events. Credentials as on every route, or a
+ * ticket in the query (from `POST /v1/events/ticket`) for the browser's EventSource, which cannot send
+ * headers; `Last-Event-ID` (header, or `lastEventId` in the query) replays what a reconnecting client
+ * missed. Returns how to end every open stream (the server calls it when closing).
+ */
+export function registerEventsRoute(app: FastifyInstance, engine: Engine): () => void {
+  const open = new Map<ServerResponse, { uid: string; end: () => void }>();
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(EVENTS_PATH, async (req, reply) => {
+    const ticket = req.query[EVENT_TICKET_PARAM];
+    const lastEventId = parseLastEventId(req.headers['last-event-id'] ?? req.query.lastEventId);
+    const res = reply.raw;
+    const write = (chunk: string) => {
+      if (!res.writableEnded) res.write(chunk);
+    };
+    const frame = (e: LiveEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
+    // Events delivered while the stream is being opened (the replay) wait until the headers are out.
+    const early: LiveEvent[] = [];
+    let started = false;
+    const stream = engine.openEventStream(
+      { credentials: credentialsFromHeaders(req.headers), ticket, lastEventId },
+      (e) => (started ? write(frame(e)) : early.push(e)),
+      (reason) => finish(reason),
+    );
+    const uid = stream.caller.uid;
+    if ([...open.values()].filter((s) => s.uid === uid).length >= MAX_STREAMS_PER_USER) {
+      stream.close();
+      throw new DomainError('RATE_LIMITED', `At most ${MAX_STREAMS_PER_USER} event streams may be open per user; close one first.`);
+    }
+
+    reply.hijack();
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-content-type-options': 'nosniff',
+      'x-accel-buffering': 'no',
+    });
+    // How long a browser waits before reconnecting; then a comment, so clients see the stream is open.
+    write(`retry: 3000\n: connected as ${stream.caller.role}\n\n`);
+    started = true;
+    for (const e of early) write(frame(e));
+    const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+
+    let done = false;
+    function finish(reason?: string) {
+      if (done) return;
+      done = true;
+      clearInterval(heartbeat);
+      stream.close();
+      open.delete(res);
+      if (reason) write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+      res.end();
+    }
+    // On shutdown the connection just closes: the client reconnects (with its last id) when Keystead is back.
+    open.set(res, { uid, end: () => finish() });
+    req.raw.on('close', () => finish());
+  });
+
+  return () => {
+    for (const s of [...open.values()]) s.end();
+  };
+}
+
+function parseLastEventId(value: unknown): number | undefined {
+  const s = Array.isArray(value) ? value[0] : value;
+  if (typeof s !== 'string' || s.trim() === '') return undefined;
+  // An id we could not have given (not a whole number) replays nothing and asks the client to reload.
+  return /^\d{1,16}$/.test(s.trim()) ? Number(s.trim()) : -1;
+}
