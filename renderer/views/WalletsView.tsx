@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall, type WalletSummary } from '../../shared/operations.js';
 import { WALLET_TYPES, type WalletTypeName } from '../../shared/wallet-schemas.js';
@@ -10,6 +10,7 @@ import { formatBsv, formatSats } from '../components/format.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
+import { BLANK_PHRASE, derivationOf, PhraseImport, type PhraseChoice } from './PhraseImport.js';
 
 const TYPE_HELP: Record<WalletTypeName, string> = {
   standard: 'Encrypted on this computer; no extra password.',
@@ -17,10 +18,6 @@ const TYPE_HELP: Record<WalletTypeName, string> = {
   escrow: 'No wallet password, for programmatic flows.',
   shared: 'Usable by the members you name.',
 };
-const DERIVATIONS = [
-  { value: 'bip44-bsv', label: "BSV standard (m/44'/236'/0')" },
-  { value: 'bip44-btc', label: "Relysia, Centbee and early BSV wallets (m/44'/0'/0')" },
-];
 
 /** The account's wallets: list, create or import, back up the recovery phrase, delete. */
 export function WalletsView() {
@@ -109,8 +106,9 @@ export function WalletsView() {
 
 function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
   const call = useSession((s) => s.call);
-  const blank = { walletTitle: '', type: 'standard' as WalletTypeName, walletLogo: '', paymail: '', paymailActivate: true, walletPassword: '', members: '', mnemonicPhrase: '', derivationPath: 'bip44-bsv' };
+  const blank = { walletTitle: '', type: 'standard' as WalletTypeName, walletLogo: '', paymail: '', paymailActivate: true, walletPassword: '', members: '' };
   const [f, setF] = useState(blank);
+  const [phrase, setPhrase] = useState<PhraseChoice>(BLANK_PHRASE);
   const [importing, setImporting] = useState(false);
   const text = (k: keyof typeof f) => ({ value: String(f[k]), onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
 
@@ -123,11 +121,14 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
         paymailActivate: f.paymail ? f.paymailActivate : undefined,
         walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
         members: f.type === 'shared' ? f.members : undefined,
-        mnemonicPhrase: importing ? f.mnemonicPhrase : undefined,
-        derivationPath: importing ? f.derivationPath : undefined,
+        mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
+        derivationPath: importing ? derivationOf(phrase) : undefined,
       });
-    notifySuccess(`Wallet “${r.walletTitle}” created${r.paymail ? ` with paymail ${r.paymail}` : ''}.`);
+    const made = `Wallet “${r.walletTitle}” ${importing ? `imported on ${r.derivationPath}` : 'created'}${r.paymail ? ` with paymail ${r.paymail}` : ''}.`;
+    // A new phrase exists only here until it is written down: say so now.
+    notifySuccess(importing ? made : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`);
     setF(blank);
+    setPhrase(BLANK_PHRASE);
     setImporting(false);
     onCreated();
     onClose();
@@ -154,12 +155,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
           </Group>
           <TextInput label="Logo URL" placeholder="https://…" {...text('walletLogo')} />
           <Checkbox label="Import from a recovery phrase" checked={importing} onChange={(e) => setImporting(e.currentTarget.checked)} />
-          {importing && (
-            <>
-              <Textarea label="Recovery phrase" description="12 to 24 words, separated by spaces." autosize minRows={2} {...text('mnemonicPhrase')} />
-              <Select label="Derivation" data={DERIVATIONS} value={f.derivationPath} onChange={(v) => v && setF({ ...f, derivationPath: v })} allowDeselect={false} />
-            </>
-          )}
+          {importing && <PhraseImport value={phrase} onChange={setPhrase} />}
           {error && (
             <Alert color="red" role="alert">
               {error}

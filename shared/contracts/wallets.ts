@@ -45,6 +45,8 @@ const createWalletInput = z.object({
   members: memberList,
 });
 
+const pathFinding = z.object({ derivationPath: z.string(), label: z.string(), usedAddresses: z.number().int(), transactions: z.number().int(), satoshis: z.number().int() });
+
 export const WALLET_OPERATIONS = byName(
   defineOperation({
     name: 'createWallet',
@@ -143,5 +145,18 @@ export const WALLET_OPERATIONS = byName(
     msg: 'Wallet members updated.',
     rest: [{ method: 'POST', path: '/v1/walletMembers', wallet: true, body: true }],
     audit: true,
+  }),
+  defineOperation({
+    name: 'scanRecoveryPhrase',
+    input: z.object({
+      mnemonicPhrase: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(1000, { error: 'is too long' }),
+      derivationPath: optionalText(40),
+    }),
+    output: z.object({ paths: z.array(pathFinding), suggested: z.string() }),
+    access: WALLET_USERS,
+    summary:
+      "Before importing a recovery phrase from another wallet: where its coins are. Walks the common account paths (m/44'/236'/0', m/44'/0'/0', m/0') and the one given, and suggests the path to import with. Nothing is stored.",
+    msg: 'Recovery phrase scanned.',
+    rest: [{ method: 'POST', path: '/v1/scanPhrase', body: true }],
   }),
 );

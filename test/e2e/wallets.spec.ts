@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Utils } from '@bsv/sdk';
 import { ADMIN, request } from '../helpers/http.js';
+import { oracleAddress } from '../helpers/bip32-oracle.js';
 import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 
 test('create a wallet with a paymail, then see its receive address, QR code and paymail', async ({ page, keystead }) => {
@@ -64,4 +65,25 @@ test('import a wallet from a recovery phrase and back it up again', async ({ pag
   await backup.getByRole('button', { name: 'Show recovery phrase' }).click();
   await expect(page.getByTestId('revealed-secret')).toHaveText(phrase);
   await expect(page.getByTestId('signed-in-as')).toHaveText(ADMIN.email); // a wrong password did not sign us out
+});
+
+test("import a phrase from another wallet: Find funds shows where its coins are, and the wallet uses that path", async ({ page, keystead }) => {
+  const phrase = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+  const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  await request(keystead.url, 'POST', '/chain/faucet', { body: { address: oracleAddress(phrase, "m/44'/0'/0'/0/2"), satoshis: 42_000 }, headers: { authToken: s.body.data.authToken } });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Wallets' }).click();
+  await page.getByRole('button', { name: 'New wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New wallet' });
+  await dialog.getByLabel(/^Title/).fill('From Centbee');
+  await dialog.getByLabel('Import from a recovery phrase').check();
+  await dialog.getByRole('textbox', { name: 'Recovery phrase' }).fill(phrase);
+  await dialog.getByRole('button', { name: 'Find funds' }).click();
+  const found = dialog.getByTestId("path-m/44'/0'/0'");
+  await expect(found).toContainText('0.00042');
+  await expect(dialog.getByTestId("path-m/44'/236'/0'")).toContainText('0');
+  await expect(found.getByRole('radio')).toBeChecked();
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(page.getByText("imported on m/44'/0'/0'")).toBeVisible();
+  await expect(page.getByTestId('balance-From Centbee')).toHaveText('0.00042');
 });

@@ -58,7 +58,11 @@ describe('derivation schemes', () => {
     assert.equal(accountPathFrom('bip44-btc'), "m/44'/0'/0'");
     assert.equal(accountPathFrom("m/44'/236'/3'"), "m/44'/236'/3'");
     assert.equal(accountPathFrom('m/44h/0h/1h'), "m/44'/0'/1'");
-    for (const bad of ["m/44'/1'/0'", "m/44'/0'/0", 'm/0', 'bip49', "m/44'/0'/99999999999'"]) assert.throws(() => accountPathFrom(bad), DomainError, bad);
+    // Other wallets' accounts, as their users give them.
+    assert.equal(accountPathFrom("m/0'"), "m/0'");
+    assert.equal(accountPathFrom(" m/44'/145'/0' "), "m/44'/145'/0'");
+    assert.equal(accountPathFrom('m/0'), 'm/0');
+    for (const bad of ['m', "m/44'/x'/0'", "44'/0'/0'", 'bip49', "m/44'/0'/99999999999'", "m/1/2/3/4/5/6", "m//0'"]) assert.throws(() => accountPathFrom(bad), DomainError, bad);
   });
 
   it("matches the independent oracle for both schemes, public derivation from the account xpub", () => {

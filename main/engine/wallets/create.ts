@@ -8,6 +8,7 @@ import type { WalletServices } from './services.js';
 import { callerOf } from '../context.js';
 import { DomainError } from '../../../shared/errors.js';
 import { accountNode, accountPathFrom, checkedMnemonic, newMnemonic } from './keys.js';
+import { bestPath, scanPhrasePaths } from './path-scan.js';
 import { freeNumericAlias, parseAlias, paymailOf } from './paymail-alias.js';
 import { seal } from './seal.js';
 
@@ -34,6 +35,11 @@ function checkKind(input: CreateInput): void {
     throw new DomainError('VALIDATION_FAILED', `walletPassword: only secure wallets take a password (this one is ${input.type}); set type to secure`);
   }
   if (input.type !== 'shared' && input.members?.length) throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
+}
+
+export async function scanRecoveryPhrase(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.scanRecoveryPhrase>): Promise<OutputOf<typeof OPERATIONS.scanRecoveryPhrase>> {
+  const paths = await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase), input.derivationPath);
+  return { paths, suggested: bestPath(paths) };
 }
 
 export async function createWalletFor(ctx: OpContext<WalletServices>, ownerUid: string, input: CreateInput, fixedWalletId?: string): Promise<WalletRow> {
@@ -88,6 +94,11 @@ export async function createWalletFor(ctx: OpContext<WalletServices>, ownerUid: 
 }
 
 export async function createWallet(ctx: OpContext<WalletServices>, input: CreateInput): Promise<OutputOf<typeof OPERATIONS.createWallet>> {
+  if (input.derivationPath?.toLowerCase() === 'auto') {
+    if (!input.mnemonicPhrase) throw new DomainError('VALIDATION_FAILED', 'derivationPath: auto finds the path of an imported phrase; give mnemonicPhrase too, or leave derivationPath out.');
+    // The import uses the path the phrase's coins are under (the default when none holds any).
+    input = { ...input, derivationPath: bestPath(await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase))) };
+  }
   const w = await createWalletFor(ctx, callerOf(ctx).uid, input);
   if (input.mnemonicPhrase) {
     // An imported seed may already hold coins: find them (gap-limit scan). Locally that is quick, so the

@@ -14,14 +14,20 @@ export const DERIVATION_SCHEMES = {
 
 export const DEFAULT_DERIVATION = DERIVATION_SCHEMES['bip44-bsv'];
 
-/** Accepts a scheme name or an account path `m/44'/<0|236>'/<n>'`, and returns the account path. */
+/**
+ * Accepts a scheme name or an account path (`m/44'/236'/0'`, `m/0'`, … up to 5 levels, `h` for `'`), and
+ * returns the account path; its addresses are `<account>/0/i` (receive) and `<account>/1/i` (change).
+ */
 export function accountPathFrom(input: string | undefined): string {
   if (!input) return DEFAULT_DERIVATION;
   const named = DERIVATION_SCHEMES[input as keyof typeof DERIVATION_SCHEMES];
   if (named) return named;
-  const m = /^m\/44'\/(0|236)'\/(\d{1,10})'$/.exec(input.replace(/h/g, "'"));
-  if (m && Number(m[2]) < 2 ** 31) return `m/44'/${m[1]}'/${Number(m[2])}'`;
-  throw new DomainError('VALIDATION_FAILED', `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, or an account path like m/44'/236'/0'`);
+  const parts = input.trim().replace(/h/gi, "'").split('/');
+  const levels = parts.slice(1).map((p) => /^(\d{1,10})('?)$/.exec(p));
+  if (parts[0] === 'm' && levels.length >= 1 && levels.length <= 5 && levels.every((m) => m && Number(m[1]) < 2 ** 31)) {
+    return ['m', ...levels.map((m) => `${Number(m![1])}${m![2]}`)].join('/');
+  }
+  throw new DomainError('VALIDATION_FAILED', `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, auto (when importing), or an account path like m/44'/236'/0'`);
 }
 
 /** Normalises spacing and case and checks the BIP39 word list and checksum. */

@@ -1,7 +1,7 @@
 import { WALLET_OPERATIONS } from '../../../shared/contracts/wallets.js';
 import { implement } from '../operation.js';
 import type { WalletServices } from './services.js';
-import { createWallet } from './create.js';
+import { createWallet, scanRecoveryPhrase } from './create.js';
 import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallet-ops.js';
 
 export const WALLET_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_OPERATIONS, {
@@ -15,4 +15,5 @@ export const WALLET_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_OPERATI
   address: { run: walletAddress },
   exportMnemonic: { run: exportMnemonic, target: (i) => i.walletId ?? null },
   setWalletMembers: { run: setWalletMembers, target: (i) => i.walletId ?? null },
+  scanRecoveryPhrase: { run: scanRecoveryPhrase },
 });

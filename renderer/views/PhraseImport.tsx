@@ -1,0 +1,128 @@
+import { Alert, Button, Group, Radio, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { OPERATIONS as OPS, type OperationOutput } from '../../shared/operations.js';
+import { messageOf } from '../components/errors.js';
+import { formatBsv } from '../components/format.js';
+import { useSession } from '../state/store.js';
+
+export const DERIVATIONS = [
+  { value: 'auto', label: 'Find it: scan the common paths (recommended)' },
+  { value: 'bip44-bsv', label: "BSV standard (m/44'/236'/0')" },
+  { value: 'bip44-btc', label: "Relysia, Centbee and early BSV wallets (m/44'/0'/0')" },
+  { value: "m/0'", label: "Older wallets (m/0')" },
+  { value: 'custom', label: 'Another account path…' },
+];
+
+export interface PhraseChoice {
+  mnemonicPhrase: string;
+  /** 'auto', a scheme name, or an account path. */
+  derivation: string;
+  customPath: string;
+}
+
+export const BLANK_PHRASE: PhraseChoice = { mnemonicPhrase: '', derivation: 'auto', customPath: '' };
+
+/** What createWallet gets as derivationPath for this choice. */
+export const derivationOf = (c: PhraseChoice) => (c.derivation === 'custom' ? c.customPath.trim() : c.derivation);
+
+type Scan = OperationOutput<'scanRecoveryPhrase'>;
+
+/**
+ * The import half of the new-wallet form: the phrase, where its coins are (a scan of the common paths and
+ * the user's own), and the path to import with. Choosing a scanned path makes it the wallet's path.
+ */
+export function PhraseImport({ value, onChange }: { value: PhraseChoice; onChange: (c: PhraseChoice) => void }) {
+  const call = useSession((s) => s.call);
+  const [scan, setScan] = useState<Scan | null>(null);
+  const [scanning, setScanning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const findFunds = async () => {
+    setScanning(true);
+    setError(null);
+    try {
+      const r = await call(OPS.scanRecoveryPhrase, { mnemonicPhrase: value.mnemonicPhrase, derivationPath: value.derivation === 'custom' ? value.customPath || undefined : undefined });
+      setScan(r);
+      onChange({ ...value, derivation: 'custom', customPath: r.suggested });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setScanning(false);
+    }
+  };
+
+  return (
+    <Stack gap="xs">
+      <Textarea
+        label="Recovery phrase"
+        description="12 to 24 words, separated by spaces."
+        autosize
+        minRows={2}
+        value={value.mnemonicPhrase}
+        onChange={(e) => {
+          setScan(null);
+          onChange({ ...value, mnemonicPhrase: e.currentTarget.value });
+        }}
+      />
+      <Select
+        label="Derivation path"
+        description="Where the other wallet put this phrase's coins. Not sure? Keep “Find it”, or press Find funds to see."
+        data={DERIVATIONS}
+        value={value.derivation}
+        onChange={(v) => v && onChange({ ...value, derivation: v })}
+        allowDeselect={false}
+      />
+      {value.derivation === 'custom' && (
+        <TextInput label="Account path" placeholder="m/44'/236'/0'" description="Addresses are <path>/0/i (receive) and <path>/1/i (change)." value={value.customPath} onChange={(e) => onChange({ ...value, customPath: e.currentTarget.value })} />
+      )}
+      <Group>
+        <Button variant="light" onClick={() => void findFunds()} loading={scanning} disabled={!value.mnemonicPhrase.trim()}>
+          Find funds
+        </Button>
+        {scanning && (
+          <Text size="sm" c="dimmed" role="status">
+            Looking at each path's addresses on the chain…
+          </Text>
+        )}
+      </Group>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {scan && (
+        <Radio.Group value={value.derivation === 'custom' ? value.customPath : ''} onChange={(path) => onChange({ ...value, derivation: 'custom', customPath: path })} label="Where this phrase's coins are">
+          <Table aria-label="Where this phrase's coins are" verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Use</Table.Th>
+                <Table.Th>Path</Table.Th>
+                <Table.Th>Addresses used</Table.Th>
+                <Table.Th>Balance (BSV)</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {scan.paths.map((p) => (
+                <Table.Tr key={p.derivationPath} data-testid={`path-${p.derivationPath}`}>
+                  <Table.Td>
+                    <Radio value={p.derivationPath} aria-label={`Use ${p.derivationPath}`} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {p.derivationPath}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {p.label}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{p.usedAddresses}</Table.Td>
+                  <Table.Td>{formatBsv(p.satoshis)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Radio.Group>
+      )}
+    </Stack>
+  );
+}
