@@ -321,4 +321,10 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'history records who paid the fee',
+    // Who paid a payment's network fee (the wallet, or the organisation's fee manager), for history.
+    sql: `ALTER TABLE wallet_txs ADD COLUMN fee_paid_by TEXT;`,
+  },
 ];

@@ -42,42 +42,44 @@ export function AuditView() {
         </Button>
       </Group>
       {error && <Alert color="red">{error}</Alert>}
-      <Table striped aria-label="Audit log">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Who</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>Target</Table.Th>
-            <Table.Th>Outcome</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {entries.map((e) => (
-            <Table.Tr key={e.id}>
-              <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
-              <Table.Td>{e.actorEmail ?? '—'}</Table.Td>
-              <Table.Td>{e.action}</Table.Td>
-              <Table.Td>
-                <Text size="sm" ff="monospace">
-                  {e.target ?? '—'}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                {e.outcome === 'success' ? (
-                  <Badge color="teal" variant="light">
-                    success
-                  </Badge>
-                ) : (
-                  <Badge color="red" variant="light">
-                    {e.code ?? 'error'}
-                  </Badge>
-                )}
-              </Table.Td>
+      <Table.ScrollContainer minWidth={520}>
+        <Table striped aria-label="Audit log">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Who</Table.Th>
+              <Table.Th>Action</Table.Th>
+              <Table.Th>Target</Table.Th>
+              <Table.Th>Outcome</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {entries.map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                <Table.Td>{e.actorEmail ?? '—'}</Table.Td>
+                <Table.Td>{e.action}</Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {e.target ?? '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {e.outcome === 'success' ? (
+                    <Badge color="teal" variant="light">
+                      success
+                    </Badge>
+                  ) : (
+                    <Badge color="red" variant="light">
+                      {e.code ?? 'error'}
+                    </Badge>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {next !== null && (
         <Button variant="default" onClick={() => void load(next)} loading={busy}>
           Load more

@@ -1,29 +1,23 @@
-import { Alert, Badge, Button, CopyButton, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, CopyButton, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
-import { formatBsv, formatSats, formatTime } from '../components/format.js';
+import { formatSats, formatTime } from '../components/format.js';
+import { Amount } from '../components/Amount.js';
+import { CheckIcon, CopyIcon } from '../components/icons.js';
+import { DIRECTION_COLORS, DIRECTION_WORDS, STATE_COLORS, stateDetail } from './history-words.js';
+import { TransactionDetail } from './TransactionDetail.js';
 import { useLiveReload } from '../components/useLive.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
 
-const COLORS = { in: 'teal', out: 'orange', self: 'gray' } as const;
-const STATE_COLORS = { pending: 'yellow', confirmed: 'teal', failed: 'red' } as const;
-
 /** The state as words: "confirmed · 3 confirmations", "pending · not seen by the network yet", "failed". */
 function StateCell({ e }: { e: HistoryEntry }) {
-  const detail =
-    e.state === 'confirmed'
-      ? `${e.confirmations} confirmation${e.confirmations === 1 ? '' : 's'}`
-      : e.state === 'pending'
-        ? e.seenByChain
-          ? 'in the mempool'
-          : 'not seen by the network yet'
-        : e.failureReason;
+  const detail = stateDetail(e);
   return (
     <Stack gap={2}>
-      <Badge color={STATE_COLORS[e.state]} variant="light" style={{ overflow: 'visible' }} data-testid={`state-${e.txid.slice(0, 8)}`}>
+      <Badge color={STATE_COLORS[e.state]} data-testid={`state-${e.txid.slice(0, 8)}`}>
         {e.state}
       </Badge>
       {detail && (
@@ -50,8 +44,8 @@ const csvField = (v: string | number | null) => {
 
 /** The entries as CSV, one row per transaction, amounts in satoshis. */
 export function historyCsv(entries: HistoryEntry[]): string {
-  const head = ['time', 'txid', 'direction', 'amount_satoshis', 'fee_satoshis', 'counterparty', 'memo', 'state', 'confirmations'];
-  const rows = entries.map((e) => [e.time, e.txid, e.direction, e.amount, e.fee, e.counterparty, e.memo, e.state, e.confirmations].map(csvField).join(','));
+  const head = ['time', 'txid', 'direction', 'amount_satoshis', 'fee_satoshis', 'fee_paid_by', 'counterparty', 'memo', 'state', 'confirmations'];
+  const rows = entries.map((e) => [e.time, e.txid, e.direction, e.amount, e.fee, e.feePaidBy, e.counterparty, e.memo, e.state, e.confirmations].map(csvField).join(','));
   return [head.join(','), ...rows].join('\r\n') + '\r\n';
 }
 
@@ -68,6 +62,7 @@ export function HistoryView() {
   const [from, setFrom] = useState(day(new Date(Date.now() - 30 * 86_400_000)));
   const [to, setTo] = useState(day(new Date()));
   const [exporting, setExporting] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
 
   // Every transaction from `from` to `to` (inclusive), fetched page by page, newest first.
   const exportCsv = async () => {
@@ -122,7 +117,7 @@ export function HistoryView() {
         <WalletSelect wallets={wallets.data} value={walletId} onChange={setWalletId} />
       </Group>
       <Group align="flex-end" gap="sm">
-        <Select label="Direction" data={['all', 'in', 'out', 'self']} value={direction} onChange={(v) => setDirection(v ?? 'all')} allowDeselect={false} w={110} />
+        <Select label="Direction" data={[{ value: 'all', label: 'all' }, ...(['in', 'out', 'self'] as const).map((d) => ({ value: d, label: DIRECTION_WORDS[d] }))]} value={direction} onChange={(v) => setDirection(v ?? 'all')} allowDeselect={false} w={110} />
         <Select label="State" data={['all', 'pending', 'confirmed', 'failed']} value={stateFilter} onChange={(v) => setStateFilter(v ?? 'all')} allowDeselect={false} w={130} />
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={160} />
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={160} />
@@ -133,51 +128,64 @@ export function HistoryView() {
       {error && <Alert color="red">{error}</Alert>}
       {entries.length === 0 && !error && <Text c="dimmed">No transactions yet.</Text>}
       {entries.length > 0 && (
-        <Table striped aria-label="History">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th />
-              <Table.Th ta="right">Amount (BSV)</Table.Th>
-              <Table.Th>Fee</Table.Th>
-              <Table.Th>Counterparty</Table.Th>
-              <Table.Th>Memo</Table.Th>
-              <Table.Th>State</Table.Th>
-              <Table.Th>Transaction</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {entries.filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter)).map((e) => (
-              <Table.Tr key={e.txid} title={e.txid}>
-                <Table.Td>{formatTime(e.time)}</Table.Td>
-                <Table.Td>
-                  <Badge color={COLORS[e.direction]} variant="light">
-                    {e.direction}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right" ff="monospace">
-                  {formatBsv(e.amount)}
-                </Table.Td>
-                <Table.Td>{e.fee === null ? '—' : formatSats(e.fee)}</Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
-                <Table.Td>{e.memo ?? '—'}</Table.Td>
-                <Table.Td>
-                  <StateCell e={e} />
-                </Table.Td>
-                <Table.Td>
-                  <CopyButton value={e.txid}>
-                    {({ copied, copy }) => (
-                      <Button variant="subtle" size="compact-xs" ff="monospace" onClick={copy} aria-label={`Copy txid ${e.txid}`} title={e.txid}>
-                        {copied ? 'copied' : `${e.txid.slice(0, 8)}…`}
-                      </Button>
-                    )}
-                  </CopyButton>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={960}>
+          <Table striped aria-label="History">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th />
+                <Table.Th ta="right">Amount</Table.Th>
+                <Table.Th>Fee</Table.Th>
+                <Table.Th>Counterparty</Table.Th>
+                <Table.Th>Memo</Table.Th>
+                <Table.Th>State</Table.Th>
+                <Table.Th>Transaction</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {entries.filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter)).map((e) => (
+                <Table.Tr key={e.txid}>
+                  <Table.Td>{formatTime(e.time)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Amount satoshis={e.amount} signed />
+                  </Table.Td>
+                  <Table.Td>
+                    {e.fee === null ? '—' : formatSats(e.fee)}
+                    {e.feePaidBy === 'feeManager' && (
+                      <Text size="xs" c="dimmed">
+                        paid by the fee manager
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
+                  <Table.Td>{e.memo ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <StateCell e={e} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={2} wrap="nowrap">
+                      <Button variant="subtle" size="compact-xs" ff="monospace" onClick={() => setOpen(e.txid)} aria-label={`Details of transaction ${e.txid}`} title={e.txid}>
+                        {e.txid.slice(0, 10)}…
+                      </Button>
+                      <CopyButton value={e.txid}>
+                        {({ copied, copy }) => (
+                          <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={`Copy txid ${e.txid}`}>
+                            {copied ? <CheckIcon /> : <CopyIcon />}
+                          </ActionIcon>
+                        )}
+                      </CopyButton>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
+      {open && <TransactionDetail walletId={walletId} txid={open} onClose={() => setOpen(null)} />}
       {next !== null && (
         <Button variant="default" onClick={() => void load(next)}>
           Load more

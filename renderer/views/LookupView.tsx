@@ -36,7 +36,7 @@ export function LookupView() {
             <Group grow>
               <Select label="Protocol" data={[...LOOKUP_TYPES]} value={type} onChange={(v) => v && setType(v as typeof type)} allowDeselect={false} />
               <TextInput label="Currency" value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} />
-              <NumberInput label="Results per page" value={maxResults} onChange={setMaxResults} min={1} max={1000} />
+              <NumberInput hideControls label="Results per page" value={maxResults} onChange={setMaxResults} min={1} max={1000} />
             </Group>
             <Switch label="Compact (totals per token); off lists each output" checked={compact} onChange={(e) => setCompact(e.currentTarget.checked)} />
             {first.error && <Alert color="red">{first.error}</Alert>}
@@ -54,24 +54,26 @@ export function LookupView() {
             <Text size="lg" fw={700}>
               {result.totalBalance.balance.toLocaleString('en-US', { maximumFractionDigits: 2 })} {result.totalBalance.currency}
             </Text>
-            <Table aria-label="Coins">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Protocol</Table.Th>
-                  <Table.Th>Output / token</Table.Th>
-                  <Table.Th ta="right">Balance</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {result.coins.map((c, i) => (
-                  <Table.Tr key={i}>
-                    <Table.Td>{c.protocol}</Table.Td>
-                    <Table.Td ff="monospace">{c.txid ? `${c.txid.slice(0, 16)}…:${c.vout}` : (c.tokenId ?? c.address ?? '')}</Table.Td>
-                    <Table.Td ta="right">{c.balance !== undefined ? formatSats(c.balance) : c.amount}</Table.Td>
+            <Table.ScrollContainer minWidth={520}>
+              <Table aria-label="Coins">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Protocol</Table.Th>
+                    <Table.Th>Output / token</Table.Th>
+                    <Table.Th ta="right">Balance</Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {result.coins.map((c, i) => (
+                    <Table.Tr key={i}>
+                      <Table.Td>{c.protocol}</Table.Td>
+                      <Table.Td ff="monospace">{c.txid ? `${c.txid.slice(0, 16)}…:${c.vout}` : (c.tokenId ?? c.address ?? '')}</Table.Td>
+                      <Table.Td ta="right">{c.balance !== undefined ? formatSats(c.balance) : c.amount}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
             <Group>
               <Button
                 variant="default"

@@ -6,7 +6,9 @@ import { notifyError, notifySuccess } from '../components/notify.js';
 import { useLiveReload } from '../components/useLive.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
-import { useSession } from '../state/store.js';
+import { usePrefs, useSession } from '../state/store.js';
+import { AmountInput, amountOf, type AmountField } from '../components/AmountInput.js';
+import { amountText } from '../../shared/amounts.js';
 import { useWallets } from '../components/useWallets.js';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -77,9 +79,12 @@ function LocalTools({ onDone }: { onDone: () => void }) {
   const call = useSession((s) => s.call);
   const wallets = useWallets();
   const [walletId, setWalletId] = useState<string | null>(null);
-  const [amount, setAmount] = useState<number | string>(100_000);
+  const inputUnit = usePrefs((s) => s.inputUnit);
+  const [amount, setAmount] = useState<AmountField>({ unit: inputUnit, text: amountText(100_000, inputUnit) });
   const faucet = useSubmit(async () => {
-    const r = await call(OPS.faucet, { walletId: walletId ?? undefined, satoshis: Number(amount) });
+    const { satoshis, error } = amountOf(amount);
+    if (error || satoshis === null) throw new Error(error ?? 'Enter an amount.');
+    const r = await call(OPS.faucet, { walletId: walletId ?? undefined, satoshis });
     notifySuccess(`${formatSats(r.satoshis)} sent to ${r.address}.`);
     onDone();
     await wallets.reload();
@@ -114,7 +119,7 @@ function LocalTools({ onDone }: { onDone: () => void }) {
               onChange={setWalletId}
               clearable
             />
-            <NumberInput label="Amount (satoshis)" value={amount} onChange={setAmount} min={1} max={1_000_000_000} thousandSeparator="," />
+            <AmountInput label="Amount" value={amount} onChange={setAmount} required />
             {faucet.error && <Alert color="red">{faucet.error}</Alert>}
             <Button type="submit" loading={faucet.busy}>
               Get test coins
@@ -144,31 +149,33 @@ function RatesTable() {
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Title order={4}>Exchange rates (price of 1 BSV)</Title>
-        <Table aria-label="Exchange rates">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Currency</Table.Th>
-              <Table.Th>Rate</Table.Th>
-              <Table.Th>Source</Table.Th>
-              <Table.Th>Updated</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rates.data?.rates.map((r) => (
-              <Table.Tr key={r.currency}>
-                <Table.Td>{r.currency}</Table.Td>
-                <Table.Td>{r.rate}</Table.Td>
-                <Table.Td>{r.source}</Table.Td>
-                <Table.Td>{formatTime(r.updatedAt)}</Table.Td>
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Exchange rates">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Currency</Table.Th>
+                <Table.Th>Rate</Table.Th>
+                <Table.Th>Source</Table.Th>
+                <Table.Th>Updated</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {rates.data?.rates.map((r) => (
+                <Table.Tr key={r.currency}>
+                  <Table.Td>{r.currency}</Table.Td>
+                  <Table.Td>{r.rate}</Table.Td>
+                  <Table.Td>{r.source}</Table.Td>
+                  <Table.Td>{formatTime(r.updatedAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
         {editable && (
           <form onSubmit={save.onSubmit}>
             <Group align="flex-end">
               <TextInput label="Currency" placeholder="EUR" value={currency} onChange={(e) => setCurrency(e.currentTarget.value)} w={120} />
-              <NumberInput label="Rate" value={rate} onChange={setRate} min={0} decimalScale={6} w={160} />
+              <NumberInput hideControls label="Rate" value={rate} onChange={setRate} min={0} decimalScale={6} w={160} />
               <Button type="submit" loading={save.busy}>
                 Save rate
               </Button>

@@ -92,35 +92,37 @@ export function PhraseImport({ value, onChange }: { value: PhraseChoice; onChang
       )}
       {scan && (
         <Radio.Group value={value.derivation === 'custom' ? value.customPath : ''} onChange={(path) => onChange({ ...value, derivation: 'custom', customPath: path })} label="Where this phrase's coins are">
-          <Table aria-label="Where this phrase's coins are" verticalSpacing={4}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Use</Table.Th>
-                <Table.Th>Path</Table.Th>
-                <Table.Th>Addresses used</Table.Th>
-                <Table.Th>Balance (BSV)</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {scan.paths.map((p) => (
-                <Table.Tr key={p.derivationPath} data-testid={`path-${p.derivationPath}`}>
-                  <Table.Td>
-                    <Radio value={p.derivationPath} aria-label={`Use ${p.derivationPath}`} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text ff="monospace" size="sm">
-                      {p.derivationPath}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {p.label}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{p.usedAddresses}</Table.Td>
-                  <Table.Td>{formatBsv(p.satoshis)}</Table.Td>
+          <Table.ScrollContainer minWidth={520}>
+            <Table aria-label="Where this phrase's coins are" verticalSpacing={4}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Use</Table.Th>
+                  <Table.Th>Path</Table.Th>
+                  <Table.Th>Addresses used</Table.Th>
+                  <Table.Th>Balance (BSV)</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {scan.paths.map((p) => (
+                  <Table.Tr key={p.derivationPath} data-testid={`path-${p.derivationPath}`}>
+                    <Table.Td>
+                      <Radio value={p.derivationPath} aria-label={`Use ${p.derivationPath}`} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text ff="monospace" size="sm">
+                        {p.derivationPath}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {p.label}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{p.usedAddresses}</Table.Td>
+                    <Table.Td>{formatBsv(p.satoshis)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </Radio.Group>
       )}
     </Stack>

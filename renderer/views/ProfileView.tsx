@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { OPERATIONS as OPS, type ApiKeyInfo, type NewApiKey } from '../../shared/operations.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
@@ -9,7 +9,7 @@ import { SecretReveal } from '../components/SecretReveal.js';
 import { useLoad } from '../components/useLoad.js';
 import { LocalCheck } from '../components/errors.js';
 import { useSubmit } from '../components/useSubmit.js';
-import { useSession } from '../state/store.js';
+import { usePrefs, useSession } from '../state/store.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -30,9 +30,45 @@ export function ProfileView() {
           </Text>
         </Stack>
       </Paper>
+      <DisplaySettings />
       <ApiKeys key={generation} />
       <ChangePassword onChanged={() => setGeneration((g) => g + 1)} />
     </Stack>
+  );
+}
+
+/** How amounts are shown to this user on this computer: the currency beside BSV, the unit typed in. */
+function DisplaySettings() {
+  const currency = usePrefs((s) => s.currency);
+  const rates = usePrefs((s) => s.rates);
+  const inputUnit = usePrefs((s) => s.inputUnit);
+  const setCurrency = usePrefs((s) => s.setCurrency);
+  const setInputUnit = usePrefs((s) => s.setInputUnit);
+  const codes = Object.keys(rates).sort();
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={4}>Display</Title>
+        <Text size="sm" c="dimmed">
+          Amounts are shown in BSV, with satoshis and your currency beside them (from the rate table). Kept on this computer.
+        </Text>
+        <Group align="flex-end">
+          <Select label="Currency" data={codes.includes(currency) ? codes : [currency, ...codes]} value={currency} onChange={(v) => v && setCurrency(v)} allowDeselect={false} w={160} />
+          <Select
+            label="Type amounts in"
+            data={[
+              { value: 'BSV', label: 'BSV' },
+              { value: 'sat', label: 'satoshis' },
+            ]}
+            value={inputUnit}
+            onChange={(v) => v && setInputUnit(v as 'BSV' | 'sat')}
+            allowDeselect={false}
+            w={160}
+          />
+        </Group>
+        {!(currency in rates) && <Text size="sm" c="orange">The rate table has no rate for {currency} yet: amounts show without it.</Text>}
+      </Stack>
+    </Paper>
   );
 }
 
@@ -70,46 +106,48 @@ function ApiKeys() {
         </div>
         {keys.error && <Alert color="red">{keys.error}</Alert>}
         {keys.data && keys.data.length > 0 && (
-          <Table aria-label="API keys">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Label</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.map((k) => (
-                <Table.Tr key={k.keyId}>
-                  <Table.Td>{k.label || '—'}</Table.Td>
-                  <Table.Td>{when(k.createdAt)}</Table.Td>
-                  <Table.Td>{when(k.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={async () => {
-                          try {
-                            setRevealed(await call(OPS.rotateApiKey, { keyId: k.keyId }));
-                            await keys.reload();
-                          } catch (err) {
-                            notifyError(err);
-                          }
-                        }}
-                      >
-                        Rotate
-                      </Button>
-                      <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(k)}>
-                        Revoke
-                      </Button>
-                    </Group>
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={520}>
+            <Table aria-label="API keys">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Label</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.data.map((k) => (
+                  <Table.Tr key={k.keyId}>
+                    <Table.Td>{k.label || '—'}</Table.Td>
+                    <Table.Td>{when(k.createdAt)}</Table.Td>
+                    <Table.Td>{when(k.lastUsedAt)}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" justify="flex-end">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={async () => {
+                            try {
+                              setRevealed(await call(OPS.rotateApiKey, { keyId: k.keyId }));
+                              await keys.reload();
+                            } catch (err) {
+                              notifyError(err);
+                            }
+                          }}
+                        >
+                          Rotate
+                        </Button>
+                        <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(k)}>
+                          Revoke
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
         {keys.data?.length === 0 && <Text size="sm">You have no API keys.</Text>}
         <form onSubmit={create}>

@@ -76,22 +76,24 @@ export function ReceiveView() {
           <Title order={4} mb="xs">
             Available addresses
           </Title>
-          <Table aria-label="Available addresses">
-            <Table.Tbody>
-              {receive.data.addresses.map((a, i) => (
-                <Table.Tr key={a}>
-                  <Table.Td w={40}>
-                    <Text c="dimmed" size="sm">
-                      {i + 1}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <CopyField label={`Address ${i + 1}`} value={a} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <Table.ScrollContainer minWidth={520}>
+            <Table aria-label="Available addresses">
+              <Table.Tbody>
+                {receive.data.addresses.map((a, i) => (
+                  <Table.Tr key={a}>
+                    <Table.Td w={40}>
+                      <Text c="dimmed" size="sm">
+                        {i + 1}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <CopyField label={`Address ${i + 1}`} value={a} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </Paper>
       )}
     </Stack>

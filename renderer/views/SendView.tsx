@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { OPERATIONS as OPS, OPERATIONS, type PaymentRequest, type QuoteOutput } from '../../shared/operations.js';
 import type { OutputOf } from '../../shared/operation.js';
@@ -6,13 +6,14 @@ import { CopyField } from '../components/CopyField.js';
 import { formatBsv, formatFiat, formatSats } from '../components/format.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { WalletSelect } from '../components/WalletSelect.js';
-import { useSession } from '../state/store.js';
+import { usePrefs, useSession } from '../state/store.js';
+import { AmountInput, amountOf, emptyAmount, type AmountField } from '../components/AmountInput.js';
 import { useWallets } from '../components/useWallets.js';
 
 /** What the person typed when they asked for a review; the review is only good for exactly this. */
 interface Basis {
   uri: string;
-  amount: number | string;
+  amount: AmountField;
   walletId: string | null;
 }
 
@@ -44,7 +45,8 @@ export function SendView() {
   const call = useSession((s) => s.call);
   const wallets = useWallets();
   const [uri, setUri] = useState('');
-  const [amount, setAmount] = useState<number | string>('');
+  const inputUnit = usePrefs((s) => s.inputUnit);
+  const [amount, setAmount] = useState<AmountField>(emptyAmount(inputUnit));
   const [walletId, setWalletId] = useState<string | null>(null);
   const [walletPassword, setWalletPassword] = useState('');
   const [review, setReview] = useState<Review | null>(null);
@@ -61,7 +63,9 @@ export function SendView() {
     setSent(null);
     setReview(null);
     const basis = { uri, amount, walletId };
-    const resolved = await call(OPS.resolveUri, { uri, amount: amount === '' ? undefined : Number(amount), walletId: walletId ?? undefined });
+    const { satoshis, error } = amountOf(amount);
+    if (error) throw new Error(error);
+    const resolved = await call(OPS.resolveUri, { uri, amount: satoshis ?? undefined, walletId: walletId ?? undefined });
     const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
     setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
   });
@@ -76,7 +80,7 @@ export function SendView() {
     setSent(r);
     setReview(null);
     setUri('');
-    setAmount('');
+    setAmount(emptyAmount(amount.unit));
     setWalletPassword('');
     await wallets.reload();
   });
@@ -97,7 +101,7 @@ export function SendView() {
               required
             />
             <Group grow align="flex-start">
-              <NumberInput label="Amount (satoshis)" description="If the URI has none" value={amount} onChange={edit(setAmount)} min={1} allowDecimal={false} thousandSeparator="," />
+              <AmountInput label="Amount" value={amount} onChange={edit(setAmount)} />
               <WalletSelect wallets={wallets.data} value={walletId} onChange={edit(setWalletId)} label="From wallet" />
             </Group>
             {ask.error && (

@@ -1,4 +1,4 @@
-import { AppShell, Badge, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import { AppShell, Badge, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { useSession } from '../state/store.js';
@@ -55,9 +55,12 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
-        {views.map((v) => (
-          <NavLink key={v.id} href={`#/${v.id}`} label={v.label} active={v.id === active?.id} />
-        ))}
+        {/* Scrolls on its own when the window is short (or zoomed in), so every view stays reachable. */}
+        <AppShell.Section grow component={ScrollArea}>
+          {views.map((v) => (
+            <NavLink key={v.id} href={`#/${v.id}`} label={v.label} active={v.id === active?.id} />
+          ))}
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>{active ? <active.Component /> : <Text>No views are available to your role.</Text>}</AppShell.Main>
     </AppShell>

@@ -66,56 +66,58 @@ function Holdings({ walletId, refresh, onChanged }: { walletId: string | null; r
       {holdings.loading && !holdings.data && <Loader size="sm" />}
       {holdings.data && tokens.length === 0 && <Text c="dimmed">This wallet holds no tokens yet. Issue one, or receive one at the wallet's address or paymail.</Text>}
       {tokens.length > 0 && (
-        <Table striped highlightOnHover aria-label="Token holdings">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Token</Table.Th>
-              <Table.Th>Protocol</Table.Th>
-              <Table.Th ta="right">Held</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tokens.map((c) => (
-              <Table.Tr key={c.tokenId}>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    {c.image && <Image src={c.image} alt="" w={28} h={28} radius="sm" fit="contain" fallbackSrc="" />}
-                    <div>
-                      <Text fw={600}>{c.symbol}</Text>
-                      <Text size="xs" c="dimmed">
-                        {c.name}
-                      </Text>
-                    </div>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{c.protocol}</Badge>
-                </Table.Td>
-                <Table.Td ta="right" data-testid={`held-${c.symbol}`}>
-                  {isNft(c.protocol) ? `${c.amount} (#${(c.sn ?? []).join(', #')})` : formatAmount(c.amount ?? 0, c.decimals ?? 0)}
-                </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button size="xs" variant="default" onClick={() => setOpen(c.tokenId!)}>
-                      Details
-                    </Button>
-                    {canCall(role, OPS.send) && (
-                      <Button size="xs" onClick={() => setAction({ kind: 'send', coin: c })}>
-                        Send
-                      </Button>
-                    )}
-                    {canCall(role, OPS.redeemToken) && (
-                      <Button size="xs" color="orange" variant="light" onClick={() => setAction({ kind: 'redeem', coin: c })}>
-                        Redeem
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped highlightOnHover aria-label="Token holdings">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Token</Table.Th>
+                <Table.Th>Protocol</Table.Th>
+                <Table.Th ta="right">Held</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {tokens.map((c) => (
+                <Table.Tr key={c.tokenId}>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {c.image && <Image src={c.image} alt="" w={28} h={28} radius="sm" fit="contain" fallbackSrc="" />}
+                      <div>
+                        <Text fw={600}>{c.symbol}</Text>
+                        <Text size="xs" c="dimmed">
+                          {c.name}
+                        </Text>
+                      </div>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light">{c.protocol}</Badge>
+                  </Table.Td>
+                  <Table.Td ta="right" data-testid={`held-${c.symbol}`}>
+                    {isNft(c.protocol) ? `${c.amount} (#${(c.sn ?? []).join(', #')})` : formatAmount(c.amount ?? 0, c.decimals ?? 0)}
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setOpen(c.tokenId!)}>
+                        Details
+                      </Button>
+                      {canCall(role, OPS.send) && (
+                        <Button size="xs" onClick={() => setAction({ kind: 'send', coin: c })}>
+                          Send
+                        </Button>
+                      )}
+                      {canCall(role, OPS.redeemToken) && (
+                        <Button size="xs" color="orange" variant="light" onClick={() => setAction({ kind: 'redeem', coin: c })}>
+                          Redeem
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {open && <TokenDetails tokenId={open} onClose={() => setOpen(null)} />}
       {action && (
@@ -243,7 +245,7 @@ function MoveTokens({ kind, coin, walletId, onClose, onDone }: { kind: 'send' | 
           {nft ? (
             <Select label="Serial" data={(coin.sn ?? []).map((n) => ({ value: String(n), label: `#${n}` }))} value={sn} onChange={setSn} allowDeselect={false} required />
           ) : (
-            <NumberInput label="Tokens" description={`You hold ${coin.amount}`} value={amount} onChange={setAmount} min={1} max={coin.amount} allowDecimal={false} required />
+            <NumberInput hideControls label="Tokens" description={`You hold ${coin.amount}`} value={amount} onChange={setAmount} min={1} max={coin.amount} allowDecimal={false} required />
           )}
           {kind === 'send' && <TextInput label="Note" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} maxLength={500} />}
           {kind === 'redeem' && (
@@ -322,9 +324,9 @@ function IssueForm({ walletId, onIssued }: { walletId: string | null; onIssued: 
               <TextInput label="Symbol" description="1 to 9 letters or digits" value={symbol} onChange={(e) => setSymbol(e.currentTarget.value.toUpperCase())} maxLength={9} required />
             </Group>
             <Group grow align="flex-start">
-              <NumberInput label={kind === 'nft' ? 'Number of NFTs' : 'Supply (tokens)'} value={supply} onChange={setSupply} min={1} allowDecimal={false} thousandSeparator="," required />
-              <NumberInput label="Satoshis per token" value={satsPerToken} onChange={setSatsPerToken} min={1} allowDecimal={false} required />
-              {kind === 'fungible' && <NumberInput label="Decimals" value={decimals} onChange={setDecimals} min={0} max={8} allowDecimal={false} />}
+              <NumberInput hideControls label={kind === 'nft' ? 'Number of NFTs' : 'Supply (tokens)'} value={supply} onChange={setSupply} min={1} allowDecimal={false} thousandSeparator="," required />
+              <NumberInput hideControls label="Satoshis per token" value={satsPerToken} onChange={setSatsPerToken} min={1} allowDecimal={false} required />
+              {kind === 'fungible' && <NumberInput hideControls label="Decimals" value={decimals} onChange={setDecimals} min={0} max={8} allowDecimal={false} />}
             </Group>
             <Textarea label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={512} autosize minRows={2} />
             <Group align="flex-start" grow>
@@ -406,39 +408,41 @@ function Templates() {
         [redemptionPublicKeyHash] placeholders; it stays in the encrypted database. The headless host also reads them from --token-templates &lt;dir&gt;.
       </Text>
       {list.error && <Alert color="red">{list.error}</Alert>}
-      <Table aria-label="Installed templates">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Protocol</Table.Th>
-            <Table.Th>Size</Table.Th>
-            <Table.Th>Installed</Table.Th>
-            <Table.Th>From</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(list.data?.templates ?? []).map((t) => (
-            <Table.Tr key={t.protocolId}>
-              <Table.Td>{t.protocolId}</Table.Td>
-              <Table.Td>{t.bytes} bytes</Table.Td>
-              <Table.Td>{new Date(t.installedAt).toLocaleString()}</Table.Td>
-              <Table.Td>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
-              <Table.Td>
-                <Button size="xs" color="red" variant="subtle" onClick={() => void remove(t.protocolId)}>
-                  Remove
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-          {list.data?.templates.length === 0 && (
+      <Table.ScrollContainer minWidth={520}>
+        <Table aria-label="Installed templates">
+          <Table.Thead>
             <Table.Tr>
-              <Table.Td colSpan={5}>
-                <Text c="dimmed">None installed: KST-20 and KST-789 work without any.</Text>
-              </Table.Td>
+              <Table.Th>Protocol</Table.Th>
+              <Table.Th>Size</Table.Th>
+              <Table.Th>Installed</Table.Th>
+              <Table.Th>From</Table.Th>
+              <Table.Th />
             </Table.Tr>
-          )}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {(list.data?.templates ?? []).map((t) => (
+              <Table.Tr key={t.protocolId}>
+                <Table.Td>{t.protocolId}</Table.Td>
+                <Table.Td>{t.bytes} bytes</Table.Td>
+                <Table.Td>{new Date(t.installedAt).toLocaleString()}</Table.Td>
+                <Table.Td>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
+                <Table.Td>
+                  <Button size="xs" color="red" variant="subtle" onClick={() => void remove(t.protocolId)}>
+                    Remove
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+            {list.data?.templates.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={5}>
+                  <Text c="dimmed">None installed: KST-20 and KST-789 work without any.</Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Paper withBorder p="md">
         <form onSubmit={install.onSubmit}>
           <Stack gap="sm">

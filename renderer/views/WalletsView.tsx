@@ -7,6 +7,7 @@ import { messageOf } from '../components/errors.js';
 import { notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
 import { formatBsv, formatSats } from '../components/format.js';
+import { Amount } from '../components/Amount.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
@@ -36,66 +37,66 @@ export function WalletsView() {
       {wallets.error && <Alert color="red">{wallets.error}</Alert>}
       {wallets.data?.length === 0 && <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>}
       {wallets.data && wallets.data.length > 0 && (
-        <Table striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Wallet</Table.Th>
-              <Table.Th>Balance (BSV)</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Paymail</Table.Th>
-              <Table.Th>Owner</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {wallets.data.map((w) => (
-              <Table.Tr key={w.walletID} data-testid={`wallet-row-${w.walletTitle}`}>
-                <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
-                    {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
-                    <div>
-                      <Text fw={500}>{w.walletTitle}</Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {w.walletID}
-                      </Text>
-                    </div>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Text fw={500} data-testid={`balance-${w.walletTitle}`}>
-                    {formatBsv(w.balance.confirmed + w.balance.unconfirmed)}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatSats(w.balance.confirmed)} confirmed
-                    {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light">{w.type}</Badge>
-                </Table.Td>
-                <Table.Td>{w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}</Table.Td>
-                <Table.Td>{w.access === 'owner' ? 'You' : w.owner}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
-                      Receive
-                    </Button>
-                    {w.access === 'owner' && canCall(role, OPS.exportMnemonic) && (
-                      <Button size="xs" variant="default" onClick={() => setExporting(w)}>
-                        Back up
-                      </Button>
-                    )}
-                    {w.access === 'owner' && canCall(role, OPS.deleteWallet) && (
-                      <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
-                        Delete
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={860}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Wallet</Table.Th>
+                <Table.Th>Balance</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Paymail</Table.Th>
+                <Table.Th>Owner</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {wallets.data.map((w) => (
+                <Table.Tr key={w.walletID} data-testid={`wallet-row-${w.walletTitle}`}>
+                  <Table.Td>
+                    <Group gap="sm" wrap="nowrap">
+                      {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
+                      <div>
+                        <Text fw={500}>{w.walletTitle}</Text>
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {w.walletID}
+                        </Text>
+                      </div>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Amount satoshis={w.balance.confirmed + w.balance.unconfirmed} testId={`balance-${w.walletTitle}`} />
+                    <Text size="xs" c="dimmed">
+                      {formatSats(w.balance.confirmed)} confirmed
+                      {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light">{w.type}</Badge>
+                  </Table.Td>
+                  <Table.Td>{w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}</Table.Td>
+                  <Table.Td>{w.access === 'owner' ? 'You' : w.owner}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                      <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
+                        Receive
+                      </Button>
+                      {w.access === 'owner' && canCall(role, OPS.exportMnemonic) && (
+                        <Button size="xs" variant="default" onClick={() => setExporting(w)}>
+                          Back up
+                        </Button>
+                      )}
+                      {w.access === 'owner' && canCall(role, OPS.deleteWallet) && (
+                        <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
+                          Delete
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <CreateWalletModal opened={creating} onClose={() => setCreating(false)} onCreated={() => void wallets.reload()} />
       {exporting && <ExportModal wallet={exporting} onClose={() => setExporting(null)} />}
@@ -219,7 +220,9 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
 
 function DeleteModal({ wallet, onClose, onDeleted }: { wallet: WalletSummary; onClose: () => void; onDeleted: () => void }) {
   const call = useSession((s) => s.call);
-  const [funded, setFunded] = useState<string | null>(null);
+  const held = wallet.balance.confirmed + wallet.balance.unconfirmed;
+  // What the wallet holds is known before asking: the question comes first, not after a refusal.
+  const [funded, setFunded] = useState<number | null>(held > 0 ? held : null);
   const [force, setForce] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -233,7 +236,8 @@ function DeleteModal({ wallet, onClose, onDeleted }: { wallet: WalletSummary; on
       onDeleted();
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'CONFLICT') setFunded(err.message);
+      // Coins arrived since the list was loaded: ask now.
+      if (err instanceof ApiError && err.code === 'CONFLICT' && !force) setFunded(Math.max(held, 1));
       else setError(messageOf(err));
     } finally {
       setBusy(false);
@@ -247,9 +251,9 @@ function DeleteModal({ wallet, onClose, onDeleted }: { wallet: WalletSummary; on
           “{wallet.walletTitle}” and its addresses will be removed from Keystead. Without its recovery phrase its keys cannot be restored.
         </Text>
         {funded && (
-          <Alert color="orange" title="This wallet holds coins">
-            {funded}
-            <Checkbox mt="sm" label="Delete anyway: I have its recovery phrase or accept losing the coins" checked={force} onChange={(e) => setForce(e.currentTarget.checked)} />
+          <Alert color="orange" title={`This wallet still holds ${formatBsv(funded)} BSV. Delete it anyway?`}>
+            Move the coins to another wallet first, unless you have written down its recovery phrase.
+            <Checkbox mt="sm" label="Yes, delete it: I have its recovery phrase, or accept losing the coins" checked={force} onChange={(e) => setForce(e.currentTarget.checked)} />
           </Alert>
         )}
         {error && <Alert color="red">{error}</Alert>}

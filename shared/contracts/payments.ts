@@ -57,11 +57,25 @@ export const historyEntry = z.object({
   /** Net change of the wallet's balance, satoshis (negative when paying). */
   amount: z.number().int(),
   fee: z.number().int().nullable(),
+  /** Who paid the fee: the wallet, or the organisation's fee manager (null for incoming payments). */
+  feePaidBy: z.enum(['wallet', 'feeManager']).nullable(),
   counterparty: z.string().nullable(),
   memo: z.string().nullable(),
   time: z.string(),
   height: z.number().int().nullable(),
   confirmations: z.number().int(),
+});
+
+const txSide = { satoshis: z.number().int().nullable(), address: z.string().nullable(), mine: z.boolean() };
+/** One transaction of a wallet's history in full: its row, and its inputs and outputs as the chain has them. */
+export const transactionDetail = historyEntry.extend({
+  walletID: z.string(),
+  /** Null when the transaction itself is not available (the provider is unreachable, or it was never kept). */
+  size: z.number().int().nullable(),
+  inputs: z.array(z.object({ txid: z.string(), vout: z.number().int(), ...txSide })).nullable(),
+  /** `kind`: p2pkh, data (OP_RETURN), token (a recognised token output) or script. `change` for this wallet's change. */
+  outputs: z.array(z.object({ vout: z.number().int(), kind: z.enum(['p2pkh', 'data', 'token', 'script']), ...txSide, change: z.boolean() })).nullable(),
+  unavailable: z.string().nullable(),
 });
 
 export const lookupCoin = z.object({
@@ -141,5 +155,14 @@ export const PAYMENT_OPERATIONS = byName(
     summary: "A wallet's transactions, newest first, paged.",
     msg: 'History fetched successfully.',
     rest: [{ method: 'GET', path: '/v1/history', wallet: true, headers: ['nextPageToken', 'maxResults'] }],
+  }),
+  defineOperation({
+    name: 'transactionDetail',
+    input: withWalletId(z.object({ walletId, txid: z.string({ error: 'is required' }).trim().toLowerCase().regex(/^[0-9a-f]{64}$/, { error: 'must be a transaction id (64 hex digits)' }) })),
+    output: transactionDetail,
+    access: ALL_ROLES,
+    summary: "One transaction of a wallet's history: its history row, and its inputs and outputs (amounts, addresses, which are the wallet's own).",
+    msg: 'Transaction fetched successfully.',
+    rest: [{ method: 'GET', path: '/v1/transaction', wallet: true, headers: ['txid'] }],
   }),
 );

@@ -6,7 +6,7 @@ test('balances and history move live from the event stream, without polling; sig
   await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: { authToken: s.body.data.authToken } });
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'Wallets' }).click();
-  await expect(page.getByTestId('balance-Treasury')).toHaveText('0');
+  await expect(page.getByTestId('balance-Treasury')).toHaveText('0 BSV');
 
   // Idle, the page asks the server nothing: it waits for the stream.
   const calls: string[] = [];
@@ -22,7 +22,7 @@ test('balances and history move live from the event stream, without polling; sig
   const funded = await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: treasury, satoshis: 30_000 }, headers: { authToken: token } });
   expect(funded.status).toBe(200);
   await expect(page.getByText('Received 0.0003 BSV in Treasury.')).toBeVisible();
-  await expect(page.getByTestId('balance-Treasury')).toHaveText('0.0003');
+  await expect(page.getByTestId('balance-Treasury')).toHaveText('0.0003 BSV');
 
   // History: pending, then confirmed once a block holds it, on screen without a reload.
   await nav(page).filter({ hasText: 'History' }).click();

@@ -12,7 +12,7 @@ test('on the local network: get test coins for a wallet, mine, and see the balan
   const height = Number(await page.getByTestId('tip-height').textContent());
   await page.getByRole('combobox', { name: 'Wallet' }).click();
   await page.getByRole('option', { name: 'Treasury' }).click();
-  await page.getByLabel('Amount (satoshis)').fill('250000');
+  await page.getByLabel('Amount (BSV)').fill('0.0025');
   await page.getByRole('button', { name: 'Get test coins' }).click();
   await expect(page.getByText(/250,000 sat sent to/)).toBeVisible();
   await expect(page.getByTestId('mempool-size')).toHaveText('1');
@@ -23,6 +23,6 @@ test('on the local network: get test coins for a wallet, mine, and see the balan
   await page.screenshot({ path: path.join(SCREENSHOTS, 'network.png'), fullPage: true });
 
   await nav(page).filter({ hasText: 'Wallets' }).click();
-  await expect(page.getByTestId('balance-Treasury')).toHaveText('0.0025');
+  await expect(page.getByTestId('balance-Treasury')).toHaveText('0.0025 BSV');
   await expect(page.getByTestId('wallet-row-Treasury')).toContainText('250,000 sat confirmed');
 });

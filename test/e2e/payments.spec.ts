@@ -45,7 +45,7 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   await page.screenshot({ path: path.join(SCREENSHOTS, 'send.png'), fullPage: true });
 
   await nav(page).filter({ hasText: 'Wallets' }).click();
-  await expect(page.getByTestId('balance-Petty cash')).toHaveText('0.00016');
+  await expect(page.getByTestId('balance-Petty cash')).toHaveText('0.00016 BSV');
   await nav(page).filter({ hasText: 'History' }).click();
   await page.getByRole('combobox', { name: 'Wallet' }).click();
   await page.getByRole('option', { name: /^Petty cash/ }).click();
@@ -69,14 +69,14 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
-  expect(csv.split('\r\n')[0]).toBe('time,txid,direction,amount_satoshis,fee_satoshis,counterparty,memo,state,confirmations');
+  expect(csv.split('\r\n')[0]).toBe('time,txid,direction,amount_satoshis,fee_satoshis,fee_paid_by,counterparty,memo,state,confirmations');
   expect(csv).toContain(`,${txid},`);
   expect(csv).toContain(',Lunch,confirmed,1');
 
   // Not enough money is said in plain words before Confirm, and Confirm cannot be pressed.
   await nav(page).filter({ hasText: 'Send' }).click();
   await page.getByLabel(/^Pay to/).fill('petty@localhost');
-  await page.getByLabel(/^Amount/).fill('5000000');
+  await page.getByLabel(/^Amount/).fill('0.05');
   await page.getByRole('combobox', { name: 'From wallet' }).click();
   await page.getByRole('option', { name: /^Treasury/ }).click();
   await page.getByRole('button', { name: 'Review payment' }).click();

@@ -85,5 +85,5 @@ test("import a phrase from another wallet: Find funds shows where its coins are,
   await expect(found.getByRole('radio')).toBeChecked();
   await dialog.getByRole('button', { name: 'Create wallet' }).click();
   await expect(page.getByText("imported on m/44'/0'/0'")).toBeVisible();
-  await expect(page.getByTestId('balance-From Centbee')).toHaveText('0.00042');
+  await expect(page.getByTestId('balance-From Centbee')).toHaveText('0.00042 BSV');
 });

@@ -204,6 +204,22 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     const paid = await run(engine.execute('pay', { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 10_000 }], walletId: wallet }, admin, meta));
     assert.equal(paid.feePaidBy, 'feeManager');
     assert.equal(await balance(wallet), 0, 'the wallet paid exactly the amount, no fee');
+    // History shows the fee and who paid it; the detail shows the inputs and outputs.
+    const row = (await run(engine.execute('history', { walletId: wallet }, admin, meta))).history.find((h) => h.txid === paid.txid)!;
+    assert.deepEqual([row.amount, row.fee, row.feePaidBy], [-10_000, paid.fee, 'feeManager']);
+    const detail = await run(engine.execute('transactionDetail', { walletId: wallet, txid: paid.txid.toUpperCase() }, admin, meta));
+    assert.equal(detail.unavailable, null);
+    assert.deepEqual(
+      detail.inputs!.map((i) => [i.satoshis, i.mine]),
+      [[10_000, true], [20_000, false]],
+      "the wallet's coin, then the fee manager's",
+    );
+    const recipient = detail.outputs!.find((o) => o.address === ADDR)!;
+    assert.deepEqual([recipient.satoshis, recipient.kind, recipient.mine, recipient.change], [10_000, 'p2pkh', false, false]);
+    assert.equal(detail.outputs!.reduce((s, o) => s + (o.satoshis ?? 0), 0) + paid.fee, 30_000, 'inputs = outputs + fee');
+    assert.ok(detail.size! > 0);
+    await rejectsWith(engine.execute('transactionDetail', { walletId: wallet, txid: '00'.repeat(32) }, admin, meta), 'NOT_FOUND', /no transaction/);
+    await rejectsWith(engine.execute('transactionDetail', { walletId: wallet, txid: 'xyz' }, admin, meta), 'VALIDATION_FAILED', /txid: must be a transaction id/);
     const metrics = await run(engine.execute('feeManagerMetrics', {}, admin, meta));
     assert.equal(metrics.totalBalance.balance, 20_000 - paid.fee);
     // Spent outputs are listed only when asked for; each output carries when its transaction was booked.

@@ -2,6 +2,7 @@ import { PAYMENT_OPERATIONS } from '../../../shared/contracts/payments.js';
 import { implement } from '../operation.js';
 import type { PaymentServices } from './services.js';
 import { history } from './history.js';
+import { transactionDetail } from './transaction-detail.js';
 import { pay } from './pay.js';
 import { quotePayment } from './quote.js';
 import { resolveUri } from './resolve-op.js';
@@ -11,4 +12,5 @@ export const PAYMENT_IMPLEMENTATIONS = implement<PaymentServices>()(PAYMENT_OPER
   quotePayment: { run: quotePayment },
   pay: { run: pay, target: (_i, o) => o?.txid ?? null },
   history: { run: history },
+  transactionDetail: { run: transactionDetail },
 });

@@ -103,12 +103,22 @@ export class WalletSync {
       credits.push({ walletRow: owner.walletRow, txid, vout, satoshis: o.satoshis ?? 0, script, chain: owner.chain, idx: owner.idx, status: 'available', height, address });
       effect(owner.walletRow).credit += o.satoshis ?? 0;
     });
+    // The fee is known when every input is the organisation's: one wallet's, or a wallet's plus the fee
+    // manager's (which then paid the fee).
+    let orgInputs = 0;
+    let orgInputTotal = 0;
+    for (const e of effects.values()) {
+      orgInputs += e.ownInputs;
+      orgInputTotal += e.ownInputTotal;
+    }
+    const fee = orgInputs === tx.inputs.length && orgInputs > 0 ? orgInputTotal - outTotal : null;
+    const feeManagerRow = repos.wallets.feeManager()?.id;
+    const paidBy = fee === null ? null : feeManagerRow !== undefined && (effects.get(feeManagerRow)?.debit ?? 0) > 0 ? 'feeManager' : 'wallet';
     const rows: WalletTx[] = [];
     for (const [row, e] of effects) {
       // Who else this transaction paid, for the history's counterparty column.
       const other = tx.outputs.findIndex((o, i) => owners[i] !== row && p2pkhAddressOf(o.lockingScript.toHex()));
       const allOurs = e.ownInputs === tx.inputs.length;
-      const fee = allOurs ? e.ownInputTotal - outTotal : null;
       const direction = e.debit === 0 ? 'in' : other === -1 && allOurs ? 'self' : 'out';
       rows.push({
         walletRow: row,
@@ -116,6 +126,7 @@ export class WalletSync {
         direction,
         amount: e.credit - e.debit,
         fee: direction === 'in' ? null : fee,
+        feePaidBy: direction === 'in' ? null : paidBy,
         counterparty: direction === 'out' && other !== -1 ? p2pkhAddressOf(tx.outputs[other].lockingScript.toHex()) : null,
         memo: null,
         height,

@@ -63,7 +63,7 @@ export class TokenLedger implements SideBooks {
     for (const walletRow of touched) {
       if (repos.walletTxs.stateOf(walletRow, txid)) continue;
       const out = spent.some((u) => u?.walletRow === walletRow);
-      repos.walletTxs.upsert({ walletRow, txid, direction: out ? 'out' : 'in', amount: 0, fee: null, counterparty: null, memo: this.describe(tx, walletRow, out), height, time: now() });
+      repos.walletTxs.upsert({ walletRow, txid, direction: out ? 'out' : 'in', amount: 0, fee: null, feePaidBy: null, counterparty: null, memo: this.describe(tx, walletRow, out), height, time: now() });
     }
     return [...touched];
   }

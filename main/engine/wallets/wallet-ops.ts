@@ -36,7 +36,7 @@ export function listWallets(ctx: OpContext<WalletServices>): OutputOf<typeof OPE
 function refuseIfFunded(ctx: OpContext<WalletServices>, w: WalletRow, force: boolean | undefined): void {
   const balance = ctx.services.repos.wallets.knownBalance(w.id);
   if (balance > 0 && !force) {
-    throw new DomainError('CONFLICT', `Wallet "${w.title}" holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
+    throw new DomainError('CONFLICT', `Wallet "${w.title}" still holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
   }
 }
 

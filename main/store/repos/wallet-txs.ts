@@ -13,6 +13,8 @@ export interface WalletTx {
   direction: 'in' | 'out' | 'self';
   amount: number;
   fee: number | null;
+  /** Who paid the fee: this wallet, or the organisation's fee manager (null: not ours to pay, e.g. incoming). */
+  feePaidBy: 'wallet' | 'feeManager' | null;
   counterparty: string | null;
   memo: string | null;
   height: number | null;
@@ -38,15 +40,16 @@ export interface UnconfirmedTx {
 /** Each wallet's history: one row per transaction that touched it, with the net effect on its balance. */
 export function createWalletTxRepo(db: Db) {
   // A transaction the chain has: its effect is booked, and it is no longer unseen or failed.
-  const upsert = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, counterparty, memo, height, time, state)
-    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, @height, @time, 'seen')
+  const upsert = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state)
+    VALUES (@walletRow, @txid, @direction, @amount, @fee, @feePaidBy, @counterparty, @memo, @height, @time, 'seen')
     ON CONFLICT (wallet_row, txid) DO UPDATE SET direction = excluded.direction, amount = excluded.amount, fee = coalesce(excluded.fee, fee),
+      fee_paid_by = coalesce(excluded.fee_paid_by, fee_paid_by),
       counterparty = coalesce(counterparty, excluded.counterparty), memo = coalesce(memo, excluded.memo), height = coalesce(excluded.height, height),
       state = 'seen', failure = NULL, unseen_since = NULL`);
   // A payment of ours the chain has not seen yet: shown in history, not booked. Signing is deterministic,
   // so a retry after a failure can be the very same transaction: its failed row becomes pending again.
-  const insertUnseen = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, counterparty, memo, height, time, state)
-    VALUES (@walletRow, @txid, @direction, @amount, @fee, @counterparty, @memo, NULL, @time, 'unseen')
+  const insertUnseen = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state)
+    VALUES (@walletRow, @txid, @direction, @amount, @fee, @feePaidBy, @counterparty, @memo, NULL, @time, 'unseen')
     ON CONFLICT (wallet_row, txid) DO UPDATE SET state = 'unseen', failure = NULL, time = excluded.time WHERE state = 'failed'`);
   const get = db.prepare<[number, string], { height: number | null; state: ChainState }>('SELECT height, state FROM wallet_txs WHERE wallet_row = ? AND txid = ?');
   // Only booked rows: a failed or never-booked one must be booked (its coins and outputs), not just dated.
@@ -60,11 +63,11 @@ export function createWalletTxRepo(db: Db) {
   );
   const checked = db.prepare('UPDATE wallet_txs SET checked_at = ?, unseen_since = CASE WHEN ? THEN coalesce(unseen_since, ?) ELSE NULL END WHERE txid = ?');
   const statesOf = db.prepare<[string], { wallet_row: number; height: number | null; state: ChainState }>('SELECT wallet_row, height, state FROM wallet_txs WHERE txid = ?');
-  const row = db.prepare<[number, string], Omit<WalletTxRow, 'peerTxid'> & { peer_txid: string | null }>(
-    'SELECT txid, direction, amount, fee, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
+  const row = db.prepare<[number, string], Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }>(
+    'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
   );
-  const page = db.prepare<[number, number, number], Omit<WalletTxRow, 'peerTxid'> & { peer_txid: string | null }>(
-    'SELECT txid, direction, amount, fee, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NOT NULL, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
+  const page = db.prepare<[number, number, number], Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }>(
+    'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NOT NULL, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
   );
   return {
     upsert(t: WalletTx): void {
@@ -84,8 +87,8 @@ export function createWalletTxRepo(db: Db) {
     row(walletRow: number, txid: string): WalletTxRow | undefined {
       const r = row.get(walletRow, txid);
       if (!r) return undefined;
-      const { peer_txid, ...rest } = r;
-      return { ...rest, peerTxid: peer_txid };
+      const { peer_txid, fee_paid_by, ...rest } = r;
+      return { ...rest, peerTxid: peer_txid, feePaidBy: fee_paid_by };
     },
     confirm(txid: string, height: number): void {
       confirm.run(height, txid);
@@ -113,7 +116,7 @@ export function createWalletTxRepo(db: Db) {
     },
     /** A page of the wallet's history: unconfirmed first, then newest block first. */
     page(walletRow: number, limit: number, offset: number): WalletTxRow[] {
-      return page.all(walletRow, limit, offset).map(({ peer_txid, ...r }) => ({ ...r, peerTxid: peer_txid }));
+      return page.all(walletRow, limit, offset).map(({ peer_txid, fee_paid_by, ...r }) => ({ ...r, peerTxid: peer_txid, feePaidBy: fee_paid_by }));
     },
   };
 }

@@ -45,6 +45,9 @@ export function createWalletUtxoRepo(db: Db) {
   const balance = db.prepare<[number], { confirmed: number | null; unconfirmed: number | null }>(
     "SELECT sum(CASE WHEN height IS NOT NULL THEN satoshis END) AS confirmed, sum(CASE WHEN height IS NULL THEN satoshis END) AS unconfirmed FROM utxos WHERE wallet_row = ? AND status <> 'spent'",
   );
+  const totals = db.prepare<[], { wallet_row: number; confirmed: number | null; unconfirmed: number | null }>(
+    "SELECT wallet_row, sum(CASE WHEN height IS NOT NULL THEN satoshis END) AS confirmed, sum(CASE WHEN height IS NULL THEN satoshis END) AS unconfirmed FROM utxos WHERE status <> 'spent' GROUP BY wallet_row",
+  );
   const available = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout");
   const reserve = db.prepare("UPDATE utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available'");
   const release = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'");
@@ -80,6 +83,10 @@ export function createWalletUtxoRepo(db: Db) {
     balance(walletRow: number): { confirmed: number; unconfirmed: number } {
       const r = balance.get(walletRow);
       return { confirmed: r?.confirmed ?? 0, unconfirmed: r?.unconfirmed ?? 0 };
+    },
+    /** Every wallet's balance (wallets holding nothing are left out). */
+    balances(): { walletRow: number; confirmed: number; unconfirmed: number }[] {
+      return totals.all().map((r) => ({ walletRow: r.wallet_row, confirmed: r.confirmed ?? 0, unconfirmed: r.unconfirmed ?? 0 }));
     },
     unspent(walletRow: number): WalletUtxo[] {
       return unspent.all(walletRow).map(toRow);
