@@ -1,11 +1,14 @@
 import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 
-/** Shows a secret exactly once (an API key), with a copy button and the warning that it will not be shown again. */
-export function SecretReveal({ label, secret, extra }: { label: string; secret: string; extra?: { label: string; value: string }[] }) {
+/**
+ * Shows a secret with a copy button and what is true about seeing it again: by default the warning for
+ * secrets kept only as a hash (an API key); `notice` says otherwise where it differs (a recovery phrase).
+ */
+export function SecretReveal({ label, secret, extra, notice }: { label: string; secret: string; extra?: { label: string; value: string }[]; notice?: { title: string; text: string } }) {
   return (
     <Stack gap="sm">
-      <Alert color="yellow" title="Copy it now">
-        Keystead keeps only a hash of this {label}; it cannot show it again.
+      <Alert color="yellow" title={notice?.title ?? 'Copy it now'}>
+        {notice?.text ?? `Keystead keeps only a hash of this ${label}; it cannot show it again.`}
       </Alert>
       {extra?.map((e) => (
         <Text size="sm" key={e.label}>

@@ -1,20 +1,25 @@
 import { useState, type FormEvent } from 'react';
-import { messageOf } from './errors.js';
+import { splitErrors } from './errors.js';
 
 /**
  * The state every form needs around one async action: busy while it runs, the API's message when it
- * fails. `onSubmit` is ready for a <form>; `run` for a button.
+ * fails. Problems with the form's own `fields` (named by the API's validation message) go to
+ * `fieldErrors`, to show under each field; the rest is `error`. `onSubmit` is ready for a <form>; `run` for a button.
  */
-export function useSubmit(action: () => Promise<void>) {
+export function useSubmit(action: () => Promise<void>, fields: readonly string[] = []) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const run = async () => {
     setBusy(true);
     setError(null);
+    setFieldErrors({});
     try {
       await action();
     } catch (err) {
-      setError(messageOf(err));
+      const split = splitErrors(err, fields);
+      setFieldErrors(split.fields);
+      setError(split.rest);
     } finally {
       setBusy(false);
     }
@@ -23,5 +28,5 @@ export function useSubmit(action: () => Promise<void>) {
     e.preventDefault();
     void run();
   };
-  return { busy, error, setError, run, onSubmit };
+  return { busy, error, setError, fieldErrors, run, onSubmit };
 }

@@ -11,16 +11,17 @@ export function FirstRunView() {
   const setup = useSession((s) => s.setup);
   const desktop = useSession((s) => s.client.host === 'desktop');
   const [form, setForm] = useState({ organisation: '', email: '', firstName: '', lastName: '', password: '', confirm: '' });
-  const field = (name: keyof typeof form) => ({
-    value: form[name],
-    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
-  });
   const mismatch = form.confirm !== '' && form.confirm !== form.password;
 
-  const { busy, error, onSubmit } = useSubmit(async () => {
+  const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
     if (form.password !== form.confirm) throw new LocalCheck('The two passwords differ.');
     const { confirm: _c, ...input } = form;
     await setup({ ...input, firstName: input.firstName || undefined, lastName: input.lastName || undefined });
+  }, Object.keys(form));
+  const field = (name: keyof typeof form) => ({
+    value: form[name],
+    error: fieldErrors[name],
+    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
   });
 
   return (
@@ -38,8 +39,8 @@ export function FirstRunView() {
             label="Confirm password"
             required
             autoComplete="new-password"
-            error={mismatch ? 'The two passwords differ.' : undefined}
             {...field('confirm')}
+            error={mismatch ? 'The two passwords differ.' : undefined}
           />
           {desktop && (
             <Text size="xs" c="dimmed">

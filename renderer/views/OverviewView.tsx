@@ -1,4 +1,4 @@
-import { Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FEE_MANAGER_LOW_BALANCE } from '../../shared/contracts/fees.js';
 import { canCall, OPERATIONS as OPS } from '../../shared/operations.js';
 import { Amount } from '../components/Amount.js';
@@ -40,6 +40,13 @@ function Money() {
   const yours = (wallets.data ?? []).reduce((s, w) => s + w.balance.confirmed + w.balance.unconfirmed, 0);
   const o = org.data;
   return (
+    <>
+      {wallets.data?.length === 0 && (
+        <Alert color="blue" title="Getting started" data-testid="getting-started">
+          1. Create a wallet in <Anchor href="#/wallets">Wallets</Anchor>. 2. Back up its recovery phrase at once (Back up, beside the wallet): written down
+          and kept offline, it is the only way to restore the wallet if this computer or its data is lost. 3. Receive coins at its address or paymail.
+        </Alert>
+      )}
     <SimpleGrid cols={{ base: 1, md: 2 }}>
       <Paper withBorder p="md">
         <Stack gap="xs">
@@ -94,6 +101,7 @@ function Money() {
         </Stack>
       </Paper>
     </SimpleGrid>
+    </>
   );
 }
 

@@ -31,7 +31,7 @@ type Scan = OperationOutput<'scanRecoveryPhrase'>;
  * The import half of the new-wallet form: the phrase, where its coins are (a scan of the common paths and
  * the user's own), and the path to import with. Choosing a scanned path makes it the wallet's path.
  */
-export function PhraseImport({ value, onChange }: { value: PhraseChoice; onChange: (c: PhraseChoice) => void }) {
+export function PhraseImport({ value, onChange, errors = {} }: { value: PhraseChoice; onChange: (c: PhraseChoice) => void; errors?: Record<string, string> }) {
   const call = useSession((s) => s.call);
   const [scan, setScan] = useState<Scan | null>(null);
   const [scanning, setScanning] = useState(false);
@@ -58,6 +58,7 @@ export function PhraseImport({ value, onChange }: { value: PhraseChoice; onChang
         description="12 to 24 words, separated by spaces."
         autosize
         minRows={2}
+        error={errors.mnemonicPhrase}
         value={value.mnemonicPhrase}
         onChange={(e) => {
           setScan(null);
@@ -68,12 +69,13 @@ export function PhraseImport({ value, onChange }: { value: PhraseChoice; onChang
         label="Derivation path"
         description="Where the other wallet put this phrase's coins. Not sure? Keep “Find it”, or press Find funds to see."
         data={DERIVATIONS}
+        error={value.derivation === 'custom' ? undefined : errors.derivationPath}
         value={value.derivation}
         onChange={(v) => v && onChange({ ...value, derivation: v })}
         allowDeselect={false}
       />
       {value.derivation === 'custom' && (
-        <TextInput label="Account path" placeholder="m/44'/236'/0'" description="Addresses are <path>/0/i (receive) and <path>/1/i (change)." value={value.customPath} onChange={(e) => onChange({ ...value, customPath: e.currentTarget.value })} />
+        <TextInput label="Account path" error={errors.derivationPath} placeholder="m/44'/236'/0'" description="Addresses are <path>/0/i (receive) and <path>/1/i (change)." value={value.customPath} onChange={(e) => onChange({ ...value, customPath: e.currentTarget.value })} />
       )}
       <Group>
         <Button variant="light" onClick={() => void findFunds()} loading={scanning} disabled={!value.mnemonicPhrase.trim()}>

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table
 import { useState } from 'react';
 import { OPERATIONS as OPS, type UserOutput } from '../../shared/operations.js';
 import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
+import { roleHelp } from '../../shared/role-help.js';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { ConfirmModal } from '../components/ConfirmModal.js';
 import { useSubmit } from '../components/useSubmit.js';
@@ -114,13 +115,12 @@ export function UsersView() {
 
 function UserForm(props: { opened: boolean; title: string; initial: Draft; withCredentials?: boolean; onClose: () => void; onSubmit: (d: Draft) => Promise<void> }) {
   const [d, setD] = useState<Draft>(props.initial);
-  const text = (k: keyof Draft) => ({ value: d[k], onChange: (e: { currentTarget: { value: string } }) => setD({ ...d, [k]: e.currentTarget.value }) });
-
-  const { busy, error, onSubmit } = useSubmit(async () => {
+  const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
     await props.onSubmit(d);
     setD(props.initial);
     props.onClose();
-  });
+  }, Object.keys(EMPTY));
+  const text = (k: keyof Draft) => ({ value: d[k], error: fieldErrors[k], onChange: (e: { currentTarget: { value: string } }) => setD({ ...d, [k]: e.currentTarget.value }) });
 
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered>
@@ -132,7 +132,7 @@ function UserForm(props: { opened: boolean; title: string; initial: Draft; withC
             <TextInput label="Last name" {...text('lastName')} />
           </Group>
           <TextInput label="Job title" {...text('title')} />
-          <Select label="Role" data={ROLE_OPTIONS} value={d.role} onChange={(v) => v && setD({ ...d, role: v as Role })} allowDeselect={false} required />
+          <Select label="Role" data={ROLE_OPTIONS} value={d.role} onChange={(v) => v && setD({ ...d, role: v as Role })} allowDeselect={false} required description={roleHelp(d.role)} error={fieldErrors.role} />
           {props.withCredentials && (
             <>
               <PasswordInput label="Initial password" description={`${PASSWORD_RULE}. They can change it in their profile.`} required {...text('password')} />

@@ -111,9 +111,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
   const [f, setF] = useState(blank);
   const [phrase, setPhrase] = useState<PhraseChoice>(BLANK_PHRASE);
   const [importing, setImporting] = useState(false);
-  const text = (k: keyof typeof f) => ({ value: String(f[k]), onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
-
-  const { busy, error, onSubmit } = useSubmit(async () => {
+  const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
     const r = await call(OPS.createWallet, {
         walletTitle: f.walletTitle,
         type: f.type,
@@ -133,7 +131,8 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
     setImporting(false);
     onCreated();
     onClose();
-  });
+  }, [...Object.keys(blank), 'mnemonicPhrase', 'derivationPath']);
+  const text = (k: keyof typeof f) => ({ value: String(f[k]), error: fieldErrors[k], onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
 
   return (
     <Modal opened={opened} onClose={onClose} title="New wallet" centered size="lg">
@@ -141,6 +140,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
         <Stack gap="sm">
           <TextInput label="Title" required description='"default" makes your default wallet.' {...text('walletTitle')} />
           <Select
+            error={fieldErrors.type}
             label="Type"
             data={WALLET_TYPES.map((t) => ({ value: t, label: t[0].toUpperCase() + t.slice(1) }))}
             value={f.type}
@@ -156,7 +156,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
           </Group>
           <TextInput label="Logo URL" placeholder="https://…" {...text('walletLogo')} />
           <Checkbox label="Import from a recovery phrase" checked={importing} onChange={(e) => setImporting(e.currentTarget.checked)} />
-          {importing && <PhraseImport value={phrase} onChange={setPhrase} />}
+          {importing && <PhraseImport value={phrase} onChange={setPhrase} errors={fieldErrors} />}
           {error && (
             <Alert color="red" role="alert">
               {error}
@@ -190,10 +190,15 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
     <Modal opened onClose={onClose} title={`Back up “${wallet.walletTitle}”`} centered size="lg">
       {phrase ? (
         <Stack>
-          <SecretReveal label="recovery phrase" secret={phrase} extra={[{ label: 'Derivation', value: wallet.derivationPath }]} />
-          <Text size="xs" c="dimmed">
-            Write it down and keep it offline. Anyone with these words controls the wallet.
-          </Text>
+          <SecretReveal
+            label="recovery phrase"
+            secret={phrase}
+            extra={[{ label: 'Derivation', value: wallet.derivationPath }]}
+            notice={{
+              title: 'Write it down now, on paper, and keep it offline',
+              text: `Anyone with these words controls the wallet. Keystead keeps the phrase sealed in its encrypted database: you can show it again here (Wallets → Back up) with your account password${wallet.type === 'secure' ? ' and the wallet password' : ''}, as long as this Keystead and its data are there. If they are lost, these words are the only way to restore the wallet.`,
+            }}
+          />
         </Stack>
       ) : (
         <form onSubmit={onSubmit} noValidate>

@@ -18,7 +18,8 @@ test('an admin creates a manager; the manager signs in and sees only what a mana
   await page.getByRole('option', { name: 'Manager' }).click();
   await dialog.getByLabel(/^Initial password/).fill('weak');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('password: must be at least 10 characters');
+  await expect(dialog.getByText(/^Must be at least 10 characters/)).toBeVisible();
+  await expect(dialog.getByText(/^May .*run the fee manager and exchange rates.*May not manage users/)).toBeVisible();
   await dialog.getByLabel(/^Initial password/).fill('manager-pass-1');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();

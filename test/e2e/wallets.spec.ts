@@ -15,7 +15,8 @@ test('create a wallet with a paymail, then see its receive address, QR code and 
   await dialog.getByLabel(/^Title/).fill('Treasury');
   await dialog.getByLabel('Paymail alias').fill('Bad Alias!');
   await dialog.getByRole('button', { name: 'Create wallet' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('paymail: the alias');
+  await expect(dialog.getByText(/^The alias/)).toBeVisible();
+  await expect(dialog.getByLabel('Paymail alias')).toHaveAttribute('aria-invalid', 'true');
   await dialog.getByLabel('Paymail alias').fill('treasury');
   await dialog.getByRole('button', { name: 'Create wallet' }).click();
   await expect(dialog).toBeHidden();
