@@ -24,6 +24,8 @@ export const paymentRequest = z.object({
   peer: z.string().max(2000).nullish(),
   peerData: z.string().max(2000).nullish(),
   peerProtocol: z.string().max(50).nullish(),
+  /** The receiver's BEEF receive-transaction endpoint (5c55a7fdb7bb), when it has one: the payment is then delivered as BEEF. */
+  peerBeef: z.string().max(2000).nullish(),
 });
 export type PaymentRequest = z.infer<typeof paymentRequest>;
 

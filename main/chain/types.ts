@@ -91,6 +91,8 @@ export interface ChainProvider {
   getTransactionHex(txid: string): Promise<string | null>;
   getTxStatus(txid: string): Promise<TxStatus>;
   getTip(): Promise<ChainTip>;
+  /** The merkle root of the block at `height` (hex, as txids are written), or null when there is none: SPV checks of BEEF. */
+  getMerkleRoot(height: number): Promise<string | null>;
   getFeePolicy(): Promise<FeePolicy>;
   getUsdRate(): Promise<ExchangeRate | null>;
   /** Present on development chains only: the faucet and mining on demand. */

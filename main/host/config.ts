@@ -13,6 +13,10 @@ export interface HostConfig {
   bodyLimit: number;
   paymailDomain: string;
   paymailHosts: Record<string, string>;
+  /** The public paymail listener (`--paymail-listen host:port`), off when absent. */
+  paymailListen?: { host: string; port: number };
+  /** The address the world reaches that listener at, for the capabilities it advertises. */
+  paymailPublicUrl?: string;
   chain: ChainConfig;
   /** How much the engine logs to stderr (JSON lines). */
   logLevel: LogLevel;
@@ -74,6 +78,10 @@ export const USAGE = `Usage: npm run serve -- [options]
   --body-limit <bytes>    largest request body (env KEYSTEAD_BODY_LIMIT; default 1048576)
   --paymail-domain <d>    domain of this Keystead's paymail aliases (env KEYSTEAD_PAYMAIL_DOMAIN; default localhost)
   --paymail-hosts <list>  paymail domains served by known hosts, e.g. b.test=http://127.0.0.1:7481,c.test=… (env KEYSTEAD_PAYMAIL_HOSTS)
+  --paymail-listen <h:p>  also serve the paymail routes (only those) on this address for the public internet,
+                          behind a TLS reverse proxy, e.g. 127.0.0.1:7490 (env KEYSTEAD_PAYMAIL_LISTEN; default off)
+  --paymail-public-url <u> the https:// address that listener is reached at (env KEYSTEAD_PAYMAIL_PUBLIC_URL;
+                          default: from the request's Host and X-Forwarded-Proto)
   --compile-timeout <s>   stop a contract compile after s seconds (env KEYSTEAD_COMPILE_TIMEOUT; default 10)
   --compile-memory <MB>   a compile worker's heap limit (env KEYSTEAD_COMPILE_MEMORY; default 512)
   --compile-max-source <bytes>  refuse larger contract sources (env KEYSTEAD_COMPILE_MAX_SOURCE; default 1000000)
@@ -105,7 +113,7 @@ export function isDomainName(value: string): boolean {
 export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostConfig | null {
   const flags = new Map<string, string>();
   const known = [
-    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts',
+    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts', '--paymail-listen', '--paymail-public-url',
     '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source', '--token-templates',
   ];
   for (let i = 0; i < argv.length; i++) {
@@ -161,7 +169,18 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of: ${LOG_LEVELS.join(', ')}.`);
   if (chain.network === 'remote' && !chain.remoteUrl) throw new UsageError('--network remote needs --remote-url <the other Keystead\'s address>.');
   const tokenTemplates = pick('--token-templates', 'KEYSTEAD_TOKEN_TEMPLATES');
+  const listen = pick('--paymail-listen', 'KEYSTEAD_PAYMAIL_LISTEN');
+  let paymailListen: HostConfig['paymailListen'];
+  if (listen !== undefined) {
+    const m = /^(\[[0-9a-f:]+\]|[a-z0-9.-]+):(\d{1,5})$/i.exec(listen.trim());
+    if (!m) throw new UsageError(`--paymail-listen must be host:port, e.g. 127.0.0.1:7490 or 0.0.0.0:7490, got "${listen}".`);
+    paymailListen = { host: m[1].replace(/^\[|\]$/g, ''), port: integer('--paymail-listen port', m[2], 0, 65535) };
+  }
+  const paymailPublicUrl = url('--paymail-public-url', 'KEYSTEAD_PAYMAIL_PUBLIC_URL');
+  if (paymailPublicUrl && !paymailListen) throw new UsageError('--paymail-public-url needs --paymail-listen.');
   return {
+    paymailListen,
+    paymailPublicUrl,
     chain,
     tokenTemplatesDir: tokenTemplates ? path.resolve(tokenTemplates) : undefined,
     dataDir: path.resolve(pick('--data-dir', 'KEYSTEAD_DATA_DIR') ?? defaultDataDir(env)),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildServer } from '../server/app.js';
+import { buildPaymailServer } from '../server/paymail-server.js';
 import { openStore } from '../store/database.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 import { openChain, type ChainSetup } from './chain-setup.js';
@@ -30,6 +31,9 @@ export interface RuntimeOptions {
   paymailDomain?: string;
   /** Paymail domains of known hosts, looked up before DNS. */
   paymailHosts?: Record<string, string>;
+  /** The public paymail listener, off when absent (see HostConfig). */
+  paymailListen?: { host: string; port: number };
+  paymailPublicUrl?: string;
   bodyLimit?: number;
   uiDir?: string;
   /** See OpenOptions.nativeBinding. */
@@ -46,6 +50,8 @@ export interface Runtime {
   server: FastifyInstance;
   url: string;
   port: number;
+  /** The public paymail listener's address, when one runs. */
+  paymailUrl: string | null;
   /** Stops accepting, lets in-flight requests finish, then closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -84,14 +90,23 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     chain.node?.close();
   };
   let server: FastifyInstance;
+  let paymailServer: FastifyInstance | null = null;
   try {
     await engine.ready;
     server = await buildServer({ engine, node: chain.node, chainApiKey: chainCfg.chainApiKey, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit });
     await server.listen({ host: '127.0.0.1', port: opts.port });
+    if (opts.paymailListen) {
+      paymailServer = await buildPaymailServer({ engine, publicUrl: opts.paymailPublicUrl });
+      await paymailServer.listen({ host: opts.paymailListen.host, port: opts.paymailListen.port });
+    }
   } catch (err) {
+    await paymailServer?.close();
     closeAll();
     throw err;
   }
+  const paymailAddress = paymailServer?.server.address() as AddressInfo | null | undefined;
+  const paymailUrl = paymailAddress ? `http://${paymailAddress.family === 'IPv6' ? `[${paymailAddress.address}]` : paymailAddress.address}:${paymailAddress.port}` : null;
+  if (paymailUrl) logger.info({ url: paymailUrl, publicUrl: opts.paymailPublicUrl ?? null, domain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN }, 'the public paymail listener is running');
   const port = (server.server.address() as AddressInfo).port;
   engine.setSelfUrl(`http://127.0.0.1:${port}`);
   logger.info({ url: `http://127.0.0.1:${port}`, network: chain.provider.network, dataDir: opts.dataDir }, 'Keystead is running');
@@ -102,8 +117,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     server,
     port,
     url: `http://127.0.0.1:${port}`,
+    paymailUrl,
     close() {
-      closing ??= server.close().then(closeAll);
+      closing ??= Promise.all([server.close(), paymailServer?.close()]).then(closeAll);
       return closing;
     },
   };

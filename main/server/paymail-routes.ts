@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.js';
 import { isDomainError } from '../../shared/errors.js';
 import { httpStatusOf } from './http-errors.js';
@@ -6,9 +6,11 @@ import { PaymailError } from '../engine/paymail/host.js';
 
 /**
  * The paymail host routes (bsvalias). They answer in the protocol's own shapes (`{code, message}` on
- * errors), not Keystead's envelope, and need no credentials, like any paymail host.
+ * errors), not Keystead's envelope, and need no credentials, like any paymail host. Served on the local
+ * API's port and, with `--paymail-listen`, on the public paymail listener; `baseUrl` is where the
+ * capabilities point.
  */
-export function registerPaymailRoutes(app: FastifyInstance, engine: Engine): void {
+export function registerPaymailRoutes(app: FastifyInstance, engine: Engine, baseUrl: (req: FastifyRequest) => string = (req) => `http://${req.headers.host}`): void {
   const host = engine.paymailHost;
   const answer = async (reply: FastifyReply, work: () => unknown) => {
     try {
@@ -22,11 +24,12 @@ export function registerPaymailRoutes(app: FastifyInstance, engine: Engine): voi
   };
   type H = { Params: { handle: string; pubkey?: string } };
 
-  app.get('/.well-known/bsvalias', async (req, reply) => reply.send(host.capabilities(`http://${req.headers.host}`)));
+  app.get('/.well-known/bsvalias', async (req, reply) => reply.send(host.capabilities(baseUrl(req))));
   app.get<H>('/api/bsvalias/id/:handle', (req, reply) => answer(reply, () => host.pki(req.params.handle)));
   app.get<H>('/api/bsvalias/verify-pubkey/:handle/:pubkey', (req, reply) => answer(reply, () => host.verifyPubkey(req.params.handle, req.params.pubkey!)));
   app.get<H>('/api/bsvalias/public-profile/:handle', (req, reply) => answer(reply, () => host.profile(req.params.handle)));
   app.post<H>('/api/bsvalias/address/:handle', (req, reply) => answer(reply, () => host.basicDestination(req.params.handle, req.body)));
   app.post<H>('/api/bsvalias/p2p-payment-destination/:handle', (req, reply) => answer(reply, () => host.p2pDestination(req.params.handle, req.body)));
   app.post<H>('/api/bsvalias/receive-transaction/:handle', { bodyLimit: 32 * 1024 * 1024 }, (req, reply) => answer(reply, () => host.receiveTransaction(req.params.handle, req.body)));
+  app.post<H>('/api/bsvalias/beef/:handle', { bodyLimit: 32 * 1024 * 1024 }, (req, reply) => answer(reply, () => host.receiveBeef(req.params.handle, req.body)));
 }

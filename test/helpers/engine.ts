@@ -53,6 +53,7 @@ export function withBroadcast(broadcast: ChainProvider['broadcast']): (local: Ch
     getTransactionHex: (t) => local.getTransactionHex(t),
     getTxStatus: (t) => local.getTxStatus(t),
     getTip: () => local.getTip(),
+    getMerkleRoot: (h) => local.getMerkleRoot(h),
     getUsdRate: () => local.getUsdRate(),
     dev: local.dev,
     events: local.events,

@@ -80,6 +80,7 @@ describe('payments between two instances on one local chain', () => {
     assert.deepEqual([req.type, req.mainProtocol, req.peerProtocol, req.isBSV, req.memo], ['paymail', 'paymail', 'paymail', true, 'Rent May']);
     assert.match(req.peer, new RegExp(`^${b.host.url}/api/bsvalias/receive-transaction/bob@b.test$`));
     assert.match(req.peerData, /^[0-9a-f]{32}$/);
+    assert.match(req.peerBeef, new RegExp(`^${b.host.url}/api/bsvalias/beef/bob@b.test$`), 'B takes BEEF, so A delivers it so');
     assert.deepEqual(req.inputs, []);
 
     const paid = await call(a, 'POST', '/v1/pay', { body: resolved.body.data, headers: { walletID: alice } });
@@ -92,7 +93,8 @@ describe('payments between two instances on one local chain', () => {
     const ha = (await call(a, 'GET', '/v1/history', { headers: { walletID: alice } })).body.data.history[0];
     assert.deepEqual([ha.txid, ha.direction, ha.amount, ha.memo, ha.counterparty], [txid, 'out', -(12_000 + paid.body.data.fee), 'Rent May', 'bob@b.test']);
     const hb = (await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history[0];
-    assert.deepEqual([hb.txid, hb.direction, hb.amount, hb.memo, hb.counterparty], [txid, 'in', 12_000, 'Rent May', 'alice@a.test']);
+    assert.deepEqual([hb.txid, hb.direction, hb.amount, hb.memo, hb.counterparty], [txid, 'in', 12_000, 'Rent May', 'alice@a.test'], "the sender's signature checked against A's key for alice");
+    assert.match(b.host.stderr(), new RegExp(`"txid":"${txid}".*payment received as BEEF`), 'B checked it by SPV');
     const replay = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', { body: { hex: 'ab', reference: req.peerData } });
     assert.equal(replay.status, 400, 'garbage is refused');
     const rawTx = (await request(a.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${txid}/hex`)).body as string;

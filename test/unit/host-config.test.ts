@@ -29,8 +29,15 @@ describe('headless arguments', () => {
     assert.equal(parseHostArgs([], { XDG_DATA_HOME: '' })!.dataDir, fallback);
   });
 
+  it('the public paymail listener is off unless asked for', () => {
+    assert.equal(parseHostArgs([], {})!.paymailListen, undefined);
+    const c = parseHostArgs(['--paymail-listen', '0.0.0.0:7490', '--paymail-public-url', 'https://pay.acme.com/'], {})!;
+    assert.deepEqual([c.paymailListen, c.paymailPublicUrl], [{ host: '0.0.0.0', port: 7490 }, 'https://pay.acme.com']);
+    assert.deepEqual(parseHostArgs([], { KEYSTEAD_PAYMAIL_LISTEN: '[::1]:7491' })!.paymailListen, { host: '::1', port: 7491 });
+  });
+
   it('rejects bad input with a usage error', () => {
-    for (const argv of [['--port', 'abc'], ['--port', '70000'], ['--port'], ['--bogus'], ['--network', 'moon'], ['--session-ttl', '0']]) {
+    for (const argv of [['--port', 'abc'], ['--port', '70000'], ['--port'], ['--bogus'], ['--network', 'moon'], ['--session-ttl', '0'], ['--paymail-listen', '7490'], ['--paymail-listen', 'a:99999'], ['--paymail-public-url', 'https://x.com']]) {
       assert.throws(() => parseHostArgs(argv, {}), UsageError, argv.join(' '));
     }
   });

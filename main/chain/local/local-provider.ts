@@ -38,6 +38,9 @@ export class LocalProvider implements ChainProvider {
   async getTxStatus(txid: string) {
     return this.node.txStatus(txid);
   }
+  async getMerkleRoot(height: number) {
+    return this.node.blockAt(height)?.merkleRoot ?? null;
+  }
   async getTip() {
     return this.node.tip();
   }

@@ -124,6 +124,14 @@ export class NetworkProvider implements ChainProvider {
     return { txid, state: 'mempool', ...none };
   }
 
+  async getMerkleRoot(height: number): Promise<string | null> {
+    const r = await this.woc(`/block/${height}/header`);
+    if (r.status === 404) return null;
+    const root = (r.body as { merkleroot?: unknown } | null)?.merkleroot;
+    if (r.status !== 200 || typeof root !== 'string') throw new ProviderError(`WhatsOnChain block header answered HTTP ${r.status}`);
+    return root;
+  }
+
   async getTip(): Promise<ChainTip> {
     const b = (await this.wocOk('/chain/info')) as { blocks: number; bestblockhash: string };
     return { height: b.blocks, hash: b.bestblockhash };

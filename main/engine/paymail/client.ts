@@ -11,6 +11,7 @@ export const CAP = {
   publicProfile: 'f12f968c92d6',
   p2pDestination: '2a40af698840',
   receiveTransaction: '5f1323cddf31',
+  beef: '5c55a7fdb7bb',
 } as const;
 
 export type SrvResolver = (name: string) => Promise<{ name: string; port: number; priority: number; weight: number }[]>;
@@ -93,7 +94,7 @@ export class PaymailClient {
   }
 
   /** Hands a signed transaction to the receiver (P2P), which checks and broadcasts it. */
-  async deliver(peer: string, body: { hex: string; reference: string; metadata: Record<string, string> }): Promise<{ txid: string; note?: string }> {
+  async deliver(peer: string, body: ({ hex: string } | { beef: string }) & { reference: string; metadata: Record<string, string> }): Promise<{ txid: string; note?: string }> {
     const r = (await this.call(peer, 'POST', body, 'the receiver refused the transaction')) as { txid?: string; note?: string };
     if (typeof r.txid !== 'string') throw new DomainError('PAYMAIL_FAILED', 'The receiver answered without a txid.');
     return { txid: r.txid, note: r.note };

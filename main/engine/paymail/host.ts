@@ -5,6 +5,7 @@ import type { PaymailServices } from './services.js';
 import { identityPubKeyHex } from '../payments/keyring.js';
 import { CAP } from './client.js';
 import { RateLimit } from './rate-limit.js';
+import { verifiedBeef } from './beef.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 
 /** A paymail protocol failure, answered as `{code, message}` with its HTTP status (the protocol's shape). */
@@ -48,6 +49,7 @@ export class PaymailHost {
         [CAP.publicProfile]: t('public-profile'),
         [CAP.p2pDestination]: t('p2p-payment-destination'),
         [CAP.receiveTransaction]: t('receive-transaction'),
+        [CAP.beef]: t('beef'),
       },
     };
   }
@@ -115,18 +117,43 @@ export class PaymailHost {
     return { outputs, reference };
   }
 
+  /** P2P receive-transaction (5f1323cddf31): the raw transaction in `hex`. */
   async receiveTransaction(handle: string, body: unknown) {
     const w = this.wallet(handle);
-    const b = (body ?? {}) as { hex?: unknown; reference?: unknown; metadata?: { sender?: unknown; pubkey?: unknown; signature?: unknown; note?: unknown } };
+    const b = (body ?? {}) as { hex?: unknown; reference?: unknown; metadata?: unknown };
     if (typeof b.hex !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'hex and reference are required.');
-    const ref = this.services.repos.payments.getRef(b.reference);
-    if (!ref || ref.walletRow !== w.id) throw new PaymailError(404, 'not-found', 'Unknown reference for this paymail.');
     let tx: Transaction;
     try {
       tx = Transaction.fromHex(b.hex);
     } catch {
       throw new PaymailError(400, 'bad-request', 'hex is not a transaction.');
     }
+    return this.accept(w, tx, b.reference, b.metadata);
+  }
+
+  /** BEEF receive-transaction (5c55a7fdb7bb): the transaction with its ancestry in `beef`, checked by SPV first. */
+  async receiveBeef(handle: string, body: unknown) {
+    const w = this.wallet(handle);
+    const b = (body ?? {}) as { beef?: unknown; reference?: unknown; metadata?: unknown };
+    if (typeof b.beef !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'beef and reference are required.');
+    let tx: Transaction;
+    try {
+      tx = await verifiedBeef(this.services.chain, b.beef);
+    } catch (err) {
+      throw new PaymailError(400, 'bad-beef', (err as Error).message);
+    }
+    const result = await this.accept(w, tx, b.reference, b.metadata);
+    this.services.logger.info({ txid: result.txid }, 'payment received as BEEF, checked by SPV');
+    return result;
+  }
+
+  /**
+   * Takes a payment for a reference: it must pay every output issued for it, carry a valid sender
+   * signature if it has one, and be accepted by the chain; then it is booked, with its note and sender.
+   */
+  private async accept(w: WalletRow, tx: Transaction, reference: string, metadata: unknown) {
+    const ref = this.services.repos.payments.getRef(reference);
+    if (!ref || ref.walletRow !== w.id) throw new PaymailError(404, 'not-found', 'Unknown reference for this paymail.');
     const txid = tx.id('hex');
     // A re-delivery of the transaction that already paid this reference is a success, expired or not.
     if (ref.txid === txid) return { txid, note: 'Payment received. Thank you.' };
@@ -140,21 +167,13 @@ export class PaymailHost {
         throw new PaymailError(400, 'wrong-outputs', 'The transaction does not pay the outputs issued for this reference.');
       }
     }
-    const meta = b.metadata ?? {};
-    if (typeof meta.signature === 'string' && typeof meta.pubkey === 'string') {
-      let ok: boolean;
-      try {
-        ok = BSM.verify(Utils.toArray(txid, 'utf8'), Signature.fromCompact(meta.signature, 'base64'), PublicKey.fromString(meta.pubkey));
-      } catch {
-        ok = false; // an unreadable signature or key is a wrong one
-      }
-      if (!ok) throw new PaymailError(400, 'bad-signature', "metadata.signature does not sign the txid with metadata.pubkey.");
-    }
+    const meta = (metadata ?? {}) as { sender?: unknown; pubkey?: unknown; signature?: unknown; note?: unknown };
+    const sender = await this.senderOf(txid, meta);
     // Claimed before broadcasting, so two transactions cannot both pay one reference.
     if (!this.services.repos.payments.claimRef(ref.reference, txid)) {
       throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction, or this transaction already paid another reference.');
     }
-    const result = await this.services.chain.broadcast(b.hex);
+    const result = await this.services.chain.broadcast(tx.toHex());
     if (result.status === 'unknown') {
       this.services.repos.payments.unclaimRef(ref.reference, txid);
       throw new PaymailError(503, 'unavailable', `The transaction could not be broadcast yet: ${result.message}`);
@@ -165,8 +184,35 @@ export class PaymailHost {
     }
     this.services.sync.applyTransaction(tx, txid, null);
     const note = typeof meta.note === 'string' ? meta.note.slice(0, 500) : null;
-    const sender = typeof meta.sender === 'string' ? meta.sender.slice(0, 200) : null;
     this.services.repos.walletTxs.annotate(w.id, txid, note, sender);
     return { txid, note: 'Payment received. Thank you.' };
+  }
+
+  /**
+   * Who sent it, as history will say. A signature (BSM over the txid, per the P2P transactions spec) must
+   * verify with `metadata.pubkey`, or the delivery is refused; the named sender is then believed only if
+   * its own paymail host confirms that key is theirs. Anything short of that is recorded as unverified.
+   */
+  private async senderOf(txid: string, meta: { sender?: unknown; pubkey?: unknown; signature?: unknown }): Promise<string | null> {
+    const sender = typeof meta.sender === 'string' && meta.sender.trim() ? meta.sender.trim().toLowerCase().slice(0, 200) : null;
+    const signed = typeof meta.signature === 'string' && meta.signature !== '';
+    if (signed) {
+      let ok: boolean;
+      try {
+        ok = typeof meta.pubkey === 'string' && BSM.verify(Utils.toArray(txid, 'utf8'), Signature.fromCompact(meta.signature as string, 'base64'), PublicKey.fromString(meta.pubkey));
+      } catch {
+        ok = false; // an unreadable signature or key is a wrong one
+      }
+      if (!ok) throw new PaymailError(400, 'bad-signature', 'metadata.signature does not sign the txid with metadata.pubkey.');
+    }
+    if (!sender) return null;
+    if (!signed || !/^[^@\s]+@[^@\s]+$/.test(sender)) return `${sender} (unverified)`;
+    try {
+      const pubkey = (meta.pubkey as string).toLowerCase();
+      const theirs = (await this.services.paymail.pki(sender)).toLowerCase() === pubkey || (await this.services.paymail.verifyPubkey(sender, pubkey));
+      return theirs ? sender : `${sender} (unverified: the key is not theirs)`;
+    } catch {
+      return `${sender} (unverified: its host did not answer)`;
+    }
   }
 }

@@ -98,7 +98,7 @@ async function payOnce(ctx: OpContext<PaymentServices>, input: PayInput, key: { 
       memo,
       counterparty: input.uri?.replace(/^payto:/i, '').split('?')[0] ?? null,
       changeAddresses: changeAddressesOf(plan, wallet),
-      delivery: p2p ? { peer: input.peer!, reference: input.peerData ?? '', note: memo ?? '' } : null,
+      delivery: p2p ? { peer: input.peer!, reference: input.peerData ?? '', note: memo ?? '', beefPeer: input.peerBeef ?? null } : null,
       cancel: { wallet, account, coins: plan.coins },
       policy,
     };

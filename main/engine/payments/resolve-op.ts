@@ -33,6 +33,7 @@ export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedI
       peer: null,
       peerData: null,
       peerProtocol: null,
+      peerBeef: null,
     };
     return { data };
   }
@@ -43,8 +44,9 @@ export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedI
     const dest = await paymail.p2pDestination(parsed.paymail, satoshis);
     const peer = await paymail.endpoint(parsed.paymail, CAP.receiveTransaction);
     if (!peer) throw new DomainError('PAYMAIL_FAILED', `${parsed.paymail} offers P2P destinations but no receive-transaction endpoint.`);
+    const peerBeef = await paymail.endpoint(parsed.paymail, CAP.beef);
     return {
-      data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: dest.outputs, inputs: [], memo, isBSV: true, peer, peerData: dest.reference, peerProtocol: 'paymail' },
+      data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: dest.outputs, inputs: [], memo, isBSV: true, peer, peerData: dest.reference, peerProtocol: 'paymail', peerBeef },
     };
   }
 
@@ -59,6 +61,6 @@ export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedI
   }
   const output = await paymail.basicDestination(parsed.paymail, { senderHandle, senderName: wallet.title, dt, amount: satoshis, purpose: memo, signature });
   return {
-    data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: [{ script: output, satoshis }], inputs: [], memo, isBSV: true, peer: null, peerData: null, peerProtocol: null },
+    data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: [{ script: output, satoshis }], inputs: [], memo, isBSV: true, peer: null, peerData: null, peerProtocol: null, peerBeef: null },
   };
 }

@@ -9,6 +9,7 @@ import { settleCancellation, signCancellation } from './cancel.js';
 import { identityPubKeyHex, type SigningAccount } from './keyring.js';
 import type { PaymentServices } from './services.js';
 import { chainSees, completeAttempt } from './settle.js';
+import { beefOf } from '../paymail/beef.js';
 
 /**
  * A signed transaction on its way out, whatever built it (a payment, a token issue or transfer): it is
@@ -29,7 +30,8 @@ export interface Submission {
   /** Change addresses it claimed: given back if it fails. */
   changeAddresses: { walletRow: number; address: string }[];
   /** P2P delivery to a paymail host (with the destination's reference), or null to broadcast. */
-  delivery: { peer: string; reference: string; note: string } | null;
+  /** `beefPeer`: the receiver's BEEF endpoint; used when the transaction's ancestry can be put into a BEEF. */
+  delivery: { peer: string; reference: string; note: string; beefPeer?: string | null } | null;
   /** Coins to cancel it with if a P2P receiver refuses it (one is spent back to its wallet). */
   cancel: { wallet: WalletRow; account: SigningAccount; coins: readonly WalletUtxo[] } | null;
   policy: FeePolicy;
@@ -79,16 +81,17 @@ async function deliver(services: PaymentServices, s: Submission): Promise<Delive
   const txid = s.result.txid;
   if (s.delivery) {
     try {
-      const answer = await services.paymail.deliver(s.delivery.peer, {
-        hex: s.tx.toHex(),
-        reference: s.delivery.reference,
-        metadata: {
-          sender: paymailOf(s.wallet) ?? '',
-          pubkey: identityPubKeyHex(s.wallet),
-          signature: BSM.sign(Utils.toArray(txid, 'utf8'), s.account.identityKey(), 'base64') as string,
-          note: s.delivery.note,
-        },
-      });
+      const metadata = {
+        sender: paymailOf(s.wallet) ?? '',
+        pubkey: identityPubKeyHex(s.wallet),
+        signature: BSM.sign(Utils.toArray(txid, 'utf8'), s.account.identityKey(), 'base64') as string,
+        note: s.delivery.note,
+      };
+      // BEEF where the receiver takes it (it can then check the payment by SPV before broadcasting).
+      const beef = s.delivery.beefPeer ? await beefOf(services.chain, s.tx) : null;
+      const answer = beef
+        ? await services.paymail.deliver(s.delivery.beefPeer!, { beef, reference: s.delivery.reference, metadata })
+        : await services.paymail.deliver(s.delivery.peer, { hex: s.tx.toHex(), reference: s.delivery.reference, metadata });
       return { kind: 'delivered', peerTxid: answer.txid };
     } catch (err) {
       // Anything but the receiver's clear refusal leaves the outcome open: it may have the transaction.
