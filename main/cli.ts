@@ -3,6 +3,7 @@ import path from 'node:path';
 import { compileScrypt } from './contracts/scrypt/compile.js';
 import { formatDiagnostic } from './contracts/scrypt/diagnostics.js';
 import { transpileSolidity, type TranspileLog } from './contracts/solidity/transpile.js';
+import { REMOTE_ENV, REMOTE_HELP, runRemote } from './cli-remote.js';
 
 // Command-line entry (`npx keystead …`): the headless app, the offline sCrypt compiler and the Solidity transpiler.
 const usage = `Usage: keystead <command>
@@ -14,7 +15,12 @@ Commands:
                                            --asm prints the ASM template; -O runs the peephole optimiser
   transpile <File.sol> [-o out.scrypt] [--force] [--json]
                                            transpile Solidity to sCrypt offline (default <File>.scrypt); errors
-                                           exit 1 and write nothing unless --force; --json prints {scrypt, errorLogs}`;
+                                           exit 1 and write nothing unless --force; --json prints {scrypt, errorLogs}
+  balance [--wallet <id>] [--json]         wallet balances from a running Keystead (token from KEYSTEAD_TOKEN)
+  history [--wallet <id>] [--limit <n>] [--json]
+                                           a wallet's transactions from a running Keystead
+  pay <uri|paymail|address> [--amount <BSV>|--sats <n>] [--wallet <id>] [--yes] [--json]
+                                           price a payment, and with --yes pay it, through a running Keystead`;
 
 /** `-o <out>` and the one positional argument. */
 function fileArgs(args: string[]): { file: string | undefined; out: string | null; bad: boolean } {
@@ -100,6 +106,9 @@ function compileCommand(args: string[]): number {
 const COMMAND_HELP: Record<string, string> = {
   serve: 'keystead serve [options]\n  Runs the headless app: the engine, the embedded API and the UI on http://127.0.0.1:7480.\n  `keystead serve --help` lists its options (network, data directory, ports, limits).',
   compile: 'keystead compile <File.scrypt> [-o out.json] [--asm] [-O]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them. --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.',
+  balance: `${REMOTE_HELP.balance}\n${REMOTE_ENV}`,
+  history: `${REMOTE_HELP.history}\n${REMOTE_ENV}`,
+  pay: `${REMOTE_HELP.pay}\n${REMOTE_ENV}`,
   transpile: 'keystead transpile <File.sol> [-o out.scrypt] [--force] [--json]\n  Transpiles Solidity to sCrypt offline (default <File>.scrypt). With errors nothing is written and the\n  exit code is 1, unless --force writes the best effort; --json prints {scrypt, errorLogs} on stdout.',
 };
 
@@ -117,6 +126,8 @@ if (command === '--help' || command === '-h' || command === 'help') {
   process.exitCode = compileCommand(rest);
 } else if (command === 'transpile') {
   process.exitCode = transpileCommand(rest);
+} else if (command === 'balance' || command === 'history' || command === 'pay') {
+  process.exitCode = await runRemote(command, rest, process.env);
 } else {
   console.error(command ? `keystead: unknown command "${command}".\n\n${usage}` : usage);
   process.exitCode = command ? 2 : 0;

@@ -15,7 +15,7 @@ describe('BEEF: what a sender builds, a receiver verifies by SPV', () => {
   async function chainOfSpends(key: PrivateKey, lastSigner = key) {
     const funded = await t.node.faucet(key.toAddress(), 50_000);
     t.node.mine();
-    const parent = Transaction.fromHex(t.node.txHex(funded.txid)!);
+    const parent = Transaction.fromHex(t.node.txHex(funded.txid!)!);
     const spend = (source: Transaction, signer = key) => {
       const tx = new Transaction();
       tx.addInput({ sourceTransaction: source, sourceOutputIndex: source.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(key.toAddress()).toHex()), unlockingScriptTemplate: new P2PKH().unlock(signer) });
