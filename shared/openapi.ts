@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AnyContract, RestBinding } from './operation.js';
+import { EXTRA_SHAPES } from './openapi-extra.js';
 
 /**
  * The OpenAPI 3.1 document of the REST API, as a function of the operation contracts: every REST binding
@@ -19,13 +20,18 @@ export function openApiDocument(contracts: readonly AnyContract[], info: { versi
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of extra) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const shape = EXTRA_SHAPES[`${r.method} ${r.path}`];
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = {
       operationId: `${r.tag}_${r.method.toLowerCase()}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
       summary: r.summary,
       tags: [r.tag],
       parameters: [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-      responses: { 200: { description: 'JSON (this protocol\'s own shape, not the envelope)', content: { 'application/json': { schema: {} } } }, default: { description: 'An error' } },
+      ...(shape?.request ? { requestBody: { required: true, content: { 'application/json': { schema: shape.request } } } } : {}),
+      responses: {
+        200: { description: shape?.contentType === 'text/event-stream' ? 'The event stream' : "This protocol's own shape, not the envelope", content: { [shape?.contentType ?? 'application/json']: { schema: shape?.response ?? {} } } },
+        default: { description: 'An error' },
+      },
     };
   }
   for (const c of contracts) {
