@@ -96,6 +96,9 @@ export async function lookup(ctx: OpContext<TokenServices>, input: ParsedInputOf
   } catch (err) {
     throw new DomainError('CHAIN_UNAVAILABLE', `The ${services.chain.network} provider did not answer: ${(err as Error).message}`);
   }
+  // A provider that lists token outputs among an address's coins must not make them BSV: each coin is
+  // counted under its real protocol (the token entries come from the token books).
+  utxos = utxos.filter((u) => !services.tokenTemplates.recognise(u.script));
   const wantBsv = input.type === 'ALL' || input.type === 'BSV';
   const total = utxos.reduce((s, u) => s + u.satoshis, 0);
   const bsvItems: LookupCoin[] =
