@@ -25,6 +25,8 @@ export interface LiveEventData {
   block: { height: number };
   /** A rate in the rate table changed (null: removed). */
   rate: { currency: string; rate: number | null; source: string };
+  /** A scan of the wallets against the chain started (true) or finished (false). */
+  'sync.state': { syncing: boolean };
   /** Keeping the wallets in step with the chain failed (it is retried). */
   'sync.error': { message: string };
   /** The fee manager's spendable balance fell below what keeps it paying fees. */
@@ -35,7 +37,7 @@ export interface LiveEventData {
 
 export type LiveEventType = keyof LiveEventData;
 
-export const LIVE_EVENT_TYPES: readonly LiveEventType[] = ['balance', 'payment.received', 'payment.state', 'token.received', 'block', 'rate', 'sync.error', 'feeManager.low', 'reset'];
+export const LIVE_EVENT_TYPES: readonly LiveEventType[] = ['balance', 'payment.received', 'payment.state', 'token.received', 'block', 'rate', 'sync.state', 'sync.error', 'feeManager.low', 'reset'];
 
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
   id: number;

@@ -133,6 +133,7 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
   const bookEvents = new BookEvents(services);
   sync.onBooksChanged = (before, txids) => bookEvents.changed(before, txids);
   sync.onTip = (height) => eventHub.publish('block', { height }, { kind: 'everyone' });
+  sync.onScanning = (syncing) => eventHub.publish('sync.state', { syncing }, { kind: 'everyone' });
   sync.onSyncError = (message) => eventHub.publish('sync.error', { message }, { kind: 'everyone' });
   services.repos.sessions.purgeEndedBefore(now() - 24 * 3600_000);
   if (chain.events) sync.attach(chain.events);

@@ -34,7 +34,7 @@ const EXTRA_ROUTE_SUMMARIES = {
   'local node': "The embedded node's ARC, WhatsOnChain or development route (the node's API key in Authorization when one is set)",
   'paymail host': 'The bsvalias (paymail) protocol',
   'live events':
-    'Server-Sent Events of what changed (balance, payment.received, payment.state, token.received, block, rate, sync.error, feeManager.low; reset when a replay is no longer possible), only what the caller may see. Credentials as on every route, or `?ticket=` from POST /v1/events/ticket; `Last-Event-ID` replays what a reconnecting client missed.',
+    'Server-Sent Events of what changed (balance, payment.received, payment.state, token.received, block, rate, sync.state, sync.error, feeManager.low; reset when a replay is no longer possible), only what the caller may see. Credentials as on every route, or `?ticket=` from POST /v1/events/ticket; `Last-Event-ID` replays what a reconnecting client missed.',
 } as const;
 
 /** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */

@@ -14,6 +14,7 @@ const TOPICS_OF: Record<LiveEventType, readonly LiveTopic[]> = {
   // Confirmations count from the tip.
   block: ['chain', 'history'],
   rate: ['rates', 'wallets'],
+  'sync.state': ['chain'],
   'sync.error': ['chain'],
   'feeManager.low': ['fees'],
   reset: ALL_TOPICS,

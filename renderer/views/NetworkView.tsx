@@ -43,6 +43,11 @@ export function NetworkView() {
       {status.error && <Alert color="red">{status.error}</Alert>}
       {s?.error && <Alert color="orange">{s.error}</Alert>}
       {s?.syncError && <Alert color="orange" title="Wallet sync">{s.syncError}</Alert>}
+      {s?.syncing && (
+        <Alert color="blue" title="Syncing" role="status">
+          Keystead is scanning the wallets&apos; addresses against the chain; balances fill in as it goes.
+        </Alert>
+      )}
       {s && (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <Paper withBorder p="md">

@@ -17,6 +17,8 @@ export const CHAIN_OPERATIONS = byName(
       faucet: z.boolean(),
       rates: rateOutput.nullable(),
       syncError: z.string().nullable(),
+      /** A scan of the wallets against the chain is running now. */
+      syncing: z.boolean(),
       error: z.string().nullable(),
     }),
     access: ALL_ROLES,

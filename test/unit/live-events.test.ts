@@ -98,6 +98,13 @@ describe('live events: who hears what', () => {
     assert.throws(() => engine.openEventStream({ credentials: op }, () => undefined, () => undefined), /signed out/);
   });
 
+  it('replays from the start of the run: the first wallet scan started and finished', async () => {
+    const events: LiveEvent[] = [];
+    const stream = engine.openEventStream({ credentials: admin, lastEventId: t.clock.now * 1000 }, (e) => events.push(e), () => undefined);
+    closers.push(() => stream.close());
+    assert.deepEqual(events.filter((e) => e.type === 'sync.state').map((e) => e.data), [{ syncing: true }, { syncing: false }]);
+  });
+
   it('refuses a stream without credentials or with a wrong ticket', async () => {
     await rejectsWith(Promise.resolve().then(() => engine.openEventStream({ credentials: {} }, () => undefined, () => undefined)), 'UNAUTHORIZED');
     await rejectsWith(Promise.resolve().then(() => engine.openEventStream({ credentials: {}, ticket: 'made-up' }, () => undefined, () => undefined)), 'INVALID_CREDENTIALS');

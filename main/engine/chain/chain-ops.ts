@@ -30,6 +30,7 @@ export async function networkStatus(ctx: OpContext<ChainOpServices>): Promise<Ou
     faucet: chain.dev !== undefined,
     rates: usd ? { currency: 'USD', rate: usd.rate, source: usd.source, updatedAt: usd.updatedAt ? new Date(usd.updatedAt).toISOString() : null } : null,
     syncError: sync.lastError,
+    syncing: sync.scanningNow,
     error,
   };
 }

@@ -58,6 +58,8 @@ export class WalletSync {
   onBooksChanged: ((before: RowBefore[], txids: readonly string[]) => void) | null = null;
   /** Told when the chain's tip moves. */
   onTip: ((height: number) => void) | null = null;
+  /** Told when a scan of all wallets starts (true) and ends (false). */
+  onScanning: ((syncing: boolean) => void) | null = null;
   /** Told when a scan of the wallets fails (it is retried). */
   onSyncError: ((message: string) => void) | null = null;
   private lastTip = -1;
@@ -292,11 +294,19 @@ export class WalletSync {
     }
   }
 
+  /** Whether a scan of all wallets is running now. */
+  get scanningNow(): boolean {
+    return this.scanning !== null;
+  }
+
   /** Scans every wallet once; concurrent calls share one run. */
   scanAll(): Promise<void> {
     // Cleared in a chained finally: the run may finish synchronously (no wallets), before assignment.
-    this.scanning ??= this.scanEvery().finally(() => {
+    if (this.scanning) return this.scanning;
+    this.onScanning?.(true);
+    this.scanning = this.scanEvery().finally(() => {
       this.scanning = null;
+      this.onScanning?.(false);
     });
     return this.scanning;
   }
