@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { CopyField } from '../components/CopyField.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall } from '../../shared/operations.js';
 import { formatSats, formatTime } from '../components/format.js';
@@ -17,7 +18,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" ta="right" style={{ wordBreak: 'break-all' }}>
+      <Text component="div" size="sm" ta="right" style={{ wordBreak: 'break-all' }}>
         {children}
       </Text>
     </Group>
@@ -62,7 +63,7 @@ export function NetworkView() {
               <Row label="Tip height">
                 <span data-testid="tip-height">{s.tip?.height ?? '—'}</span>
               </Row>
-              <Row label="Tip hash">{s.tip ? `${s.tip.hash.slice(0, 16)}…` : '—'}</Row>
+              <Row label="Tip hash">{s.tip ? <CopyField label="Tip hash" value={s.tip.hash} /> : '—'}</Row>
               {s.mempoolSize !== null && (
                 <Row label="Mempool">
                   <span data-testid="mempool-size">{s.mempoolSize}</span> transactions

@@ -1,4 +1,5 @@
 import { Alert, Button, Code, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { CopyAction } from '../../components/CopyField.js';
 import { useRef, useState } from 'react';
 import { OPERATIONS as OPS, type CompileDiagnostic, type CompileOutput } from '../../../shared/operations.js';
 import { ApiError } from '../../api/client.js';
@@ -86,15 +87,21 @@ export function ScryptTab({ file, setFile, source, setSource }: { file: string; 
                 Download artifact
               </Button>
             </Group>
-            <Text size="sm" c="dimmed">
-              ASM (constructor arguments as $name)
-            </Text>
+            <Group gap={4}>
+              <Text size="sm" c="dimmed">
+                ASM (constructor arguments as $name)
+              </Text>
+              <CopyAction label="ASM" value={result.scrypt} />
+            </Group>
             <Code block data-testid="compile-asm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
               {result.scrypt}
             </Code>
-            <Text size="sm" c="dimmed">
-              Hex template
-            </Text>
+            <Group gap={4}>
+              <Text size="sm" c="dimmed">
+                Hex template
+              </Text>
+              <CopyAction label="hex" value={result.hex} />
+            </Group>
             <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
               {result.hex}
             </Code>
