@@ -16,6 +16,8 @@ import { report, type Timing } from './lib.js';
  * in SQLCipher) against the floor of bare @bsv/sdk child derivation + address encoding from the same
  * account node. Goal ≤ 1.3×.
  */
+export const MEASURES = ['derive-addresses'];
+
 export async function run(): Promise<void> {
   const COUNT = 1000;
   const ROUNDS = 3;
@@ -48,7 +50,7 @@ export async function run(): Promise<void> {
       if (!floor || f < floor.totalMs) floor = { label: 'bare @bsv/sdk deriveChild + toAddress', iterations: COUNT, totalMs: f, perOpMs: f / COUNT };
       if (!measured || m < measured.totalMs) measured = { label: 'engine AddressBook.derive (+ store)', iterations: COUNT, totalMs: m, perOpMs: m / COUNT };
     }
-    report({ bench: 'address-derivation (1,000 receive addresses)', floor: floor!, measured: measured!, goal: 1.3 });
+    report({ name: 'derive-addresses', bench: 'address derivation (1,000 receive addresses)', floor: floor!, measured: measured!, goal: 1.3 });
   } finally {
     engine.close();
     node.close();

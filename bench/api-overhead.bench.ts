@@ -10,6 +10,8 @@ import { compare, report } from './lib.js';
  * What the embedded API adds to a call: an authenticated GET /api/v1/me (guards, token lookup in
  * SQLCipher, envelope) against the floor of a bare node:http server answering the same JSON.
  */
+export const MEASURES = ['api-overhead'];
+
 export async function run(): Promise<void> {
   const N = 2000;
   const body = JSON.stringify({ statusCode: 200, data: { status: 'success', msg: 'ok', uid: 'x', email: 'a@b.co', role: 'admin' } });
@@ -35,7 +37,7 @@ export async function run(): Promise<void> {
       ['bare node:http JSON', N, async () => (await fetch(bareUrl)).text()],
       ['GET /api/v1/me (authenticated)', N, async () => (await fetch(`${runtime.url}/api/v1/me`, { headers })).text()],
     );
-    report({ bench: 'api-overhead', floor, measured });
+    report({ name: 'api-overhead', bench: 'api overhead', floor, measured });
   } finally {
     await runtime.close();
     bare.close();

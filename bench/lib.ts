@@ -15,19 +15,45 @@ export async function time(label: string, iterations: number, op: (i: number) =>
 }
 
 export interface RatioLine {
+  /** The measure's name in `--only` and the JSON (pay-api, node-accept, …). */
+  name: string;
   bench: string;
   floor: Timing;
   measured: Timing;
   goal?: number;
+  /** Throughput measures: the ratio is measured/floor and the goal a minimum (≥). Default: time, a maximum (≤). */
+  higherIsBetter?: boolean;
+  /** The ratio when it is not measured/floor per op (e.g. a throughput ratio). */
+  ratio?: number;
 }
 
-export function report({ bench, floor, measured, goal }: RatioLine): void {
-  const ratio = measured.perOpMs / floor.perOpMs;
+/** One sample of a measure, as the runner collects them (the median of a measure's samples is reported). */
+export interface Sample {
+  name: string;
+  bench: string;
+  ratio: number;
+  goal: number | null;
+  higherIsBetter: boolean;
+  ours_ms: number;
+  floor_ms: number;
+}
+
+export const SAMPLES: Sample[] = [];
+
+/** The measures the runner was asked for (`--only`); empty: all. */
+export const ONLY = new Set<string>();
+/** Whether a bench should run this measure now. */
+export const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
+
+export function report({ name, bench, floor, measured, goal, higherIsBetter = false, ratio: given }: RatioLine): void {
+  const ratio = given ?? measured.perOpMs / floor.perOpMs;
+  const met = goal === undefined ? null : higherIsBetter ? ratio >= goal : ratio <= goal;
   const fmt = (t: Timing) => `${t.label}: ${t.perOpMs.toFixed(3)} ms/op (${t.iterations} ops)`;
-  console.log(`\n[${bench}]`);
+  console.log(`\n[${name}] ${bench}`);
   console.log(`  floor     ${fmt(floor)}`);
   console.log(`  measured  ${fmt(measured)}`);
-  console.log(`  ratio     ${ratio.toFixed(2)}×${goal ? `  (goal ≤ ${goal}×: ${ratio <= goal ? 'met' : 'NOT met'})` : ''}`);
+  console.log(`  ratio     ${ratio.toFixed(2)}×${goal !== undefined ? `  (goal ${higherIsBetter ? '≥' : '≤'} ${goal}×: ${met ? 'met' : 'NOT met'})` : ''}`);
+  SAMPLES.push({ name, bench, ratio, goal: goal ?? null, higherIsBetter, ours_ms: measured.perOpMs, floor_ms: floor.perOpMs });
 }
 
 /**

@@ -6,7 +6,7 @@ import { DEFAULT_FEE_POLICY } from '../main/chain/policy.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { buildTokenSpend } from '../main/engine/tokens/build.js';
 import { KST20, KST789 } from '../main/engine/tokens/templates/kst.js';
-import { interleaved, report } from './lib.js';
+import { interleaved, report, wanted } from './lib.js';
 
 const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: any }>);
@@ -66,7 +66,7 @@ async function transferBench(): Promise<void> {
       if (!r.data.txIds?.length) throw new Error(`send failed: ${JSON.stringify(r.data)}`);
     };
     const { floor, measured } = await interleaved(['bare KST-20 transfer: build + sign + Spend verify', bare], ['POST /v1/send of a token (reserve, build, sign, broadcast, book)', viaApi], N, 3);
-    report({ bench: 'token transfers', floor, measured, goal: 3.0 });
+    report({ name: 'token-transfer', bench: 'token transfers', floor, measured, goal: 3.0 });
     console.log(`  throughput ${(1000 / measured.perOpMs).toFixed(1)} transfers/s through the API, ${(1000 / floor.perOpMs).toFixed(1)} bare`);
   } finally {
     await runtime.close();
@@ -106,7 +106,7 @@ async function issueBench(): Promise<void> {
       if (!r.data.issueTxid) throw new Error(`issue failed: ${JSON.stringify(r.data)}`);
     };
     const { floor, measured } = await interleaved(['bare contract + issue transactions: build + sign + verify', bare], ['POST /api/v1/issue (both transactions, broadcast, booked)', viaApi], N, 1);
-    report({ bench: 'token issues', floor, measured, goal: 3.0 });
+    report({ name: 'token-issue', bench: 'token issues', floor, measured, goal: 3.0 });
     console.log(`  throughput ${(1000 / measured.perOpMs).toFixed(1)} issues/s through the API`);
   } finally {
     await runtime.close();
@@ -137,8 +137,10 @@ async function sizes(): Promise<void> {
   console.log(`  ratio KST-20 / STAS-20 locking: ${(lockOf(KST20) / 1340).toFixed(2)}×; the open template checks conservation and merges in script without a licence.`);
 }
 
+export const MEASURES = ['token-transfer', 'token-issue'];
+
 export async function run(): Promise<void> {
-  await sizes();
-  await transferBench();
-  await issueBench();
+  if (wanted('token-sizes')) await sizes();
+  if (wanted('token-transfer')) await transferBench();
+  if (wanted('token-issue')) await issueBench();
 }

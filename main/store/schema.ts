@@ -327,4 +327,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // Who paid a payment's network fee (the wallet, or the organisation's fee manager), for history.
     sql: `ALTER TABLE wallet_txs ADD COLUMN fee_paid_by TEXT;`,
   },
+  {
+    version: 11,
+    name: 'spendable coins indexed by value, for coin selection at scale',
+    sql: `CREATE INDEX utxos_available_by_value ON utxos(wallet_row, satoshis) WHERE status = 'available';`,
+  },
 ];

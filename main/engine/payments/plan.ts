@@ -55,11 +55,31 @@ const insufficient = (sel: { needed: number; available: number; missing: number 
  * adds one input of its own to pay the whole fee; otherwise the wallet pays it.
  */
 export function chooseCoins(services: PaymentServices, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): CoinChoice {
+  const paid = outputs.reduce((s, o) => s + o.satoshis, 0);
+  // First from a few candidates (a wallet may hold 100,000 coins); every coin only if those do not do.
+  return (
+    chooseFrom(services, wallet, outputs, policy, (walletRow, from) => services.repos.walletUtxos.candidates(walletRow, from), paid) ??
+    chooseFrom(services, wallet, outputs, policy, (walletRow) => services.repos.walletUtxos.available(walletRow), paid, true)!
+  );
+}
+
+/**
+ * The choice made from the coins `coinsOf` gives (largest first); null when they do not suffice and this is
+ * not the `final` attempt (the caller then tries every coin), an error when it is.
+ */
+function chooseFrom(
+  services: PaymentServices,
+  wallet: WalletRow,
+  outputs: PaymentOutput[],
+  policy: FeePolicy,
+  coinsOf: (walletRow: number, from: number) => WalletUtxo[],
+  paid: number,
+  final = false,
+): CoinChoice | null {
   const { repos } = services;
   const fm = repos.wallets.feeManager();
-  const fmCoins = fm && fm.id !== wallet.id ? repos.walletUtxos.available(fm.id) : [];
-  const coins = repos.walletUtxos.available(wallet.id);
-  const paid = outputs.reduce((s, o) => s + o.satoshis, 0);
+  const fmCoins = fm && fm.id !== wallet.id ? coinsOf(fm.id, 1) : [];
+  const coins = coinsOf(wallet.id, paid);
 
   if (fm && fmCoins.length) {
     const sel = selectCoins(coins, outputs, policy, { feePaidElsewhere: true });
@@ -72,6 +92,8 @@ export function chooseCoins(services: PaymentServices, wallet: WalletRow, output
         policy,
       );
       const coin = [...fmCoins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= fee);
+      // Among the candidates only the fee manager's smallest coins may all be too small: look at every coin.
+      if (!coin && !final) return null;
       if (coin) {
         const fmChange = coin.satoshis - fee;
         const fmDust = fmChange >= policy.dustLimit ? 0 : fmChange; // too little for change: it goes to the miners too
@@ -85,6 +107,7 @@ export function chooseCoins(services: PaymentServices, wallet: WalletRow, output
     }
   }
   const sel = selectCoins(coins, outputs, policy);
+  if (!sel.ok && !final) return null;
   if (!sel.ok) {
     // Coins held by payments still in flight would cover it: that is a race to retry, not a lack of funds.
     const held = repos.walletUtxos.reservedTotal(wallet.id);

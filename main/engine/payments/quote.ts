@@ -24,7 +24,7 @@ export async function quotePayment(ctx: OpContext<PaymentServices>, input: Parse
   outputs.forEach((o, i) => {
     if (isDust(o.satoshis, o.script, policy)) throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
   });
-  const available = services.repos.walletUtxos.available(wallet.id).reduce((s, c) => s + c.satoshis, 0);
+  const available = services.repos.walletUtxos.availableTotal(wallet.id);
   const usd = services.repos.rates.get('USD');
   const base = {
     walletID: wallet.walletId,

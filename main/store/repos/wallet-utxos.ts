@@ -48,6 +48,10 @@ export function createWalletUtxoRepo(db: Db) {
   const totals = db.prepare<[], { wallet_row: number; confirmed: number | null; unconfirmed: number | null }>(
     "SELECT wallet_row, sum(CASE WHEN height IS NOT NULL THEN satoshis END) AS confirmed, sum(CASE WHEN height IS NULL THEN satoshis END) AS unconfirmed FROM utxos WHERE status <> 'spent' GROUP BY wallet_row",
   );
+  // Coin selection reads a few candidates, not every coin: the smallest coins from a value up, and the largest.
+  const smallestFrom = db.prepare<[number, number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' AND satoshis >= ? ORDER BY satoshis, txid, vout LIMIT ?");
+  const largest = db.prepare<[number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout LIMIT ?");
+  const availableSum = db.prepare<[number], { s: number | null }>("SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'available'");
   const available = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout");
   const reserve = db.prepare("UPDATE utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available'");
   const release = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'");
@@ -93,6 +97,22 @@ export function createWalletUtxoRepo(db: Db) {
     },
     available(walletRow: number): WalletUtxo[] {
       return available.all(walletRow).map(toRow);
+    },
+    /**
+     * A few spendable coins to choose from, largest first (as `available` orders them): the `smallest` coins
+     * worth at least `from` satoshis, and the `largest` coins. Two index range reads, whatever the wallet holds.
+     */
+    candidates(walletRow: number, from: number, smallest = 50, largestN = 200): WalletUtxo[] {
+      const seen = new Set<string>();
+      const rows = [...largest.all(walletRow, largestN), ...smallestFrom.all(walletRow, from, smallest)].filter((r) => {
+        const k = `${r.txid}:${r.vout}`;
+        return seen.has(k) ? false : (seen.add(k), true);
+      });
+      return rows.map(toRow).sort((a, b) => b.satoshis - a.satoshis || a.txid.localeCompare(b.txid) || a.vout - b.vout);
+    },
+    /** Satoshis of the wallet's spendable coins. */
+    availableTotal(walletRow: number): number {
+      return availableSum.get(walletRow)?.s ?? 0;
     },
     /** Marks coins as taken by one payment; false if any was taken meanwhile. Call inside a transaction. */
     reserve(coins: readonly { txid: string; vout: number }[], by: string, at: number): boolean {
