@@ -332,4 +332,12 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'spendable coins indexed by value, for coin selection at scale',
     sql: `CREATE INDEX utxos_available_by_value ON utxos(wallet_row, satoshis) WHERE status = 'available';`,
   },
+  {
+    version: 12,
+    name: 'history by txid, and history pages in index order, for organisation-scale wallets',
+    sql: `
+      CREATE INDEX wallet_txs_by_txid ON wallet_txs(txid);
+      CREATE INDEX wallet_txs_page ON wallet_txs(wallet_row, (height IS NULL), height, time);
+    `,
+  },
 ];

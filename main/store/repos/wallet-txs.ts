@@ -67,7 +67,8 @@ export function createWalletTxRepo(db: Db) {
     'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
   );
   const page = db.prepare<[number, number, number], Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }>(
-    'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NOT NULL, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
+    // Unconfirmed first, then newest block first, newest booked first: the wallet_txs_page index read backwards.
+    'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
   );
   return {
     upsert(t: WalletTx): void {

@@ -49,8 +49,9 @@ export function createWalletUtxoRepo(db: Db) {
     "SELECT wallet_row, sum(CASE WHEN height IS NOT NULL THEN satoshis END) AS confirmed, sum(CASE WHEN height IS NULL THEN satoshis END) AS unconfirmed FROM utxos WHERE status <> 'spent' GROUP BY wallet_row",
   );
   // Coin selection reads a few candidates, not every coin: the smallest coins from a value up, and the largest.
-  const smallestFrom = db.prepare<[number, number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' AND satoshis >= ? ORDER BY satoshis, txid, vout LIMIT ?");
-  const largest = db.prepare<[number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout LIMIT ?");
+  // Ordered by value alone, so the partial index answers in order (no sort of every coin).
+  const smallestFrom = db.prepare<[number, number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' AND satoshis >= ? ORDER BY satoshis LIMIT ?");
+  const largest = db.prepare<[number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC LIMIT ?");
   const availableSum = db.prepare<[number], { s: number | null }>("SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'available'");
   const available = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout");
   const reserve = db.prepare("UPDATE utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available'");
