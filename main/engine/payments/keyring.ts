@@ -1,4 +1,4 @@
-import { HD, type PrivateKey } from '@bsv/sdk';
+import { HD, PrivateKey, type PublicKey } from '@bsv/sdk';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { WalletServices } from '../wallets/services.js';
 import { accountNode } from '../wallets/keys.js';
@@ -16,19 +16,44 @@ export function identityPubKeyHex(wallet: Pick<WalletRow, 'accountXpub'>): strin
  * once opened (never on disk); a secure wallet's is derived for each payment from its password and
  * dropped after.
  */
+/** Child keys kept per open account: enough for a busy wallet's recent coins, bounded for the biggest. */
+const KEYS_PER_ACCOUNT = 4096;
+
+/**
+ * A child key that computes its public key once: signing a P2PKH input asks for it every time, and each
+ * computation is a point multiplication (about as costly as the signature itself).
+ */
+class ChildKey extends PrivateKey {
+  private pub: PublicKey | undefined;
+  /** The key of an HD node, with the public key the derivation computed already. */
+  static of(node: HD): ChildKey {
+    const k = new ChildKey(node.privKey.toHex(), 'hex');
+    k.pub = node.pubKey;
+    return k;
+  }
+  override toPublicKey(): PublicKey {
+    return (this.pub ??= super.toPublicKey());
+  }
+}
+
+interface OpenAccount {
+  chains: Map<number, HD>;
+  keys: Map<string, PrivateKey>;
+}
+
 export class KeyRing {
-  private readonly accounts = new Map<number, { xpub: string; chains: Map<number, HD> }>();
+  private readonly accounts = new Map<number, { xpub: string; account: OpenAccount }>();
 
   constructor(private readonly services: Pick<WalletServices, 'sealingKey' | 'throttle'>) {}
 
   async open(wallet: WalletRow, walletPassword?: string): Promise<SigningAccount> {
     const cached = this.accounts.get(wallet.id);
-    if (cached && cached.xpub === wallet.accountXpub && wallet.type !== 'secure') return new SigningAccount(cached.chains);
+    if (cached && cached.xpub === wallet.accountXpub && wallet.type !== 'secure') return new SigningAccount(cached.account);
     const opened = await openSeed(this.services, wallet, walletPassword);
-    const account = accountNode((JSON.parse(opened) as { mnemonic: string }).mnemonic, wallet.derivationPath);
-    const chains = new Map<number, HD>([0, 1, IDENTITY_CHAIN].map((c) => [c, account.deriveChild(c)]));
-    if (wallet.type !== 'secure') this.accounts.set(wallet.id, { xpub: wallet.accountXpub, chains });
-    return new SigningAccount(chains);
+    const node = accountNode((JSON.parse(opened) as { mnemonic: string }).mnemonic, wallet.derivationPath);
+    const account: OpenAccount = { chains: new Map<number, HD>([0, 1, IDENTITY_CHAIN].map((c) => [c, node.deriveChild(c)])), keys: new Map() };
+    if (wallet.type !== 'secure') this.accounts.set(wallet.id, { xpub: wallet.accountXpub, account });
+    return new SigningAccount(account);
   }
 
   forget(walletRow: number): void {
@@ -37,10 +62,19 @@ export class KeyRing {
 }
 
 export class SigningAccount {
-  constructor(private readonly chains: Map<number, HD>) {}
+  constructor(private readonly account: OpenAccount) {}
 
+  /** The private key of `<account>/chain/idx`, derived once while the account stays open. */
   key(chain: number, idx: number): PrivateKey {
-    return this.chains.get(chain)!.deriveChild(idx).privKey;
+    const id = `${chain}/${idx}`;
+    const { keys } = this.account;
+    let k = keys.get(id);
+    if (!k) {
+      k = ChildKey.of(this.account.chains.get(chain)!.deriveChild(idx));
+      if (keys.size >= KEYS_PER_ACCOUNT) keys.delete(keys.keys().next().value!);
+      keys.set(id, k);
+    }
+    return k;
   }
 
   identityKey(): PrivateKey {
