@@ -138,11 +138,31 @@ export class WalletSync {
     return { spends, credits, rows };
   }
 
-  /** Books what `tx` does to the organisation's wallets (the chain has it); returns the wallet rows it touched. */
+  /**
+   * Books what `tx` does to the organisation's wallets (the chain has it); returns the wallet rows it
+   * touched. A transaction may pay addresses beyond those derived so far (a batch payout to a restored
+   * wallet's 1,000 addresses): booking extends each wallet's address gap, and the transaction is booked
+   * again (idempotently) until every output to a known address is on the books.
+   */
   applyTransaction(tx: Transaction, txid: string, height: number | null): number[] {
-    const { db, repos } = this.services;
     const before = this.rowsBefore([txid]);
-    const touched = db.transaction(() => {
+    const touched = new Set<number>();
+    for (let round = 0; ; round++) {
+      const rows = this.bookOnce(tx, txid, height);
+      let grew = false;
+      for (const row of rows) {
+        touched.add(row);
+        grew = this.keepGap(row) || grew;
+      }
+      if (!grew || round > 10_000 || !this.paysUnbooked(tx, txid)) break;
+    }
+    this.changed(before, [txid]);
+    return [...touched];
+  }
+
+  private bookOnce(tx: Transaction, txid: string, height: number | null): number[] {
+    const { db, repos } = this.services;
+    return db.transaction(() => {
       const { spends, credits, rows } = this.effectsOf(tx, txid, height);
       for (const s of spends) repos.walletUtxos.markSpent(s.txid, s.vout, txid);
       for (const c of credits) {
@@ -154,9 +174,15 @@ export class WalletSync {
       for (const b of this.sideBooks) rowsTouched.push(...b.apply(tx, txid, height));
       return [...new Set(rowsTouched)];
     })();
-    for (const row of touched) this.keepGap(row);
-    this.changed(before, [txid]);
-    return touched;
+  }
+
+  /** Whether the transaction pays one of our addresses in an output the books do not have yet. */
+  private paysUnbooked(tx: Transaction, txid: string): boolean {
+    const { repos } = this.services;
+    return tx.outputs.some((o, vout) => {
+      const address = p2pkhAddressOf(o.lockingScript.toHex());
+      return address !== null && repos.addresses.owner(address) !== null && repos.walletUtxos.get(txid, vout) === null;
+    });
   }
 
   private rowsBefore(txids: readonly string[]): RowBefore[] {
@@ -256,11 +282,15 @@ export class WalletSync {
     if (hex) this.applyTransaction(Transaction.fromHex(hex), txid, height);
   }
 
-  private keepGap(walletRow: number): void {
-    const w = this.services.repos.wallets.byRow(walletRow);
-    if (!w) return;
-    this.services.addressBook.ensureGap(w, 0);
-    this.services.addressBook.ensureGap(w, 1);
+  /** Keeps GAP_LIMIT unused addresses after the last used one on both chains; true when it derived new ones. */
+  private keepGap(walletRow: number): boolean {
+    const { repos, addressBook } = this.services;
+    const w = repos.wallets.byRow(walletRow);
+    if (!w) return false;
+    const had = repos.addresses.count(w.id, 0) + repos.addresses.count(w.id, 1);
+    addressBook.ensureGap(w, 0);
+    addressBook.ensureGap(w, 1);
+    return repos.addresses.count(w.id, 0) + repos.addresses.count(w.id, 1) > had;
   }
 
   /**
