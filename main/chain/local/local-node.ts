@@ -1,5 +1,6 @@
 import { P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
 import { EventEmitter } from 'node:events';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { openStore, type Store } from '../../store/database.js';
 import { blockHash, LOCAL_BITS, serializeHeader, ZERO_HASH } from '../block.js';
 import { merklePathFor, merkleRoot } from '../merkle.js';
@@ -45,6 +46,9 @@ function heightPush(height: number): string {
  */
 export class LocalNode extends EventEmitter<NodeEvents> {
   private timer: NodeJS.Timeout | null = null;
+  /** Statements prepared once, by their SQL: every submit runs the same dozen. */
+  private readonly statements = new Map<string, Statement>();
+  private lastSeq: number | null = null;
   private readonly faucetKey: PrivateKey;
   readonly faucetAddress: string;
 
@@ -61,6 +65,12 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
     this.faucetAddress = this.faucetKey.toAddress();
     if (this.tip().height < 0) this.mine(); // genesis
+  }
+
+  private prepared<P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> {
+    let st = this.statements.get(sql);
+    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st as unknown as Statement<P, R>;
   }
 
   static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string; logger?: Logger }): LocalNode {
@@ -82,10 +92,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       return { status: 'rejected', txid: null, reason: 'malformed', message: `The transaction cannot be parsed: ${(err as Error).message}` };
     }
     const txid = tx.id('hex');
-    if (this.db.prepare('SELECT 1 FROM txs WHERE txid = ?').get(txid)) return { status: 'accepted', txid, alreadyKnown: true };
+    if (this.prepared('SELECT 1 FROM txs WHERE txid = ?').get(txid)) return { status: 'accepted', txid, alreadyKnown: true };
     const raw = tx.toHex();
     const size = raw.length / 2;
-    const lookup = this.db.prepare<[string, number], { satoshis: number; script: string; spent_by: string | null }>(
+    const lookup = this.prepared<[string, number], { satoshis: number; script: string; spent_by: string | null }>(
       'SELECT satoshis, script, spent_by FROM outputs WHERE txid = ? AND vout = ?',
     );
     const v = validateTransaction(tx, size, (t, o) => {
@@ -99,19 +109,20 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   private record(tx: Transaction, txid: string, raw: string, fee: number, spent: { txid: string; vout: number }[], height: number | null, index: number | null): void {
-    const db = this.db;
-    const seq = (db.prepare<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0) + 1;
-    db.prepare('INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
-    const spend = db.prepare('UPDATE outputs SET spent_by = ? WHERE txid = ? AND vout = ? AND spent_by IS NULL');
-    const addressOf = db.prepare<[string, number], { address: string | null; script: string }>('SELECT address, script FROM outputs WHERE txid = ? AND vout = ?');
-    const link = db.prepare('INSERT OR IGNORE INTO address_txs (address, txid) VALUES (?, ?)');
+    // The highest seq is read once, then counted here: max() over every transaction is a scan of the ledger.
+    this.lastSeq ??= this.prepared<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0;
+    const seq = ++this.lastSeq;
+    this.prepared('INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
+    const spend = this.prepared('UPDATE outputs SET spent_by = ? WHERE txid = ? AND vout = ? AND spent_by IS NULL');
+    const addressOf = this.prepared<[string, number], { address: string | null; script: string }>('SELECT address, script FROM outputs WHERE txid = ? AND vout = ?');
+    const link = this.prepared('INSERT OR IGNORE INTO address_txs (address, txid) VALUES (?, ?)');
     for (const s of spent) {
       if (spend.run(txid, s.txid, s.vout).changes !== 1) throw new Error(`output ${s.txid}:${s.vout} was spent concurrently`);
       const out = addressOf.get(s.txid, s.vout);
       const a = out ? (out.address ?? holderAddressOf(out.script)) : null;
       if (a) link.run(a, txid);
     }
-    const insertOut = db.prepare('INSERT INTO outputs (txid, vout, satoshis, script, address) VALUES (?, ?, ?, ?, ?)');
+    const insertOut = this.prepared('INSERT INTO outputs (txid, vout, satoshis, script, address) VALUES (?, ?, ?, ?, ?)');
     tx.outputs.forEach((o, vout) => {
       const script = o.lockingScript.toHex();
       const address = p2pkhAddressOf(script);
@@ -127,7 +138,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     const result = this.db.transaction(() => {
       const prev = this.tip();
       const height = prev.height + 1;
-      const pending = this.db.prepare<[], { txid: string; fee: number }>('SELECT txid, fee FROM txs WHERE block_height IS NULL ORDER BY seq').all();
+      const pending = this.prepared<[], { txid: string; fee: number }>('SELECT txid, fee FROM txs WHERE block_height IS NULL ORDER BY seq').all();
       const fees = pending.reduce((sum, t) => sum + t.fee, 0);
       const coinbase = new Transaction(
         1,
@@ -147,9 +158,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
         nonce: 0,
       };
       const hash = blockHash(header);
-      this.db.prepare('INSERT INTO blocks (height, hash, prev_hash, merkle_root, time, header) VALUES (?, ?, ?, ?, ?, ?)').run(height, hash, header.prevHash, header.merkleRoot, header.time, Utils.toHex(serializeHeader(header)));
+      this.prepared('INSERT INTO blocks (height, hash, prev_hash, merkle_root, time, header) VALUES (?, ?, ?, ?, ?, ?)').run(height, hash, header.prevHash, header.merkleRoot, header.time, Utils.toHex(serializeHeader(header)));
       this.record(coinbase, coinbaseId, coinbase.toHex(), 0, [], height, 0);
-      const confirm = this.db.prepare('UPDATE txs SET block_height = ?, block_index = ? WHERE txid = ?');
+      const confirm = this.prepared('UPDATE txs SET block_height = ?, block_index = ? WHERE txid = ?');
       pending.forEach((t, i) => confirm.run(height, i + 1, t.txid));
       return { height, hash, txids };
     })();
@@ -218,7 +229,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   tip(): ChainTip {
-    const r = this.db.prepare<[], { height: number; hash: string }>('SELECT height, hash FROM blocks ORDER BY height DESC LIMIT 1').get();
+    const r = this.prepared<[], { height: number; hash: string }>('SELECT height, hash FROM blocks ORDER BY height DESC LIMIT 1').get();
     return r ?? { height: -1, hash: ZERO_HASH };
   }
 
@@ -231,12 +242,14 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return r ? { height: r.height, hash: r.hash, prevHash: r.prev_hash, merkleRoot: r.merkle_root, time: r.time, txCount: r.n } : null;
   }
 
+  /**
+   * An address's unspent outputs in the order the chain took them: outputs are stored as their transactions
+   * are accepted (vout by vout), so the address index's rowid order is that order, with no sort.
+   */
   utxos(address: string): ChainUtxo[] {
-    return this.db
-      .prepare<[string], { txid: string; vout: number; satoshis: number; script: string; height: number | null }>(
-        'SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height AS height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL ORDER BY t.seq, o.vout',
-      )
-      .all(address);
+    return this.prepared<[string], ChainUtxo>(
+      'SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height AS height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL ORDER BY o.rowid',
+    ).all(address);
   }
 
   history(address: string): AddressHistoryEntry[] {
@@ -246,14 +259,14 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   txHex(txid: string): string | null {
-    return this.db.prepare<[string], { raw: string }>('SELECT raw FROM txs WHERE txid = ?').get(txid)?.raw ?? null;
+    return this.prepared<[string], { raw: string }>('SELECT raw FROM txs WHERE txid = ?').get(txid)?.raw ?? null;
   }
 
   txStatus(txid: string): TxStatus {
-    const t = this.db.prepare<[string], { block_height: number | null; block_index: number | null }>('SELECT block_height, block_index FROM txs WHERE txid = ?').get(txid);
+    const t = this.prepared<[string], { block_height: number | null; block_index: number | null }>('SELECT block_height, block_index FROM txs WHERE txid = ?').get(txid);
     if (!t) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
     if (t.block_height === null) return { txid, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null };
-    const txids = this.db.prepare<[number], { txid: string }>('SELECT txid FROM txs WHERE block_height = ? ORDER BY block_index').all(t.block_height).map((r) => r.txid);
+    const txids = this.prepared<[number], { txid: string }>('SELECT txid FROM txs WHERE block_height = ? ORDER BY block_index').all(t.block_height).map((r) => r.txid);
     return {
       txid,
       state: 'mined',
@@ -264,7 +277,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   mempoolSize(): number {
-    return this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM txs WHERE block_height IS NULL').get()!.n;
+    return this.prepared<[], { n: number }>('SELECT count(*) AS n FROM txs WHERE block_height IS NULL').get()!.n;
   }
 
   /** Mines every `ms` while transactions wait; 0 turns it off. */
