@@ -41,7 +41,7 @@ export const EXTRA_SHAPES: Record<string, ExtraShape> = {
   'POST /chain/dev/mempool': { response: obj({ size: int }) },
   [`GET ${WOC}/chain/info`]: { response: obj({ chain: str, blocks: int, headers: int, bestblockhash: str }) },
   [`GET ${WOC}/block/headers`]: { response: arr(obj({ hash: str, height: int, merkleroot: str, time: int, previousblockhash: str, confirmations: int, nTx: int })) },
-  [`GET ${WOC}/block/:height/header`]: { response: obj({ hash: str, height: int, merkleroot: str, time: int, previousblockhash: str, confirmations: int, nTx: int }) },
+  [`GET ${WOC}/block/:height/header`]: { response: obj({ hash: str, height: int, version: int, merkleroot: str, time: int, bits: str, nonce: int, previousblockhash: str, confirmations: int, nTx: int }) },
   [`GET ${WOC}/address/:address/unspent`]: { response: arr(obj({ height: int, tx_pos: int, tx_hash: str, value: int })) },
   [`GET ${WOC}/address/:address/history`]: { response: arr(obj({ tx_hash: str, height: int })) },
   [`GET ${WOC}/address/:address/balance`]: { response: obj({ confirmed: int, unconfirmed: int }) },

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { MAX_FAUCET, type LocalNode } from '../chain/local/local-node.js';
+import { LOCAL_BLOCK_VERSION, MAX_FAUCET, type LocalNode } from '../chain/local/local-node.js';
+import { LOCAL_BITS } from '../chain/block.js';
 import type { BroadcastResult, ExchangeRate, RejectReason } from '../chain/types.js';
 
 /**
@@ -131,7 +132,8 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
   const woc = '/chain/woc/v1/bsv/local';
   const header = (height: number) => {
     const b = node.blockAt(height);
-    return b && { hash: b.hash, height: b.height, merkleroot: b.merkleRoot, time: b.time, previousblockhash: b.prevHash, confirmations: node.tip().height - b.height + 1, nTx: b.txCount };
+    // WhatsOnChain's fields, enough to rebuild the 80-byte header (SPV clients check headers themselves).
+    return b && { hash: b.hash, height: b.height, version: LOCAL_BLOCK_VERSION, merkleroot: b.merkleRoot, time: b.time, bits: LOCAL_BITS.toString(16), nonce: 0, previousblockhash: b.prevHash, confirmations: node.tip().height - b.height + 1, nTx: b.txCount };
   };
 
   app.get(`${woc}/chain/info`, { preHandler: guard }, async (_req, reply) => {

@@ -44,6 +44,9 @@ function heightPush(height: number): string {
  * spends and low fees are refused with distinct reasons, blocks carry correct merkle roots, and mined
  * transactions get BUMP merkle paths. State lives in its own SQLCipher file, so it survives restarts.
  */
+/** The version field of the local chain's block headers. */
+export const LOCAL_BLOCK_VERSION = 0x20000000;
+
 export class LocalNode extends EventEmitter<NodeEvents> {
   private timer: NodeJS.Timeout | null = null;
   /** Statements prepared once, by their SQL: every submit runs the same dozen. */
@@ -150,7 +153,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       const txids = [coinbaseId, ...pending.map((t) => t.txid)];
       const prevRow = prev.height >= 0 ? this.blockAt(prev.height) : null;
       const header = {
-        version: 0x20000000,
+        version: LOCAL_BLOCK_VERSION,
         prevHash: prev.height >= 0 ? prev.hash : ZERO_HASH,
         merkleRoot: merkleRoot(txids),
         time: Math.max(Math.floor(this.now() / 1000), (prevRow?.time ?? 0) + 1),
