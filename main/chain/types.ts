@@ -87,6 +87,8 @@ export interface ChainProvider {
   readonly describe: string;
   broadcast(rawTxHex: string): Promise<BroadcastResult>;
   getUtxos(address: string): Promise<ChainUtxo[]>;
+  /** The satoshis of an address's unspent plain P2PKH outputs (confirmed and not), without listing them. */
+  getBalance(address: string): Promise<number>;
   getHistory(address: string): Promise<AddressHistoryEntry[]>;
   getTransactionHex(txid: string): Promise<string | null>;
   getTxStatus(txid: string): Promise<TxStatus>;

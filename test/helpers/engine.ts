@@ -49,6 +49,7 @@ export function withBroadcast(broadcast: ChainProvider['broadcast']): (local: Ch
     describe: local.describe,
     getFeePolicy: () => local.getFeePolicy(),
     getUtxos: (a) => local.getUtxos(a),
+    getBalance: (a) => local.getBalance(a),
     getHistory: (a) => local.getHistory(a),
     getTransactionHex: (t) => local.getTransactionHex(t),
     getTxStatus: (t) => local.getTxStatus(t),

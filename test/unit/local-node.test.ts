@@ -36,6 +36,7 @@ describe('local ledger node', () => {
     assert.ok(node.tip().height >= 0);
     const u = node.utxos(alice.toAddress());
     assert.deepEqual(u.map((x) => [x.satoshis, x.height]), [[100_000, null]]);
+    assert.equal(node.balance(alice.toAddress()), 100_000);
   });
 
   it('accepts a valid spend and says "already known" on a repeat', async () => {
@@ -156,6 +157,7 @@ describe('local ledger node', () => {
     assert.deepEqual(node.tip(), tip);
     assert.equal(node.txStatus(pending.txid!).state, 'mempool');
     assert.ok(node.utxos(bob.toAddress()).some((u) => u.satoshis === 1234));
+    assert.equal(node.balance(bob.toAddress()), node.utxos(bob.toAddress()).reduce((s, u) => s + u.satoshis, 0), 'the sum agrees with the list');
     assert.ok(node.history(bob.toAddress()).length >= 2);
   });
 });

@@ -255,6 +255,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     ).all(address);
   }
 
+  /** What an address's unspent outputs hold: one sum over the address index, no join, no list. */
+  balance(address: string): number {
+    return this.prepared<[string], { s: number | null }>('SELECT sum(satoshis) AS s FROM outputs WHERE address = ? AND spent_by IS NULL').get(address)?.s ?? 0;
+  }
+
   history(address: string): AddressHistoryEntry[] {
     return this.db
       .prepare<[string], { txid: string; height: number | null }>('SELECT a.txid, t.block_height AS height FROM address_txs a JOIN txs t ON t.txid = a.txid WHERE a.address = ? ORDER BY t.seq')

@@ -26,6 +26,9 @@ export class LocalProvider implements ChainProvider {
   async broadcast(rawTxHex: string) {
     return this.node.submit(rawTxHex);
   }
+  async getBalance(address: string) {
+    return this.node.balance(address);
+  }
   async getUtxos(address: string) {
     return this.node.utxos(address);
   }

@@ -95,6 +95,11 @@ export class NetworkProvider implements ChainProvider {
     return list.map((u) => ({ txid: u.tx_hash, vout: u.tx_pos, satoshis: u.value, script, height: u.height > 0 ? u.height : null }));
   }
 
+  async getBalance(address: string): Promise<number> {
+    const b = (await this.wocOk(`/address/${address}/balance`)) as { confirmed?: number; unconfirmed?: number };
+    return (b.confirmed ?? 0) + (b.unconfirmed ?? 0);
+  }
+
   async getHistory(address: string): Promise<AddressHistoryEntry[]> {
     const r = await this.woc(`/address/${address}/history`);
     if (r.status === 404) return [];

@@ -90,17 +90,20 @@ export async function lookup(ctx: OpContext<TokenServices>, input: ParsedInputOf
   const key = parsePrivateKey(input.privateKey);
   const address = key.toAddress();
   const rate = await rateFor(services, input.currency);
-  let utxos: ChainUtxo[];
+  const wantBsv = input.type === 'ALL' || input.type === 'BSV';
+  let utxos: ChainUtxo[] = [];
+  let total = 0;
   try {
-    utxos = await services.chain.getUtxos(address);
+    // Compact answers need only the sum: asked for as such, not by listing 10,000 coins.
+    if (input.compact) total = wantBsv ? await services.chain.getBalance(address) : 0;
+    else utxos = await services.chain.getUtxos(address);
   } catch (err) {
     throw new DomainError('CHAIN_UNAVAILABLE', `The ${services.chain.network} provider did not answer: ${(err as Error).message}`);
   }
   // A provider that lists token outputs among an address's coins must not make them BSV: each coin is
   // counted under its real protocol (the token entries come from the token books).
   utxos = utxos.filter((u) => !services.tokenTemplates.recognise(u.script));
-  const wantBsv = input.type === 'ALL' || input.type === 'BSV';
-  const total = utxos.reduce((s, u) => s + u.satoshis, 0);
+  if (!input.compact) total = utxos.reduce((s, u) => s + u.satoshis, 0);
   const bsvItems: LookupCoin[] =
     wantBsv && !input.compact
       ? [...utxos]
