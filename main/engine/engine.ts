@@ -132,6 +132,7 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
   };
   const bookEvents = new BookEvents(services);
   sync.onBooksChanged = (before, txids) => bookEvents.changed(before, txids);
+  addressBook.openKeys = (wallet, chain, idx) => services.keyring.publicKeyIfOpen(wallet, chain, idx);
   sync.onTip = (height) => eventHub.publish('block', { height }, { kind: 'everyone' });
   sync.onScanning = (syncing) => eventHub.publish('sync.state', { syncing }, { kind: 'everyone' });
   sync.onSyncError = (message) => eventHub.publish('sync.error', { message }, { kind: 'everyone' });

@@ -56,6 +56,13 @@ export class KeyRing {
     return new SigningAccount(account);
   }
 
+  /** An address key's public key when the wallet's account is open here (its private key is then kept too); else null. */
+  publicKeyIfOpen(wallet: Pick<WalletRow, 'id' | 'accountXpub'>, chain: number, idx: number): PublicKey | null {
+    const cached = this.accounts.get(wallet.id);
+    // The account must be this wallet's (a row id can be reused after a deletion).
+    return cached && cached.xpub === wallet.accountXpub ? new SigningAccount(cached.account).key(chain, idx).toPublicKey() : null;
+  }
+
   forget(walletRow: number): void {
     this.accounts.delete(walletRow);
   }

@@ -1,4 +1,4 @@
-import { HD } from '@bsv/sdk';
+import { HD, type PublicKey } from '@bsv/sdk';
 import type { CoreServices } from '../context.js';
 import type { AddressRow } from '../../store/repos/addresses.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
@@ -13,6 +13,12 @@ export const GAP_LIMIT = 20;
  */
 export class AddressBook {
   private readonly chains = new Map<number, { xpub: string; nodes: [HD, HD] }>();
+  /**
+   * Where a wallet whose keys are open (in the key ring) gets an address's public key: derived from the
+   * private side, so the key that will later sign for the address comes out of the same multiplication.
+   * Same key as the public derivation (BIP32, non-hardened); null when the wallet's keys are not open.
+   */
+  openKeys: ((wallet: Pick<WalletRow, 'id' | 'accountXpub'>, chain: 0 | 1, idx: number) => PublicKey | null) | null = null;
 
   constructor(private readonly services: Pick<CoreServices, 'repos' | 'now'>) {}
 
@@ -30,7 +36,7 @@ export class AddressBook {
   derive(wallet: WalletRow, chain: 0 | 1, from: number, to: number): { chain: 0 | 1; idx: number; address: string }[] {
     const node = this.chainNode(wallet, chain);
     const rows = [];
-    for (let idx = from; idx < to; idx++) rows.push({ chain, idx, address: node.deriveChild(idx).pubKey.toAddress() });
+    for (let idx = from; idx < to; idx++) rows.push({ chain, idx, address: (this.openKeys?.(wallet, chain, idx) ?? node.deriveChild(idx).pubKey).toAddress() });
     this.services.repos.addresses.insertMany(wallet.id, rows, this.services.now());
     return rows;
   }
