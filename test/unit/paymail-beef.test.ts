@@ -54,6 +54,15 @@ describe('BEEF: what a sender builds, a receiver verifies by SPV', () => {
     await assert.rejects(verifiedBeef(chain, (await beefOf(chain, forged))!), /does not verify/);
   });
 
+  it("a stranger's BEEF is bounded before any script is checked", async () => {
+    t = testEngine();
+    const chain = new LocalProvider(t.node, () => null);
+    const beef = (await beefOf(chain, await chainOfSpends(PrivateKey.fromRandom())))!;
+    await assert.rejects(verifiedBeef(chain, beef, { transactions: 2, unprovenInputs: 100 }), /more than 2 transactions/);
+    await assert.rejects(verifiedBeef(chain, beef, { transactions: 100, unprovenInputs: 1 }), /more than 1 unproven inputs/);
+    assert.ok(await verifiedBeef(chain, beef, { transactions: 3, unprovenInputs: 2 }), 'the payment, its unconfirmed parent and a proven grandparent fit');
+  });
+
   it('is null (the raw transaction is sent instead) when an ancestor cannot be had', async () => {
     t = testEngine();
     const chain = new LocalProvider(t.node, () => null);
