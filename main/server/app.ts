@@ -10,7 +10,7 @@ import type { Engine } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
 import { mapHttpError } from './http-errors.js';
 import { answerClientError, MAX_URL_LENGTH } from './client-errors.js';
-import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, UI_CSP } from './guards.js';
+import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOrigin, SECURITY_HEADERS, UI_CSP } from './guards.js';
 import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
@@ -87,8 +87,7 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
 
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
+    reply.headers(SECURITY_HEADERS);
     reply.header('x-frame-options', 'DENY');
     reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
     const type = String(reply.getHeader('content-type') ?? '');

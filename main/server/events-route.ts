@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { EVENT_TICKET_PARAM, type LiveEvent } from '../../shared/events.js';
 import { DomainError } from '../../shared/errors.js';
 import type { Engine } from '../engine/engine.js';
-import { credentialsFromHeaders } from './guards.js';
+import { credentialsFromHeaders, SECURITY_HEADERS } from './guards.js';
 
 export const EVENTS_PATH = '/v1/events';
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
@@ -47,7 +47,7 @@ export function registerEventsRoute(app: FastifyInstance, engine: Engine): () =>
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
+      ...SECURITY_HEADERS,
       'x-accel-buffering': 'no',
     });
     // How long a browser waits before reconnecting; then a comment, so clients see the stream is open.

@@ -48,5 +48,8 @@ export function credentialsFromHeaders(headers: IncomingHttpHeaders): Credential
   };
 }
 
+/** Headers every answer of ours carries, whichever listener or route sends it. */
+export const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } as const;
+
 /** Content-Security-Policy for the UI we serve (the one policy, from shared/csp.ts). */
 export const UI_CSP = CONTENT_SECURITY_POLICY;

@@ -3,6 +3,7 @@ import type { Engine } from '../engine/engine.js';
 import { RateLimit } from '../engine/paymail/rate-limit.js';
 import { answerClientError } from './client-errors.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
+import { SECURITY_HEADERS } from './guards.js';
 
 export interface PaymailServerOptions {
   engine: Engine;
@@ -30,8 +31,7 @@ export async function buildPaymailServer({ engine, publicUrl, perClientPerMinute
     }
   });
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
+    reply.headers(SECURITY_HEADERS);
     reply.header('cache-control', 'no-store');
     // Paymail clients in browsers read these routes cross-origin.
     reply.header('access-control-allow-origin', '*');

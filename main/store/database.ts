@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { applyKey, derivedKey, isNotADatabase, passwordOpens } from './key-check.js';
+import { applyKey, derivedKey, firstPage, isNotADatabase, passwordOpens } from './key-check.js';
 import { migrate, type Migration } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -47,8 +47,9 @@ export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBi
   const file = path.join(dataDir, fileName);
   const existed = existsSync(file);
   // The key is derived once; checked on a copy first: a wrong password must not change a single byte of the data directory.
-  const key = existed ? derivedKey(file, password) : { password };
-  if (existed && !passwordOpens(file, key, nativeBinding)) throw new WrongPasswordError(file);
+  const page = existed ? firstPage(file) : null;
+  const key = page ? derivedKey(page, password) : { password };
+  if (page && !passwordOpens(page, key, nativeBinding)) throw new WrongPasswordError(file);
   const db = new Database(file, { fileMustExist: existed, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     applyKey(db, key);

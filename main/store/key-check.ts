@@ -14,30 +14,32 @@ const SALT_BYTES = 16;
 /** The key material for a database: its password (SQLCipher derives the key), or a key derived already. */
 export type DbKey = { password: string } | { raw: Buffer };
 
-export function applyKey(db: Database.Database, key: DbKey | string): void {
+export function applyKey(db: Database.Database, key: DbKey): void {
   db.pragma(`cipher = 'sqlcipher'`);
   db.pragma('legacy = 4');
-  const k: DbKey = typeof key === 'string' ? { password: key } : key;
-  if ('raw' in k) db.pragma(`key = "x'${k.raw.toString('hex')}'"`);
-  else db.key(Buffer.from(k.password, 'utf8'));
+  if ('raw' in key) db.pragma(`key = "x'${key.raw.toString('hex')}'"`);
+  else db.key(Buffer.from(key.password, 'utf8'));
+}
+
+/** The start of an existing database file: its first page (or less, for a short file). */
+export function firstPage(file: string): Buffer {
+  const page = Buffer.alloc(FIRST_PAGE);
+  const fd = openSync(file, 'r');
+  try {
+    return page.subarray(0, readSync(fd, page, 0, FIRST_PAGE, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
  * The raw key of an existing database, derived once the way SQLCipher 4 would (from the salt at the start
- * of its file). Checking the password and opening the database then cost one derivation, not one each:
- * the derivation is the slow part of a start (about 130 ms per database file on a 2-core machine).
+ * of its first page). Checking the password and opening the database then cost one derivation, not one
+ * each: the derivation is the slow part of a start (about 130 ms per database file on a 2-core machine).
  */
-export function derivedKey(file: string, password: string): DbKey {
-  const salt = Buffer.alloc(SALT_BYTES);
-  const fd = openSync(file, 'r');
-  let read: number;
-  try {
-    read = readSync(fd, salt, 0, SALT_BYTES, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (read < SALT_BYTES) return { password };
-  return { raw: pbkdf2Sync(Buffer.from(password, 'utf8'), salt, KDF_ITERATIONS, 32, 'sha512') };
+export function derivedKey(page: Buffer, password: string): DbKey {
+  if (page.length < SALT_BYTES) return { password };
+  return { raw: pbkdf2Sync(Buffer.from(password, 'utf8'), page.subarray(0, SALT_BYTES), KDF_ITERATIONS, 32, 'sha512') };
 }
 
 export function isNotADatabase(err: unknown): boolean {
@@ -46,29 +48,21 @@ export function isNotADatabase(err: unknown): boolean {
 }
 
 /**
- * Whether the password opens an existing database, decided without touching its files. Opening the file
- * itself would run WAL recovery (after a crash SQLite rewrites the `-shm` index) before the key is ever
- * checked; so a copy of its first page is opened in a private temporary directory instead. SQLCipher
+ * Whether the key opens an existing database (given its `firstPage`), decided without touching its files.
+ * Opening the file itself would run WAL recovery (after a crash SQLite rewrites the `-shm` index) before
+ * the key is ever checked; so a copy of its first page is opened in a private temporary directory instead. SQLCipher
  * authenticates every page it reads, so a wrong key fails on that page with "not a database"; the right
  * one decrypts it (anything it then cannot find beyond the one page is not about the key).
  */
-export function passwordOpens(file: string, password: string | DbKey, nativeBinding?: string): boolean {
-  const page = Buffer.alloc(FIRST_PAGE);
-  const fd = openSync(file, 'r');
-  let read: number;
-  try {
-    read = readSync(fd, page, 0, FIRST_PAGE, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (read === 0) return true; // an empty file holds nothing a wrong key could damage
+export function passwordOpens(page: Buffer, key: DbKey, nativeBinding?: string): boolean {
+  if (page.length === 0) return true; // an empty file holds nothing a wrong key could damage
   const dir = mkdtempSync(path.join(os.tmpdir(), 'keystead-key-check-'));
   try {
     const probe = path.join(dir, 'probe.db');
-    writeFileSync(probe, page.subarray(0, read), { mode: 0o600 });
+    writeFileSync(probe, page, { mode: 0o600 });
     const db = new Database(probe, { fileMustExist: true, readonly: true, ...(nativeBinding ? { nativeBinding } : {}) });
     try {
-      applyKey(db, password);
+      applyKey(db, key);
       db.prepare('SELECT count(*) FROM sqlite_master').get();
       return true;
     } catch (err) {

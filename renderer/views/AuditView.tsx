@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type AuditEntryOutput } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
@@ -42,44 +43,42 @@ export function AuditView() {
         </Button>
       </Group>
       {error && <Alert color="red">{error}</Alert>}
-      <Table.ScrollContainer minWidth={520}>
-        <Table striped aria-label="Audit log">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Who</Table.Th>
-              <Table.Th>Action</Table.Th>
-              <Table.Th>Target</Table.Th>
-              <Table.Th>Outcome</Table.Th>
+      <ScrollTable striped aria-label="Audit log">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Who</Table.Th>
+            <Table.Th>Action</Table.Th>
+            <Table.Th>Target</Table.Th>
+            <Table.Th>Outcome</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((e) => (
+            <Table.Tr key={e.id}>
+              <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+              <Table.Td>{e.actorEmail ?? '—'}</Table.Td>
+              <Table.Td>{e.action}</Table.Td>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  {e.target ?? '—'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                {e.outcome === 'success' ? (
+                  <Badge color="teal" variant="light">
+                    success
+                  </Badge>
+                ) : (
+                  <Badge color="red" variant="light">
+                    {e.code ?? 'error'}
+                  </Badge>
+                )}
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {entries.map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
-                <Table.Td>{e.actorEmail ?? '—'}</Table.Td>
-                <Table.Td>{e.action}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {e.target ?? '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  {e.outcome === 'success' ? (
-                    <Badge color="teal" variant="light">
-                      success
-                    </Badge>
-                  ) : (
-                    <Badge color="red" variant="light">
-                      {e.code ?? 'error'}
-                    </Badge>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          ))}
+        </Table.Tbody>
+      </ScrollTable>
       {next !== null && (
         <Button variant="default" onClick={() => void load(next)} loading={busy}>
           Load more

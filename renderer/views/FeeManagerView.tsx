@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { ApiError } from '../api/client.js';
 import { CopyField } from '../components/CopyField.js';
@@ -94,34 +95,32 @@ export function FeeManagerView() {
           </Paper>
         )}
       </SimpleGrid>
-      <Table.ScrollContainer minWidth={520}>
-        <Table striped aria-label="Fee manager outputs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Output</Table.Th>
-              <Table.Th>Path</Table.Th>
-              <Table.Th ta="right">Value</Table.Th>
-              <Table.Th>State</Table.Th>
+      <ScrollTable striped aria-label="Fee manager outputs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Output</Table.Th>
+            <Table.Th>Path</Table.Th>
+            <Table.Th ta="right">Value</Table.Th>
+            <Table.Th>State</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {m.availableUtxos.map((u) => (
+            <Table.Tr key={`${u.tx_hash}:${u.tx_pos}`}>
+              <Table.Td ff="monospace">
+                {u.tx_hash.slice(0, 16)}…:{u.tx_pos}
+              </Table.Td>
+              <Table.Td ff="monospace">{u.path}</Table.Td>
+              <Table.Td ta="right">{formatSats(u.value)}</Table.Td>
+              <Table.Td>
+                <Badge color={STATE_COLORS[u.state]} variant="light">
+                  {u.state}
+                </Badge>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {m.availableUtxos.map((u) => (
-              <Table.Tr key={`${u.tx_hash}:${u.tx_pos}`}>
-                <Table.Td ff="monospace">
-                  {u.tx_hash.slice(0, 16)}…:{u.tx_pos}
-                </Table.Td>
-                <Table.Td ff="monospace">{u.path}</Table.Td>
-                <Table.Td ta="right">{formatSats(u.value)}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATE_COLORS[u.state]} variant="light">
-                    {u.state}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          ))}
+        </Table.Tbody>
+      </ScrollTable>
     </Stack>
   );
 }

@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Badge, Button, CopyButton, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
 import { formatSats, formatTime } from '../components/format.js';
 import { Amount } from '../components/Amount.js';
-import { CheckIcon, CopyIcon } from '../components/icons.js';
+import { CopyAction } from '../components/CopyField.js';
 import { DIRECTION_COLORS, DIRECTION_WORDS, STATE_COLORS, stateDetail } from './history-words.js';
 import { TransactionDetail } from './TransactionDetail.js';
 import { useLiveReload } from '../components/useLive.js';
@@ -128,62 +129,54 @@ export function HistoryView() {
       {error && <Alert color="red">{error}</Alert>}
       {entries.length === 0 && !error && <Text c="dimmed">No transactions yet.</Text>}
       {entries.length > 0 && (
-        <Table.ScrollContainer minWidth={960}>
-          <Table striped aria-label="History">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th />
-                <Table.Th ta="right">Amount</Table.Th>
-                <Table.Th>Fee</Table.Th>
-                <Table.Th>Counterparty</Table.Th>
-                <Table.Th>Memo</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>Transaction</Table.Th>
+        <ScrollTable minWidth={960} striped aria-label="History">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>When</Table.Th>
+              <Table.Th />
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th>Fee</Table.Th>
+              <Table.Th>Counterparty</Table.Th>
+              <Table.Th>Memo</Table.Th>
+              <Table.Th>State</Table.Th>
+              <Table.Th>Transaction</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {entries.filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter)).map((e) => (
+              <Table.Tr key={e.txid}>
+                <Table.Td>{formatTime(e.time)}</Table.Td>
+                <Table.Td>
+                  <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Amount satoshis={e.amount} signed />
+                </Table.Td>
+                <Table.Td>
+                  {e.fee === null ? '—' : formatSats(e.fee)}
+                  {e.feePaidBy === 'feeManager' && (
+                    <Text size="xs" c="dimmed">
+                      paid by the fee manager
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
+                <Table.Td>{e.memo ?? '—'}</Table.Td>
+                <Table.Td>
+                  <StateCell e={e} />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={2} wrap="nowrap">
+                    <Button variant="subtle" size="compact-xs" ff="monospace" onClick={() => setOpen(e.txid)} aria-label={`Details of transaction ${e.txid}`} title={e.txid}>
+                      {e.txid.slice(0, 10)}…
+                    </Button>
+                    <CopyAction label={`txid ${e.txid}`} value={e.txid} />
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter)).map((e) => (
-                <Table.Tr key={e.txid}>
-                  <Table.Td>{formatTime(e.time)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Amount satoshis={e.amount} signed />
-                  </Table.Td>
-                  <Table.Td>
-                    {e.fee === null ? '—' : formatSats(e.fee)}
-                    {e.feePaidBy === 'feeManager' && (
-                      <Text size="xs" c="dimmed">
-                        paid by the fee manager
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
-                  <Table.Td>{e.memo ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <StateCell e={e} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={2} wrap="nowrap">
-                      <Button variant="subtle" size="compact-xs" ff="monospace" onClick={() => setOpen(e.txid)} aria-label={`Details of transaction ${e.txid}`} title={e.txid}>
-                        {e.txid.slice(0, 10)}…
-                      </Button>
-                      <CopyButton value={e.txid}>
-                        {({ copied, copy }) => (
-                          <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={`Copy txid ${e.txid}`}>
-                            {copied ? <CheckIcon /> : <CopyIcon />}
-                          </ActionIcon>
-                        )}
-                      </CopyButton>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </ScrollTable>
       )}
       {open && <TransactionDetail walletId={walletId} txid={open} onClose={() => setOpen(null)} />}
       {next !== null && (

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, NumberInput, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type LookupOutput } from '../../shared/operations.js';
 import { LOOKUP_TYPES } from '../../shared/payment-schemas.js';
@@ -54,26 +55,24 @@ export function LookupView() {
             <Text size="lg" fw={700}>
               {result.totalBalance.balance.toLocaleString('en-US', { maximumFractionDigits: 2 })} {result.totalBalance.currency}
             </Text>
-            <Table.ScrollContainer minWidth={520}>
-              <Table aria-label="Coins">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Protocol</Table.Th>
-                    <Table.Th>Output / token</Table.Th>
-                    <Table.Th ta="right">Balance</Table.Th>
+            <ScrollTable aria-label="Coins">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Protocol</Table.Th>
+                  <Table.Th>Output / token</Table.Th>
+                  <Table.Th ta="right">Balance</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {result.coins.map((c, i) => (
+                  <Table.Tr key={i}>
+                    <Table.Td>{c.protocol}</Table.Td>
+                    <Table.Td ff="monospace">{c.txid ? `${c.txid.slice(0, 16)}…:${c.vout}` : (c.tokenId ?? c.address ?? '')}</Table.Td>
+                    <Table.Td ta="right">{c.balance !== undefined ? formatSats(c.balance) : c.amount}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {result.coins.map((c, i) => (
-                    <Table.Tr key={i}>
-                      <Table.Td>{c.protocol}</Table.Td>
-                      <Table.Td ff="monospace">{c.txid ? `${c.txid.slice(0, 16)}…:${c.vout}` : (c.tokenId ?? c.address ?? '')}</Table.Td>
-                      <Table.Td ta="right">{c.balance !== undefined ? formatSats(c.balance) : c.amount}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                ))}
+              </Table.Tbody>
+            </ScrollTable>
             <Group>
               <Button
                 variant="default"

@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { CopyField } from '../components/CopyField.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall } from '../../shared/operations.js';
@@ -155,28 +156,26 @@ function RatesTable() {
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Title order={4}>Exchange rates (price of 1 BSV)</Title>
-        <Table.ScrollContainer minWidth={520}>
-          <Table aria-label="Exchange rates">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Currency</Table.Th>
-                <Table.Th>Rate</Table.Th>
-                <Table.Th>Source</Table.Th>
-                <Table.Th>Updated</Table.Th>
+        <ScrollTable aria-label="Exchange rates">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Currency</Table.Th>
+              <Table.Th>Rate</Table.Th>
+              <Table.Th>Source</Table.Th>
+              <Table.Th>Updated</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rates.data?.rates.map((r) => (
+              <Table.Tr key={r.currency}>
+                <Table.Td>{r.currency}</Table.Td>
+                <Table.Td>{r.rate}</Table.Td>
+                <Table.Td>{r.source}</Table.Td>
+                <Table.Td>{formatTime(r.updatedAt)}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rates.data?.rates.map((r) => (
-                <Table.Tr key={r.currency}>
-                  <Table.Td>{r.currency}</Table.Td>
-                  <Table.Td>{r.rate}</Table.Td>
-                  <Table.Td>{r.source}</Table.Td>
-                  <Table.Td>{formatTime(r.updatedAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </ScrollTable>
         {editable && (
           <form onSubmit={save.onSubmit}>
             <Group align="flex-end">

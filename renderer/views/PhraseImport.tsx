@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Radio, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type OperationOutput } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
@@ -94,37 +95,35 @@ export function PhraseImport({ value, onChange, errors = {} }: { value: PhraseCh
       )}
       {scan && (
         <Radio.Group value={value.derivation === 'custom' ? value.customPath : ''} onChange={(path) => onChange({ ...value, derivation: 'custom', customPath: path })} label="Where this phrase's coins are">
-          <Table.ScrollContainer minWidth={520}>
-            <Table aria-label="Where this phrase's coins are" verticalSpacing={4}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Use</Table.Th>
-                  <Table.Th>Path</Table.Th>
-                  <Table.Th>Addresses used</Table.Th>
-                  <Table.Th>Balance (BSV)</Table.Th>
+          <ScrollTable aria-label="Where this phrase's coins are" verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Use</Table.Th>
+                <Table.Th>Path</Table.Th>
+                <Table.Th>Addresses used</Table.Th>
+                <Table.Th>Balance (BSV)</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {scan.paths.map((p) => (
+                <Table.Tr key={p.derivationPath} data-testid={`path-${p.derivationPath}`}>
+                  <Table.Td>
+                    <Radio value={p.derivationPath} aria-label={`Use ${p.derivationPath}`} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {p.derivationPath}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {p.label}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{p.usedAddresses}</Table.Td>
+                  <Table.Td>{formatBsv(p.satoshis)}</Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {scan.paths.map((p) => (
-                  <Table.Tr key={p.derivationPath} data-testid={`path-${p.derivationPath}`}>
-                    <Table.Td>
-                      <Radio value={p.derivationPath} aria-label={`Use ${p.derivationPath}`} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text ff="monospace" size="sm">
-                        {p.derivationPath}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {p.label}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{p.usedAddresses}</Table.Td>
-                    <Table.Td>{formatBsv(p.satoshis)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              ))}
+            </Table.Tbody>
+          </ScrollTable>
         </Radio.Group>
       )}
     </Stack>

@@ -1,4 +1,5 @@
 import { Alert, Button, Checkbox, Group, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState, type FormEvent } from 'react';
 import { OPERATIONS as OPS, type ApiKeyInfo, type NewApiKey } from '../../shared/operations.js';
 import { ROLE_LABELS } from '../../shared/roles.js';
@@ -106,48 +107,46 @@ function ApiKeys() {
         </div>
         {keys.error && <Alert color="red">{keys.error}</Alert>}
         {keys.data && keys.data.length > 0 && (
-          <Table.ScrollContainer minWidth={520}>
-            <Table aria-label="API keys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Label</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th />
+          <ScrollTable aria-label="API keys">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Label</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.map((k) => (
+                <Table.Tr key={k.keyId}>
+                  <Table.Td>{k.label || '—'}</Table.Td>
+                  <Table.Td>{when(k.createdAt)}</Table.Td>
+                  <Table.Td>{when(k.lastUsedAt)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={async () => {
+                          try {
+                            setRevealed(await call(OPS.rotateApiKey, { keyId: k.keyId }));
+                            await keys.reload();
+                          } catch (err) {
+                            notifyError(err);
+                          }
+                        }}
+                      >
+                        Rotate
+                      </Button>
+                      <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(k)}>
+                        Revoke
+                      </Button>
+                    </Group>
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.map((k) => (
-                  <Table.Tr key={k.keyId}>
-                    <Table.Td>{k.label || '—'}</Table.Td>
-                    <Table.Td>{when(k.createdAt)}</Table.Td>
-                    <Table.Td>{when(k.lastUsedAt)}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={async () => {
-                            try {
-                              setRevealed(await call(OPS.rotateApiKey, { keyId: k.keyId }));
-                              await keys.reload();
-                            } catch (err) {
-                              notifyError(err);
-                            }
-                          }}
-                        >
-                          Rotate
-                        </Button>
-                        <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(k)}>
-                          Revoke
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+              ))}
+            </Table.Tbody>
+          </ScrollTable>
         )}
         {keys.data?.length === 0 && <Text size="sm">You have no API keys.</Text>}
         <form onSubmit={create}>

@@ -1,4 +1,5 @@
 import { Alert, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useEffect, useState } from 'react';
 import { CopyField } from '../components/CopyField.js';
 import { QrCode } from '../components/QrCode.js';
@@ -76,24 +77,22 @@ export function ReceiveView() {
           <Title order={4} mb="xs">
             Available addresses
           </Title>
-          <Table.ScrollContainer minWidth={520}>
-            <Table aria-label="Available addresses">
-              <Table.Tbody>
-                {receive.data.addresses.map((a, i) => (
-                  <Table.Tr key={a}>
-                    <Table.Td w={40}>
-                      <Text c="dimmed" size="sm">
-                        {i + 1}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <CopyField label={`Address ${i + 1}`} value={a} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ScrollTable aria-label="Available addresses">
+            <Table.Tbody>
+              {receive.data.addresses.map((a, i) => (
+                <Table.Tr key={a}>
+                  <Table.Td w={40}>
+                    <Text c="dimmed" size="sm">
+                      {i + 1}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <CopyField label={`Address ${i + 1}`} value={a} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ScrollTable>
         </Paper>
       )}
     </Stack>

@@ -2,6 +2,7 @@ import {
   Alert, Badge, Button, Card, Code, Group, Image, Loader, Modal, NumberInput, Paper, SegmentedControl, Select, SimpleGrid, Stack, Stepper, Table, Tabs, Text,
   Textarea, TextInput, Title,
 } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { canCall, OPERATIONS as OPS, type BalanceOutput, type LookupCoin, type TokenDetailsOutput } from '../../shared/operations.js';
 import { STAS_PROTOCOL_IDS, TOKEN_PROTOCOL_IDS } from '../../shared/token-schemas.js';
@@ -66,58 +67,56 @@ function Holdings({ walletId, refresh, onChanged }: { walletId: string | null; r
       {holdings.loading && !holdings.data && <Loader size="sm" />}
       {holdings.data && tokens.length === 0 && <Text c="dimmed">This wallet holds no tokens yet. Issue one, or receive one at the wallet's address or paymail.</Text>}
       {tokens.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped highlightOnHover aria-label="Token holdings">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Token</Table.Th>
-                <Table.Th>Protocol</Table.Th>
-                <Table.Th ta="right">Held</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tokens.map((c) => (
-                <Table.Tr key={c.tokenId}>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {c.image && <Image src={c.image} alt="" w={28} h={28} radius="sm" fit="contain" fallbackSrc="" />}
-                      <div>
-                        <Text fw={600}>{c.symbol}</Text>
-                        <Text size="xs" c="dimmed">
-                          {c.name}
-                        </Text>
-                      </div>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light">{c.protocol}</Badge>
-                  </Table.Td>
-                  <Table.Td ta="right" data-testid={`held-${c.symbol}`}>
-                    {isNft(c.protocol) ? `${c.amount} (#${(c.sn ?? []).join(', #')})` : formatAmount(c.amount ?? 0, c.decimals ?? 0)}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button size="xs" variant="default" onClick={() => setOpen(c.tokenId!)}>
-                        Details
+        <ScrollTable striped highlightOnHover aria-label="Token holdings">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Token</Table.Th>
+              <Table.Th>Protocol</Table.Th>
+              <Table.Th ta="right">Held</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {tokens.map((c) => (
+              <Table.Tr key={c.tokenId}>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    {c.image && <Image src={c.image} alt="" w={28} h={28} radius="sm" fit="contain" fallbackSrc="" />}
+                    <div>
+                      <Text fw={600}>{c.symbol}</Text>
+                      <Text size="xs" c="dimmed">
+                        {c.name}
+                      </Text>
+                    </div>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light">{c.protocol}</Badge>
+                </Table.Td>
+                <Table.Td ta="right" data-testid={`held-${c.symbol}`}>
+                  {isNft(c.protocol) ? `${c.amount} (#${(c.sn ?? []).join(', #')})` : formatAmount(c.amount ?? 0, c.decimals ?? 0)}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="default" onClick={() => setOpen(c.tokenId!)}>
+                      Details
+                    </Button>
+                    {canCall(role, OPS.send) && (
+                      <Button size="xs" onClick={() => setAction({ kind: 'send', coin: c })}>
+                        Send
                       </Button>
-                      {canCall(role, OPS.send) && (
-                        <Button size="xs" onClick={() => setAction({ kind: 'send', coin: c })}>
-                          Send
-                        </Button>
-                      )}
-                      {canCall(role, OPS.redeemToken) && (
-                        <Button size="xs" color="orange" variant="light" onClick={() => setAction({ kind: 'redeem', coin: c })}>
-                          Redeem
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                    )}
+                    {canCall(role, OPS.redeemToken) && (
+                      <Button size="xs" color="orange" variant="light" onClick={() => setAction({ kind: 'redeem', coin: c })}>
+                        Redeem
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </ScrollTable>
       )}
       {open && <TokenDetails tokenId={open} onClose={() => setOpen(null)} />}
       {action && (
@@ -408,41 +407,39 @@ function Templates() {
         [redemptionPublicKeyHash] placeholders; it stays in the encrypted database. The headless host also reads them from --token-templates &lt;dir&gt;.
       </Text>
       {list.error && <Alert color="red">{list.error}</Alert>}
-      <Table.ScrollContainer minWidth={520}>
-        <Table aria-label="Installed templates">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Protocol</Table.Th>
-              <Table.Th>Size</Table.Th>
-              <Table.Th>Installed</Table.Th>
-              <Table.Th>From</Table.Th>
-              <Table.Th />
+      <ScrollTable aria-label="Installed templates">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Protocol</Table.Th>
+            <Table.Th>Size</Table.Th>
+            <Table.Th>Installed</Table.Th>
+            <Table.Th>From</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(list.data?.templates ?? []).map((t) => (
+            <Table.Tr key={t.protocolId}>
+              <Table.Td>{t.protocolId}</Table.Td>
+              <Table.Td>{t.bytes} bytes</Table.Td>
+              <Table.Td>{new Date(t.installedAt).toLocaleString()}</Table.Td>
+              <Table.Td>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
+              <Table.Td>
+                <Button size="xs" color="red" variant="subtle" onClick={() => void remove(t.protocolId)}>
+                  Remove
+                </Button>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(list.data?.templates ?? []).map((t) => (
-              <Table.Tr key={t.protocolId}>
-                <Table.Td>{t.protocolId}</Table.Td>
-                <Table.Td>{t.bytes} bytes</Table.Td>
-                <Table.Td>{new Date(t.installedAt).toLocaleString()}</Table.Td>
-                <Table.Td>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" color="red" variant="subtle" onClick={() => void remove(t.protocolId)}>
-                    Remove
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-            {list.data?.templates.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text c="dimmed">None installed: KST-20 and KST-789 work without any.</Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          ))}
+          {list.data?.templates.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={5}>
+                <Text c="dimmed">None installed: KST-20 and KST-789 work without any.</Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tbody>
+      </ScrollTable>
       <Paper withBorder p="md">
         <form onSubmit={install.onSubmit}>
           <Stack gap="sm">

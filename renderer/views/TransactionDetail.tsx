@@ -1,4 +1,5 @@
 import { Alert, Badge, Group, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { OPERATIONS as OPS } from '../../shared/operations.js';
 import { Amount } from '../components/Amount.js';
 import { CopyField } from '../components/CopyField.js';
@@ -73,58 +74,54 @@ export function TransactionDetail({ walletId, txid, onClose }: { walletId: strin
           {d.inputs && (
             <>
               <Title order={5}>Inputs</Title>
-              <Table.ScrollContainer minWidth={520}>
-                <Table aria-label="Inputs" verticalSpacing={4}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Spends</Table.Th>
-                      <Table.Th>From</Table.Th>
-                      <Table.Th ta="right">Amount</Table.Th>
+              <ScrollTable aria-label="Inputs" verticalSpacing={4}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Spends</Table.Th>
+                    <Table.Th>From</Table.Th>
+                    <Table.Th ta="right">Amount</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {d.inputs.map((i) => (
+                    <Table.Tr key={`${i.txid}:${i.vout}`}>
+                      <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                        {i.txid.slice(0, 16)}…:{i.vout}
+                      </Table.Td>
+                      <Table.Td style={{ wordBreak: 'break-all' }}>
+                        {i.address ?? '—'} {i.mine && <Badge color="teal">this wallet</Badge>}
+                      </Table.Td>
+                      <Table.Td ta="right">{i.satoshis === null ? 'unknown' : formatSats(i.satoshis)}</Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {d.inputs.map((i) => (
-                      <Table.Tr key={`${i.txid}:${i.vout}`}>
-                        <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                          {i.txid.slice(0, 16)}…:{i.vout}
-                        </Table.Td>
-                        <Table.Td style={{ wordBreak: 'break-all' }}>
-                          {i.address ?? '—'} {i.mine && <Badge color="teal">this wallet</Badge>}
-                        </Table.Td>
-                        <Table.Td ta="right">{i.satoshis === null ? 'unknown' : formatSats(i.satoshis)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                  ))}
+                </Table.Tbody>
+              </ScrollTable>
             </>
           )}
           {d.outputs && (
             <>
               <Title order={5}>Outputs</Title>
-              <Table.ScrollContainer minWidth={520}>
-                <Table aria-label="Outputs" verticalSpacing={4}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>#</Table.Th>
-                      <Table.Th>To</Table.Th>
-                      <Table.Th ta="right">Amount</Table.Th>
+              <ScrollTable aria-label="Outputs" verticalSpacing={4}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>#</Table.Th>
+                    <Table.Th>To</Table.Th>
+                    <Table.Th ta="right">Amount</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {d.outputs.map((o) => (
+                    <Table.Tr key={o.vout}>
+                      <Table.Td>{o.vout}</Table.Td>
+                      <Table.Td style={{ wordBreak: 'break-all' }}>
+                        {o.address ?? (o.kind === 'data' ? 'data (OP_RETURN)' : 'script')} {o.kind === 'token' && <Badge color="grape">token</Badge>}{' '}
+                        {o.mine && <Badge color="teal">{o.change ? 'change' : 'this wallet'}</Badge>}
+                      </Table.Td>
+                      <Table.Td ta="right">{formatSats(o.satoshis ?? 0)}</Table.Td>
                     </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {d.outputs.map((o) => (
-                      <Table.Tr key={o.vout}>
-                        <Table.Td>{o.vout}</Table.Td>
-                        <Table.Td style={{ wordBreak: 'break-all' }}>
-                          {o.address ?? (o.kind === 'data' ? 'data (OP_RETURN)' : 'script')} {o.kind === 'token' && <Badge color="grape">token</Badge>}{' '}
-                          {o.mine && <Badge color="teal">{o.change ? 'change' : 'this wallet'}</Badge>}
-                        </Table.Td>
-                        <Table.Td ta="right">{formatSats(o.satoshis ?? 0)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                  ))}
+                </Table.Tbody>
+              </ScrollTable>
             </>
           )}
         </Stack>

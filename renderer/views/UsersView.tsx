@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type UserOutput } from '../../shared/operations.js';
 import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
@@ -32,43 +33,41 @@ export function UsersView() {
         <Button onClick={() => setCreating(true)}>New user</Button>
       </Group>
       {users.error && <Alert color="red">{users.error}</Alert>}
-      <Table.ScrollContainer minWidth={520}>
-        <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>E-mail</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Title</Table.Th>
-              <Table.Th />
+      <ScrollTable striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>E-mail</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Title</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.data?.map((u) => (
+            <Table.Tr key={u.uid} data-testid={`user-row-${u.email}`}>
+              <Table.Td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</Table.Td>
+              <Table.Td>{u.email}</Table.Td>
+              <Table.Td>
+                <Badge color={ROLE_COLORS[u.role]} variant="light">
+                  {ROLE_LABELS[u.role]}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{u.title || '—'}</Table.Td>
+              <Table.Td>
+                <Group gap="xs" justify="flex-end">
+                  <Button size="xs" variant="default" onClick={() => setEditing(u)}>
+                    Edit
+                  </Button>
+                  <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(u)} disabled={u.uid === myUid} title={u.uid === myUid ? 'You cannot delete yourself here' : undefined}>
+                    Delete
+                  </Button>
+                </Group>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {users.data?.map((u) => (
-              <Table.Tr key={u.uid} data-testid={`user-row-${u.email}`}>
-                <Table.Td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</Table.Td>
-                <Table.Td>{u.email}</Table.Td>
-                <Table.Td>
-                  <Badge color={ROLE_COLORS[u.role]} variant="light">
-                    {ROLE_LABELS[u.role]}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{u.title || '—'}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end">
-                    <Button size="xs" variant="default" onClick={() => setEditing(u)}>
-                      Edit
-                    </Button>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(u)} disabled={u.uid === myUid} title={u.uid === myUid ? 'You cannot delete yourself here' : undefined}>
-                      Delete
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          ))}
+        </Table.Tbody>
+      </ScrollTable>
 
       <UserForm
         opened={creating}

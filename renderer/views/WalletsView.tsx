@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall, type WalletSummary } from '../../shared/operations.js';
 import { WALLET_TYPES, type WalletTypeName } from '../../shared/wallet-schemas.js';
@@ -37,66 +38,64 @@ export function WalletsView() {
       {wallets.error && <Alert color="red">{wallets.error}</Alert>}
       {wallets.data?.length === 0 && <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>}
       {wallets.data && wallets.data.length > 0 && (
-        <Table.ScrollContainer minWidth={860}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Wallet</Table.Th>
-                <Table.Th>Balance</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Paymail</Table.Th>
-                <Table.Th>Owner</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {wallets.data.map((w) => (
-                <Table.Tr key={w.walletID} data-testid={`wallet-row-${w.walletTitle}`}>
-                  <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
-                      <div>
-                        <Text fw={500}>{w.walletTitle}</Text>
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          {w.walletID}
-                        </Text>
-                      </div>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Amount satoshis={w.balance.confirmed + w.balance.unconfirmed} testId={`balance-${w.walletTitle}`} />
-                    <Text size="xs" c="dimmed">
-                      {formatSats(w.balance.confirmed)} confirmed
-                      {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light">{w.type}</Badge>
-                  </Table.Td>
-                  <Table.Td>{w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}</Table.Td>
-                  <Table.Td>{w.access === 'owner' ? 'You' : w.owner}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
-                      <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
-                        Receive
+        <ScrollTable minWidth={860} striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Wallet</Table.Th>
+              <Table.Th>Balance</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Paymail</Table.Th>
+              <Table.Th>Owner</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {wallets.data.map((w) => (
+              <Table.Tr key={w.walletID} data-testid={`wallet-row-${w.walletTitle}`}>
+                <Table.Td>
+                  <Group gap="sm" wrap="nowrap">
+                    {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
+                    <div>
+                      <Text fw={500}>{w.walletTitle}</Text>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {w.walletID}
+                      </Text>
+                    </div>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Amount satoshis={w.balance.confirmed + w.balance.unconfirmed} testId={`balance-${w.walletTitle}`} />
+                  <Text size="xs" c="dimmed">
+                    {formatSats(w.balance.confirmed)} confirmed
+                    {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light">{w.type}</Badge>
+                </Table.Td>
+                <Table.Td>{w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}</Table.Td>
+                <Table.Td>{w.access === 'owner' ? 'You' : w.owner}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
+                      Receive
+                    </Button>
+                    {w.access === 'owner' && canCall(role, OPS.exportMnemonic) && (
+                      <Button size="xs" variant="default" onClick={() => setExporting(w)}>
+                        Back up
                       </Button>
-                      {w.access === 'owner' && canCall(role, OPS.exportMnemonic) && (
-                        <Button size="xs" variant="default" onClick={() => setExporting(w)}>
-                          Back up
-                        </Button>
-                      )}
-                      {w.access === 'owner' && canCall(role, OPS.deleteWallet) && (
-                        <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
-                          Delete
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                    )}
+                    {w.access === 'owner' && canCall(role, OPS.deleteWallet) && (
+                      <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(w)}>
+                        Delete
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </ScrollTable>
       )}
       <CreateWalletModal opened={creating} onClose={() => setCreating(false)} onCreated={() => void wallets.reload()} />
       {exporting && <ExportModal wallet={exporting} onClose={() => setExporting(null)} />}

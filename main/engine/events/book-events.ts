@@ -1,7 +1,7 @@
 import { FEE_MANAGER_LOW_BALANCE } from '../../../shared/contracts/fees.js';
 import type { CoreServices } from '../context.js';
 import { stateOf } from '../payments/history.js';
-import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
+import { isFeeManagerWallet } from '../wallets/fee-manager-id.js';
 import type { RowBefore } from '../sync/wallet-sync.js';
 
 /**
@@ -75,7 +75,7 @@ export function publishBalance(services: Pick<CoreServices, 'repos' | 'events'>,
   const { confirmed, unconfirmed } = repos.walletUtxos.balance(walletRow);
   const audience = { kind: 'wallet', walletRow } as const;
   events.publish('balance', { walletID: wallet.walletId, walletTitle: wallet.title, satoshis: confirmed + unconfirmed, confirmed, unconfirmed }, audience);
-  if (wallet.walletId === FEE_MANAGER_WALLET_ID && wallet.type === 'escrow') {
+  if (isFeeManagerWallet(wallet)) {
     const spendable = repos.walletUtxos.available(walletRow).reduce((s, u) => s + u.satoshis, 0);
     if (spendable < FEE_MANAGER_LOW_BALANCE) events.publish('feeManager.low', { satoshis: spendable, threshold: FEE_MANAGER_LOW_BALANCE }, audience);
   }

@@ -1,6 +1,6 @@
 import { canCall } from '../../../shared/operations.js';
 import type { Caller, CoreServices, EventAudience } from '../context.js';
-import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
+import { isFeeManagerWallet } from '../wallets/fee-manager-id.js';
 
 /**
  * Whether `caller` may receive an event: the same rule as reading it through the API. A wallet's events
@@ -17,7 +17,7 @@ export function mayReceive(services: Pick<CoreServices, 'repos'>, caller: Caller
       const { wallets } = services.repos;
       const w = wallets.byRow(audience.walletRow);
       if (!w) return false;
-      if (w.walletId === FEE_MANAGER_WALLET_ID && w.type === 'escrow') return canCall(caller.role, 'feeManagerMetrics');
+      if (isFeeManagerWallet(w)) return canCall(caller.role, 'feeManagerMetrics');
       return w.ownerUid === caller.uid || (w.type === 'shared' && wallets.members(w.id).includes(caller.uid));
     }
   }
