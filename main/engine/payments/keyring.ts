@@ -1,7 +1,8 @@
-import { HD, PrivateKey, type PublicKey } from '@bsv/sdk';
+import { HD, type PrivateKey, type PublicKey } from '@bsv/sdk';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { WalletServices } from '../wallets/services.js';
 import { accountNode } from '../wallets/keys.js';
+import { deriveChildKey } from '../wallets/child-key.js';
 import { openSeed } from '../wallets/open-seed.js';
 
 /** The paymail identity key hangs off the account at `<account>/2/0`, beside the receive (0) and change (1) chains. */
@@ -11,36 +12,19 @@ export function identityPubKeyHex(wallet: Pick<WalletRow, 'accountXpub'>): strin
   return HD.fromString(wallet.accountXpub).deriveChild(IDENTITY_CHAIN).deriveChild(0).pubKey.toString();
 }
 
-/**
- * Opens wallet seeds to sign. Account nodes of standard, escrow and shared wallets are kept in memory
- * once opened (never on disk); a secure wallet's is derived for each payment from its password and
- * dropped after.
- */
 /** Child keys kept per open account: enough for a busy wallet's recent coins, bounded for the biggest. */
 const KEYS_PER_ACCOUNT = 4096;
-
-/**
- * A child key that computes its public key once: signing a P2PKH input asks for it every time, and each
- * computation is a point multiplication (about as costly as the signature itself).
- */
-class ChildKey extends PrivateKey {
-  private pub: PublicKey | undefined;
-  /** The key of an HD node, with the public key the derivation computed already. */
-  static of(node: HD): ChildKey {
-    const k = new ChildKey(node.privKey.toHex(), 'hex');
-    k.pub = node.pubKey;
-    return k;
-  }
-  override toPublicKey(): PublicKey {
-    return (this.pub ??= super.toPublicKey());
-  }
-}
 
 interface OpenAccount {
   chains: Map<number, HD>;
   keys: Map<string, PrivateKey>;
 }
 
+/**
+ * Opens wallet seeds to sign. Account nodes of standard, escrow and shared wallets are kept in memory
+ * once opened (never on disk); a secure wallet's is derived for each payment from its password and
+ * dropped after.
+ */
 export class KeyRing {
   private readonly accounts = new Map<number, { xpub: string; account: OpenAccount }>();
 
@@ -77,7 +61,7 @@ export class SigningAccount {
     const { keys } = this.account;
     let k = keys.get(id);
     if (!k) {
-      k = ChildKey.of(this.account.chains.get(chain)!.deriveChild(idx));
+      k = deriveChildKey(this.account.chains.get(chain)!, idx);
       if (keys.size >= KEYS_PER_ACCOUNT) keys.delete(keys.keys().next().value!);
       keys.set(id, k);
     }

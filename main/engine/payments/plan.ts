@@ -56,10 +56,13 @@ const insufficient = (sel: { needed: number; available: number; missing: number 
  */
 export function chooseCoins(services: PaymentServices, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): CoinChoice {
   const paid = outputs.reduce((s, o) => s + o.satoshis, 0);
-  // First from a few candidates (a wallet may hold 100,000 coins); every coin only if those do not do.
+  // First from a few candidates (a wallet may hold 100,000 coins): the smallest coins that could pay alone
+  // and the largest; then from more of each; every coin only if those do not do.
+  const { walletUtxos } = services.repos;
   return (
-    chooseFrom(services, wallet, outputs, policy, (walletRow, from) => services.repos.walletUtxos.candidates(walletRow, from), paid) ??
-    chooseFrom(services, wallet, outputs, policy, (walletRow) => services.repos.walletUtxos.available(walletRow), paid, true)!
+    chooseFrom(services, wallet, outputs, policy, (walletRow, from) => walletUtxos.candidates(walletRow, from, 8, 24), paid) ??
+    chooseFrom(services, wallet, outputs, policy, (walletRow, from) => walletUtxos.candidates(walletRow, from, 50, 200), paid) ??
+    chooseFrom(services, wallet, outputs, policy, (walletRow) => walletUtxos.available(walletRow), paid, true)!
   );
 }
 

@@ -45,7 +45,8 @@ export function completeAttempt(services: PaymentServices, attempt: string, tx: 
   const final: PayOutput = { ...result, seenByChain: true, state: height === null ? 'pending' : 'confirmed' };
   services.db.transaction(() => {
     services.repos.payments.attemptDone(attempt, JSON.stringify(final));
-    services.sync.applyTransaction(tx, final.txid, height);
+    // Booking is idempotent; skipping it when the chain's announcement already booked it saves a second round of writes.
+    if (!services.sync.booked(final.txid, height)) services.sync.applyTransaction(tx, final.txid, height);
   })();
   return final;
 }

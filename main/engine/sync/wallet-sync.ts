@@ -160,6 +160,15 @@ export class WalletSync {
     return [...touched];
   }
 
+  /**
+   * Whether the books already hold `txid` as the chain has it (every wallet's row seen, at `height` when
+   * one is given): the local node announces a transaction as it accepts it, so its payer finds it booked.
+   */
+  booked(txid: string, height: number | null): boolean {
+    const rows = this.services.repos.walletTxs.statesOf(txid);
+    return rows.length > 0 && rows.every((r) => r.state === 'seen' && (height === null || r.height === height));
+  }
+
   private bookOnce(tx: Transaction, txid: string, height: number | null): number[] {
     const { db, repos } = this.services;
     return db.transaction(() => {

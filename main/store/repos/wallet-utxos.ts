@@ -109,7 +109,8 @@ export function createWalletUtxoRepo(db: Db) {
         const k = `${r.txid}:${r.vout}`;
         return seen.has(k) ? false : (seen.add(k), true);
       });
-      return rows.map(toRow).sort((a, b) => b.satoshis - a.satoshis || a.txid.localeCompare(b.txid) || a.vout - b.vout);
+      // Plain code-unit order for the tie-break (txids are lower-case hex): localeCompare was most of the cost.
+      return rows.map(toRow).sort((a, b) => b.satoshis - a.satoshis || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.vout - b.vout));
     },
     /** Satoshis of the wallet's spendable coins. */
     availableTotal(walletRow: number): number {
