@@ -2,7 +2,7 @@ import { LockingScript, P2PKH, PrivateKey, SatoshisPerKilobyte, Spend, Transacti
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LEDGER_FILE, LEDGER_MIGRATIONS } from '../main/chain/local/ledger-schema.js';
+import { LEDGER_STORE } from '../main/chain/local/ledger-schema.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { openStore } from '../main/store/database.js';
 import { interleaved, report, wanted } from './lib.js';
@@ -81,7 +81,7 @@ async function lookupBench(): Promise<void> {
       if (node.submit(fan.toHex()).status !== 'accepted') throw new Error('fan-out refused');
     }
     node.mine();
-    const ledger = openStore({ dataDir, password: 'bench', fileName: LEDGER_FILE, migrations: LEDGER_MIGRATIONS });
+    const ledger = openStore({ dataDir, password: 'bench', ...LEDGER_STORE });
     const query = ledger.db.prepare('SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL');
     const ROUNDS = 15;
     let floorMs = 0;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { applyKey, derivedKey, firstPage, isNotADatabase, passwordOpens } from './key-check.js';
+import { applyKey, derivedKey, firstPage, isNotADatabase, passwordOpens, type Cipher, type DbKey } from './key-check.js';
 import { migrate, type Migration } from './migrations.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -26,6 +26,8 @@ export interface OpenOptions {
   nativeBinding?: string;
   /** The file inside dataDir; the main database by default (the local chain keeps its own). */
   fileName?: string;
+  /** How the file is encrypted (see key-check.ts); a SQLCipher file opened as another cipher is converted once. */
+  cipher?: Cipher;
 }
 
 export interface Store {
@@ -41,18 +43,23 @@ export interface Store {
  * with `fileMustExist`, and the key is checked with a read before any pragma that writes, so a wrong
  * password leaves the file exactly as it was.
  */
-export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBinding, fileName = DATABASE_FILE }: OpenOptions): Store {
+export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBinding, fileName = DATABASE_FILE, cipher = 'sqlcipher' }: OpenOptions): Store {
   if (!password) throw new Error('A database password is required.');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, fileName);
   const existed = existsSync(file);
   // The key is derived once; checked on a copy first: a wrong password must not change a single byte of the data directory.
   const page = existed ? firstPage(file) : null;
-  const key = page ? derivedKey(page, password) : { password };
-  if (page && !passwordOpens(page, key, nativeBinding)) throw new WrongPasswordError(file);
+  const key = page ? derivedKey(page, password, cipher) : { password };
+  if (page && !passwordOpens(page, key, cipher, nativeBinding)) {
+    // Written before this file's cipher changed (the ledger was SQLCipher until AEGIS): converted once, if the password opens it.
+    const before = cipher !== 'sqlcipher' ? derivedKey(page, password, 'sqlcipher') : null;
+    if (!before || !passwordOpens(page, before, 'sqlcipher', nativeBinding)) throw new WrongPasswordError(file);
+    convertFromSqlcipher(file, before, cipher, password, nativeBinding);
+  }
   const db = new Database(file, { fileMustExist: existed, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
-    applyKey(db, key);
+    applyKey(db, key, cipher);
     try {
       db.prepare('SELECT count(*) FROM sqlite_master').get();
     } catch (err) {
@@ -87,6 +94,24 @@ export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBi
       }
     },
   };
+}
+
+/**
+ * Re-encrypts a SQLCipher file with another cipher, in place. The WAL is folded in first and the rekey runs
+ * in rollback-journal mode (SQLite3 Multiple Ciphers rewrites every page in one journaled transaction, and
+ * does not rekey in WAL mode); the caller's open turns WAL mode back on.
+ */
+function convertFromSqlcipher(file: string, key: DbKey, to: Cipher, password: string, nativeBinding?: string): void {
+  const db = new Database(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  try {
+    applyKey(db, key, 'sqlcipher');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
+    db.pragma(`cipher = '${to}'`);
+    db.rekey(Buffer.from(password, 'utf8'));
+  } finally {
+    db.close();
+  }
 }
 
 /** The files are encrypted, but still nobody else's business: owner-only, like the key file. */

@@ -6,6 +6,9 @@ import { describe, it } from 'node:test';
 import { openStore, WrongPasswordError } from '../../main/store/database.js';
 import type { Migration } from '../../main/store/migrations.js';
 import { MIGRATIONS } from '../../main/store/schema.js';
+import { LEDGER_MIGRATIONS, LEDGER_STORE } from '../../main/chain/local/ledger-schema.js';
+import { LocalNode } from '../../main/chain/local/local-node.js';
+import { PrivateKey } from '@bsv/sdk';
 import { ROOT } from '../helpers/headless.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -86,5 +89,49 @@ describe('encrypted store', () => {
     openStore({ dataDir: dir, password: 'p', migrations: three }).close();
     assert.throws(() => openStore({ dataDir: dir, password: 'p', migrations: [m1] }), /newer Keystead/);
     assert.throws(() => openStore({ dataDir: dir, password: 'p', migrations: [m1, { ...m1, version: 3 }] }), /without gaps/);
+  });
+
+  describe('the local chain\'s ledger (AEGIS)', () => {
+    const ledgerFile = (dir: string) => path.join(dir, LEDGER_STORE.fileName);
+
+    it('is encrypted with AEGIS: the SQLCipher settings do not open it, the password with AEGIS does, nothing in plaintext', async () => {
+      const dir = tempDir();
+      const node = LocalNode.open({ dataDir: dir, password: 'ledger-pw' });
+      const address = PrivateKey.fromRandom().toAddress();
+      const paid = await node.faucet(address, 12_345);
+      node.close();
+      const bytes = readFileSync(ledgerFile(dir));
+      assert.notEqual(bytes.subarray(0, 15).toString('latin1'), 'SQLite format 3');
+      assert.equal(bytes.includes(Buffer.from(address)), false, 'no address in plaintext');
+      assert.throws(() => openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS }), WrongPasswordError);
+      assert.throws(() => openStore({ dataDir: dir, password: 'wrong', ...LEDGER_STORE }), WrongPasswordError);
+      const again = LocalNode.open({ dataDir: dir, password: 'ledger-pw' });
+      assert.equal(again.utxos(address)[0]?.txid, paid.txid);
+      again.close();
+    });
+
+    it('converts a ledger written with SQLCipher once, keeping every row; a wrong password leaves it untouched', async () => {
+      const dir = tempDir();
+      // A ledger as the versions before AEGIS wrote it: SQLCipher, schema version 1.
+      const old = openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS.slice(0, 1) });
+      old.db.prepare("INSERT INTO meta (key, value) VALUES ('marker', 'kept')").run();
+      old.db.prepare("INSERT INTO address_txs (address, txid) VALUES ('1Addr', 'ab')").run();
+      old.close();
+      const before = readFileSync(ledgerFile(dir));
+      assert.throws(() => openStore({ dataDir: dir, password: 'wrong', ...LEDGER_STORE }), WrongPasswordError);
+      assert.deepEqual(readFileSync(ledgerFile(dir)), before, 'a wrong password changed nothing');
+
+      const s = openStore({ dataDir: dir, password: 'ledger-pw', ...LEDGER_STORE });
+      assert.equal(s.db.pragma('user_version', { simple: true }), LEDGER_MIGRATIONS.length);
+      assert.equal(s.db.pragma('journal_mode', { simple: true }), 'wal');
+      assert.equal((s.db.prepare("SELECT value FROM meta WHERE key = 'marker'").get() as { value: string }).value, 'kept');
+      assert.deepEqual(s.db.prepare('SELECT address, txid FROM address_txs').all(), [{ address: '1Addr', txid: 'ab' }]);
+      s.close();
+      // Now AEGIS: SQLCipher's settings no longer open it, and a second open converts nothing.
+      assert.throws(() => openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS }), WrongPasswordError);
+      const reopened = openStore({ dataDir: dir, password: 'ledger-pw', ...LEDGER_STORE });
+      assert.equal((reopened.db.prepare("SELECT value FROM meta WHERE key = 'marker'").get() as { value: string }).value, 'kept');
+      reopened.close();
+    });
   });
 });

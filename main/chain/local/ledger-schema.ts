@@ -1,3 +1,4 @@
+import type { OpenOptions } from '../../store/database.js';
 import type { Migration } from '../../store/migrations.js';
 
 /** The local chain's own database (`chain-local.db`): blocks, transactions, every output and who spent it. */
@@ -46,4 +47,26 @@ export const LEDGER_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'fewer pages per accepted transaction',
+    // Each accepted transaction rewrites every index page it touches. Only mined transactions are looked up
+    // by block, so the mempool stays out of that index (a transaction enters it once, when mined); and an
+    // address's history is one tree keyed by (address, txid) instead of a table plus an index.
+    sql: `
+      DROP INDEX txs_by_block;
+      CREATE INDEX txs_by_block ON txs(block_height, block_index) WHERE block_height IS NOT NULL;
+      CREATE TABLE address_txs_keyed (
+        address  TEXT NOT NULL,
+        txid     TEXT NOT NULL,
+        PRIMARY KEY (address, txid)
+      ) WITHOUT ROWID;
+      INSERT INTO address_txs_keyed (address, txid) SELECT address, txid FROM address_txs;
+      DROP TABLE address_txs;
+      ALTER TABLE address_txs_keyed RENAME TO address_txs;
+    `,
+  },
 ];
+
+/** How the ledger is stored: its own file, schema and cipher (AEGIS: see key-check.ts). */
+export const LEDGER_STORE = { fileName: LEDGER_FILE, migrations: LEDGER_MIGRATIONS, cipher: 'aegis' } as const satisfies Partial<OpenOptions>;

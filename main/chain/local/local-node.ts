@@ -7,7 +7,7 @@ import { merklePathFor, merkleRoot } from '../merkle.js';
 import { DEFAULT_FEE_POLICY } from '../policy.js';
 export { MAX_FAUCET } from '../policy.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
-import { LEDGER_FILE, LEDGER_MIGRATIONS } from './ledger-schema.js';
+import { LEDGER_STORE } from './ledger-schema.js';
 import { validateTransaction } from './validate.js';
 import { holderAddressOf, p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
@@ -77,7 +77,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string; logger?: Logger }): LocalNode {
-    const store = openStore({ dataDir: opts.dataDir, password: opts.password, fileName: LEDGER_FILE, migrations: LEDGER_MIGRATIONS, nativeBinding: opts.nativeBinding });
+    const store = openStore({ dataDir: opts.dataDir, password: opts.password, ...LEDGER_STORE, nativeBinding: opts.nativeBinding });
+    // Every accepted transaction rewrites the same few hot pages (the ledger's tails): a longer WAL between
+    // checkpoints writes each of them back once instead of once per thousand frames.
+    store.db.pragma('wal_autocheckpoint = 10000');
     return new LocalNode(store, opts.policy ?? DEFAULT_FEE_POLICY, opts.now ?? Date.now, opts.logger ?? silentLogger());
   }
 
@@ -98,32 +101,33 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (this.prepared('SELECT 1 FROM txs WHERE txid = ?').get(txid)) return { status: 'accepted', txid, alreadyKnown: true };
     const raw = tx.toHex();
     const size = raw.length / 2;
-    const lookup = this.prepared<[string, number], { satoshis: number; script: string; spent_by: string | null }>(
-      'SELECT satoshis, script, spent_by FROM outputs WHERE txid = ? AND vout = ?',
+    const lookup = this.prepared<[string, number], { satoshis: number; script: string; address: string | null; spent_by: string | null }>(
+      'SELECT satoshis, script, address, spent_by FROM outputs WHERE txid = ? AND vout = ?',
     );
+    // Whose history each spent output is in, kept from the lookup for the record.
+    const holders = new Map<string, string | null>();
     const v = validateTransaction(tx, size, (t, o) => {
       const r = lookup.get(t, o);
+      if (r) holders.set(`${t}:${o}`, r.address ?? holderAddressOf(r.script));
       return r ? { satoshis: r.satoshis, script: r.script, spentBy: r.spent_by } : null;
     }, this.policy);
     if (!v.ok) return { status: 'rejected', txid, reason: v.reason, message: v.message, ...(v.competingTxs ? { competingTxs: v.competingTxs } : {}) };
-    this.db.transaction(() => this.record(tx, txid, raw, v.fee, v.spent, null, null))();
+    const spent = v.spent.map((s) => ({ ...s, holder: holders.get(`${s.txid}:${s.vout}`) ?? null }));
+    this.db.transaction(() => this.record(tx, txid, raw, v.fee, spent, null, null))();
     this.notify('tx', { txid, tx });
     return { status: 'accepted', txid, alreadyKnown: false };
   }
 
-  private record(tx: Transaction, txid: string, raw: string, fee: number, spent: { txid: string; vout: number }[], height: number | null, index: number | null): void {
+  private record(tx: Transaction, txid: string, raw: string, fee: number, spent: { txid: string; vout: number; holder: string | null }[], height: number | null, index: number | null): void {
     // The highest seq is read once, then counted here: max() over every transaction is a scan of the ledger.
     this.lastSeq ??= this.prepared<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0;
     const seq = ++this.lastSeq;
     this.prepared('INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
     const spend = this.prepared('UPDATE outputs SET spent_by = ? WHERE txid = ? AND vout = ? AND spent_by IS NULL');
-    const addressOf = this.prepared<[string, number], { address: string | null; script: string }>('SELECT address, script FROM outputs WHERE txid = ? AND vout = ?');
     const link = this.prepared('INSERT OR IGNORE INTO address_txs (address, txid) VALUES (?, ?)');
     for (const s of spent) {
       if (spend.run(txid, s.txid, s.vout).changes !== 1) throw new Error(`output ${s.txid}:${s.vout} was spent concurrently`);
-      const out = addressOf.get(s.txid, s.vout);
-      const a = out ? (out.address ?? holderAddressOf(out.script)) : null;
-      if (a) link.run(a, txid);
+      if (s.holder) link.run(s.holder, txid);
     }
     const insertOut = this.prepared('INSERT INTO outputs (txid, vout, satoshis, script, address) VALUES (?, ?, ?, ?, ?)');
     tx.outputs.forEach((o, vout) => {
