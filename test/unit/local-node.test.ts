@@ -52,6 +52,11 @@ describe('local ledger node', () => {
       return r.status === 'rejected' ? r.reason : 'accepted';
     };
     assert.equal(reason('deadbeef'), 'malformed');
+    // A valid spend with bytes after it: the SDK alone would accept it under a txid no other node computes.
+    const trailing = await spend(funding, funding.outputs.findIndex((o) => o.change), alice, [{ to: bob.toAddress(), satoshis: 1000 }]);
+    assert.equal(reason(`${trailing.toHex()}00`), 'malformed');
+    assert.equal(node.txHex(Transaction.fromHex(`${trailing.toHex()}00`).id('hex')), null, 'nothing recorded under the wrong id');
+    assert.equal(node.txStatus(trailing.id('hex')).state, 'unknown', 'nor under the right one');
 
     const unknownParent = new Transaction();
     unknownParent.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 5000 });

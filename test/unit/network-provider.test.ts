@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { classifyArc, reasonFromText } from '../../main/chain/network/classify.js';
 import { httpRequest, HttpUnavailable } from '../../main/net/http.js';
 import { NetworkProvider } from '../../main/chain/network/network-provider.js';
+import { P2PKH, PrivateKey, Transaction, UnlockingScript } from '@bsv/sdk';
 
 describe('ARC answers, classified honestly', () => {
   it('treats "missing inputs" as missing inputs, never as a double spend', () => {
@@ -80,5 +81,39 @@ describe('HTTP with timeouts and bounded retries', () => {
     const p = new NetworkProvider({ network: 'testnet', arcUrl: 'http://127.0.0.1:1', wocUrl: 'http://127.0.0.1:1', http: { retries: 1, backoffMs: 5, timeoutMs: 500 } });
     const r = await p.broadcast('0100000000000000000000');
     assert.equal(r.status, 'unknown');
+  });
+});
+
+describe('WhatsOnChain transaction bytes are checked before the books use them', () => {
+  const txPaying = (satoshis: number) =>
+    new Transaction(1, [{ sourceTXID: 'cd'.repeat(32), sourceOutputIndex: 0, unlockingScript: UnlockingScript.fromHex('51'), sequence: 0xffffffff }], [{ lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress()), satoshis }], 0);
+  const asked = txPaying(1_000);
+  const other = txPaying(90_000_000);
+  let answer = '';
+  let server: Server;
+  let provider: NetworkProvider;
+  before(async () => {
+    server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(answer));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = new NetworkProvider({ network: 'testnet', arcUrl: url, wocUrl: url, http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 } });
+  });
+  after(() => server.close());
+
+  it('returns the transaction asked for', async () => {
+    answer = `${asked.toHex()}\n`;
+    assert.equal(await provider.getTransactionHex(asked.id('hex')), asked.toHex());
+  });
+
+  it('refuses another transaction answered for the txid (its outputs would be booked under the wrong id)', async () => {
+    answer = other.toHex();
+    await assert.rejects(provider.getTransactionHex(asked.id('hex')), /with another one/);
+  });
+
+  it('refuses the right transaction with bytes after it, and bytes that are no transaction', async () => {
+    answer = `${asked.toHex()}00`;
+    await assert.rejects(provider.getTransactionHex(asked.id('hex')), /not one/);
+    answer = 'not a transaction';
+    await assert.rejects(provider.getTransactionHex(asked.id('hex')), /not one/);
   });
 });

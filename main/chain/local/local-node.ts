@@ -9,6 +9,7 @@ export { MAX_FAUCET } from '../policy.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
 import { LEDGER_STORE } from './ledger-schema.js';
 import { validateTransaction } from './validate.js';
+import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
 import { holderAddressOf, p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 
@@ -29,6 +30,9 @@ export interface NodeEvents {
   block: [{ height: number; hash: string; txids: string[] }];
 }
 
+
+/** An output a transaction spends, and whose history it joins (the holder's address, if any). */
+type SpentOutput = { txid: string; vout: number; holder: string | null };
 
 /** BIP34: the coinbase starts with the block height as a minimal script number push. */
 function heightPush(height: number): string {
@@ -67,6 +71,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
     if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
     this.faucetAddress = this.faucetKey.toAddress();
+    this.judge = db.transaction((p: ParsedTransaction) => this.judgeNow(p));
     if (this.tip().height < 0) this.mine(); // genesis
   }
 
@@ -90,35 +95,41 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   /** Validates and, if valid, accepts a transaction (raw or Extended Format hex) into the mempool. */
   submit(rawHex: string): BroadcastResult {
-    let tx: Transaction;
+    let parsed: ParsedTransaction;
     try {
-      const hex = rawHex.trim().toLowerCase();
-      tx = hex.slice(8, 20) === '0000000000ef' ? Transaction.fromHexEF(hex) : Transaction.fromHex(hex);
+      parsed = parseTransactionHex(rawHex);
     } catch (err) {
-      return { status: 'rejected', txid: null, reason: 'malformed', message: `The transaction cannot be parsed: ${(err as Error).message}` };
+      return { status: 'rejected', txid: null, reason: 'malformed', message: (err as Error).message };
     }
-    const txid = tx.id('hex');
+    const result = this.judge(parsed);
+    if (result.status === 'accepted' && !result.alreadyKnown) this.notify('tx', { txid: parsed.txid, tx: parsed.tx });
+    return result;
+  }
+
+  /**
+   * Reads what the transaction spends, validates it and records it, all in one database transaction: the
+   * lookups share its read snapshot (no lock round trip each), and nothing can change between check and write.
+   */
+  private readonly judge: (p: ParsedTransaction) => BroadcastResult;
+
+  private judgeNow({ tx, txid, raw }: ParsedTransaction): BroadcastResult {
     if (this.prepared('SELECT 1 FROM txs WHERE txid = ?').get(txid)) return { status: 'accepted', txid, alreadyKnown: true };
-    const raw = tx.toHex();
-    const size = raw.length / 2;
     const lookup = this.prepared<[string, number], { satoshis: number; script: string; address: string | null; spent_by: string | null }>(
       'SELECT satoshis, script, address, spent_by FROM outputs WHERE txid = ? AND vout = ?',
     );
     // Whose history each spent output is in, kept from the lookup for the record.
     const holders = new Map<string, string | null>();
-    const v = validateTransaction(tx, size, (t, o) => {
+    const v = validateTransaction(tx, raw.length / 2, (t, o) => {
       const r = lookup.get(t, o);
       if (r) holders.set(`${t}:${o}`, r.address ?? holderAddressOf(r.script));
       return r ? { satoshis: r.satoshis, script: r.script, spentBy: r.spent_by } : null;
     }, this.policy);
     if (!v.ok) return { status: 'rejected', txid, reason: v.reason, message: v.message, ...(v.competingTxs ? { competingTxs: v.competingTxs } : {}) };
-    const spent = v.spent.map((s) => ({ ...s, holder: holders.get(`${s.txid}:${s.vout}`) ?? null }));
-    this.db.transaction(() => this.record(tx, txid, raw, v.fee, spent, null, null))();
-    this.notify('tx', { txid, tx });
+    this.record(tx, txid, raw, v.fee, v.spent.map((s) => ({ ...s, holder: holders.get(`${s.txid}:${s.vout}`) ?? null })), null, null);
     return { status: 'accepted', txid, alreadyKnown: false };
   }
 
-  private record(tx: Transaction, txid: string, raw: string, fee: number, spent: { txid: string; vout: number; holder: string | null }[], height: number | null, index: number | null): void {
+  private record(tx: Transaction, txid: string, raw: string, fee: number, spent: SpentOutput[], height: number | null, index: number | null): void {
     // The highest seq is read once, then counted here: max() over every transaction is a scan of the ledger.
     this.lastSeq ??= this.prepared<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0;
     const seq = ++this.lastSeq;

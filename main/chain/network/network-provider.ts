@@ -1,4 +1,5 @@
 import { P2PKH, Transaction } from '@bsv/sdk';
+import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainProvider, ChainTip, ChainUtxo, DevChain, ExchangeRate, FeePolicy, TxStatus } from '../types.js';
 import { classifyArc } from './classify.js';
 import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
@@ -111,7 +112,15 @@ export class NetworkProvider implements ChainProvider {
     const r = await this.woc(`/tx/${txid}/hex`);
     if (r.status === 404) return null;
     if (r.status !== 200 || typeof r.body !== 'string') throw new ProviderError(`WhatsOnChain tx hex answered HTTP ${r.status}`);
-    return r.body.trim();
+    // The books are kept from these bytes: an answer that is not exactly the transaction asked for is an error, not data.
+    let parsed: ParsedTransaction;
+    try {
+      parsed = parseTransactionHex(r.body);
+    } catch (err) {
+      throw new ProviderError(`WhatsOnChain answered transaction ${txid} with bytes that are not one: ${(err as Error).message}`);
+    }
+    if (parsed.txid !== txid) throw new ProviderError(`WhatsOnChain answered transaction ${txid} with another one (${parsed.txid})`);
+    return parsed.raw;
   }
 
   async getTxStatus(txid: string): Promise<TxStatus> {

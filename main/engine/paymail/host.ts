@@ -1,4 +1,5 @@
 import { BSM, P2PKH, PublicKey, Signature, Transaction, Utils } from '@bsv/sdk';
+import { parseTransactionHex } from '../../chain/transaction-bytes.js';
 import { randomBytes } from 'node:crypto';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymailServices } from './services.js';
@@ -124,9 +125,9 @@ export class PaymailHost {
     if (typeof b.hex !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'hex and reference are required.');
     let tx: Transaction;
     try {
-      tx = Transaction.fromHex(b.hex);
-    } catch {
-      throw new PaymailError(400, 'bad-request', 'hex is not a transaction.');
+      tx = parseTransactionHex(b.hex).tx;
+    } catch (err) {
+      throw new PaymailError(400, 'bad-request', `hex is not a transaction: ${(err as Error).message}`);
     }
     return this.accept(w, tx, b.reference, b.metadata);
   }
