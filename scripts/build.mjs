@@ -37,8 +37,15 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 await Promise.all([
   esbuild({
     ...common,
-    // compile-worker: the compile pool's worker threads load it beside the entry that started them.
-    entryPoints: { headless: 'main/headless.ts', desktop: 'main/desktop.ts', cli: 'main/cli.ts', 'compile-worker': 'main/contracts/compile-worker.ts' },
+    // compile-worker and script-worker: the compile pool's and the local node's worker threads load them
+    // beside the entry that started them.
+    entryPoints: {
+      headless: 'main/headless.ts',
+      desktop: 'main/desktop.ts',
+      cli: 'main/cli.ts',
+      'compile-worker': 'main/contracts/compile-worker.ts',
+      'script-worker': 'main/chain/local/script-worker.ts',
+    },
     outdir: 'dist/main',
     format: 'esm',
     absWorkingDir: root,

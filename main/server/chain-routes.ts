@@ -85,7 +85,7 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
     if (!raw || !/^[0-9a-fA-F]+$/.test(raw.trim())) {
       return reply.code(400).send({ status: 400, title: 'Bad request', detail: 'Send {"rawTx": "<hex>"} as JSON, or the hex as text/plain.' });
     }
-    const result = node.submit(raw);
+    const result = await node.accept(raw);
     const status = result.txid ? node.txStatus(result.txid) : { blockHash: null, blockHeight: null, state: 'unknown' };
     const r = arcBroadcastReply(result, status);
     return reply.code(r.code).send(r.body);
@@ -168,7 +168,7 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
   app.post(`${woc}/tx/raw`, { preHandler: guard, bodyLimit: 32 * 1024 * 1024 }, async (req, reply) => {
     const raw = (req.body as { txhex?: unknown } | undefined)?.txhex;
     if (typeof raw !== 'string') return reply.code(400).send('send {"txhex": "<hex>"}');
-    const r = node.submit(raw);
+    const r = await node.accept(raw);
     if (r.status === 'accepted') return reply.send(r.txid);
     return r.status === 'rejected' ? reply.code(400).send(`${r.reason}: ${r.message}`) : reply.code(503).send(r.message);
   });

@@ -162,7 +162,9 @@ describe('money safety under concurrency and crashes', () => {
       const ok = results.filter((r) => r.status === 200);
       const failed = results.filter((r) => r.status !== 200);
       assert.ok(ok.length >= 12, `at least one pay per coin succeeds (got ${ok.length})`);
-      for (const f of failed) assert.equal(f.body.data.code, 'INSUFFICIENT_FUNDS', JSON.stringify(f.body));
+      // A refusal says either that the coins are gone or that a payment still in flight holds them (409,
+      // try again): the node checks scripts off the event loop, so pays overlap and some coins are held.
+      for (const f of failed) assert.ok(['INSUFFICIENT_FUNDS', 'CONFLICT'].includes(f.body.data.code), JSON.stringify(f.body));
       assert.equal(new Set(ok.map((r) => r.body.data.txid)).size, ok.length);
       const received = (await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/address/${to}/unspent`)).body as { value: number }[];
       assert.equal(received.length, ok.length, 'every success is on the chain');

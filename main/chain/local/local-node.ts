@@ -8,7 +8,8 @@ import { DEFAULT_FEE_POLICY } from '../policy.js';
 export { MAX_FAUCET } from '../policy.js';
 import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePolicy, TxStatus } from '../types.js';
 import { LEDGER_STORE } from './ledger-schema.js';
-import { validateTransaction } from './validate.js';
+import { checkTransaction, verifyScripts, type Checked, type KnownOutput, type Rejection } from './validate.js';
+import { ScriptCheckUnavailable, ScriptVerifier } from './script-pool.js';
 import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
 import { holderAddressOf, p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
@@ -34,6 +35,8 @@ export interface NodeEvents {
 /** An output a transaction spends, and whose history it joins (the holder's address, if any). */
 type SpentOutput = { txid: string; vout: number; holder: string | null };
 
+const rejected = (txid: string, r: Rejection): BroadcastResult => ({ status: 'rejected', txid, reason: r.reason, message: r.message, ...(r.competingTxs ? { competingTxs: r.competingTxs } : {}) });
+
 /** BIP34: the coinbase starts with the block height as a minimal script number push. */
 function heightPush(height: number): string {
   if (height === 0) return '00';
@@ -57,6 +60,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   private readonly statements = new Map<string, Statement>();
   private lastSeq: number | null = null;
   private readonly faucetKey: PrivateKey;
+  /** Checks the scripts of transactions that come through `accept`. */
+  private readonly scripts = new ScriptVerifier();
   readonly faucetAddress: string;
 
   private constructor(
@@ -71,7 +76,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
     if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
     this.faucetAddress = this.faucetKey.toAddress();
-    this.judge = db.transaction((p: ParsedTransaction) => this.judgeNow(p));
+    this.judge = db.transaction((p: ParsedTransaction, withScripts: boolean) => this.judgeNow(p, withScripts));
     if (this.tip().height < 0) this.mine(); // genesis
   }
 
@@ -93,40 +98,91 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return this.store.db;
   }
 
-  /** Validates and, if valid, accepts a transaction (raw or Extended Format hex) into the mempool. */
+  /**
+   * Validates and, if valid, accepts a transaction (raw or Extended Format hex) into the mempool, its
+   * scripts checked on this thread. For callers that want the answer at once (tests, seeding, the faucet).
+   */
   submit(rawHex: string): BroadcastResult {
-    let parsed: ParsedTransaction;
+    const parsed = this.parse(rawHex);
+    if ('status' in parsed) return parsed;
+    return this.settle(parsed, this.judge(parsed, true));
+  }
+
+  /**
+   * The same as `submit`, with the scripts checked on the node's worker threads: transactions arriving
+   * together are checked side by side, and the event loop serves requests meanwhile. Everything else is
+   * checked again when the transaction is recorded, in the same database transaction, so two that spend
+   * one output and were checked at once cannot both be accepted. When the scripts cannot be checked at all
+   * (the node is closing) the answer is `unknown`, never a refusal: the transaction may be fine.
+   */
+  async accept(rawHex: string): Promise<BroadcastResult> {
+    const parsed = this.parse(rawHex);
+    if ('status' in parsed) return parsed;
+    const first = this.look(parsed);
+    if (!('sources' in first)) return first;
+    let bad: Rejection | null;
     try {
-      parsed = parseTransactionHex(rawHex);
+      bad = await this.scripts.verify(parsed.raw, first.sources);
+    } catch (err) {
+      if (!(err instanceof ScriptCheckUnavailable)) throw err;
+      return { status: 'unknown', txid: parsed.txid, message: err.message };
+    }
+    if (bad) return rejected(parsed.txid, bad);
+    if (!this.store.db.open) return { status: 'unknown', txid: parsed.txid, message: 'the node closed before the transaction was recorded' };
+    return this.settle(parsed, this.judge(parsed, false));
+  }
+
+  private parse(rawHex: string): ParsedTransaction | BroadcastResult {
+    try {
+      return parseTransactionHex(rawHex);
     } catch (err) {
       return { status: 'rejected', txid: null, reason: 'malformed', message: (err as Error).message };
     }
-    const result = this.judge(parsed);
+  }
+
+  private settle(parsed: ParsedTransaction, result: BroadcastResult): BroadcastResult {
     if (result.status === 'accepted' && !result.alreadyKnown) this.notify('tx', { txid: parsed.txid, tx: parsed.tx });
     return result;
   }
 
-  /**
-   * Reads what the transaction spends, validates it and records it, all in one database transaction: the
-   * lookups share its read snapshot (no lock round trip each), and nothing can change between check and write.
-   */
-  private readonly judge: (p: ParsedTransaction) => BroadcastResult;
+  /** Everything but the scripts, on a read snapshot: the answer already, or what the scripts spend. */
+  private look(parsed: ParsedTransaction): BroadcastResult | { sources: KnownOutput[] } {
+    return this.db.transaction(() => {
+      const c = this.check(parsed);
+      return 'checked' in c ? { sources: c.checked.sources } : c;
+    })();
+  }
 
-  private judgeNow({ tx, txid, raw }: ParsedTransaction): BroadcastResult {
+  /**
+   * Checks (with the scripts, when `withScripts`) and records a transaction, all in one database
+   * transaction: the lookups share its read snapshot (no lock round trip each), and nothing can change
+   * between check and write.
+   */
+  private readonly judge: (p: ParsedTransaction, withScripts: boolean) => BroadcastResult;
+
+  private judgeNow(parsed: ParsedTransaction, withScripts: boolean): BroadcastResult {
+    const c = this.check(parsed);
+    if (!('checked' in c)) return c;
+    const { tx, txid, raw } = parsed;
+    const bad = withScripts ? verifyScripts(tx, c.checked.sources) : null;
+    if (bad) return rejected(txid, bad);
+    this.record(tx, txid, raw, c.checked.fee, c.checked.spent.map((s) => ({ ...s, holder: c.holders.get(`${s.txid}:${s.vout}`) ?? null })), null, null);
+    return { status: 'accepted', txid, alreadyKnown: false };
+  }
+
+  /** Known already, or every check but the scripts against the ledger (with whose history each spent output is in). */
+  private check({ tx, txid, raw }: ParsedTransaction): BroadcastResult | { checked: Checked; holders: Map<string, string | null> } {
     if (this.prepared('SELECT 1 FROM txs WHERE txid = ?').get(txid)) return { status: 'accepted', txid, alreadyKnown: true };
     const lookup = this.prepared<[string, number], { satoshis: number; script: string; address: string | null; spent_by: string | null }>(
       'SELECT satoshis, script, address, spent_by FROM outputs WHERE txid = ? AND vout = ?',
     );
-    // Whose history each spent output is in, kept from the lookup for the record.
     const holders = new Map<string, string | null>();
-    const v = validateTransaction(tx, raw.length / 2, (t, o) => {
+    const checked = checkTransaction(tx, raw.length / 2, (t, o) => {
       const r = lookup.get(t, o);
       if (r) holders.set(`${t}:${o}`, r.address ?? holderAddressOf(r.script));
       return r ? { satoshis: r.satoshis, script: r.script, spentBy: r.spent_by } : null;
     }, this.policy);
-    if (!v.ok) return { status: 'rejected', txid, reason: v.reason, message: v.message, ...(v.competingTxs ? { competingTxs: v.competingTxs } : {}) };
-    this.record(tx, txid, raw, v.fee, v.spent.map((s) => ({ ...s, holder: holders.get(`${s.txid}:${s.vout}`) ?? null })), null, null);
-    return { status: 'accepted', txid, alreadyKnown: false };
+    return checked.ok ? { checked, holders } : rejected(txid, checked);
   }
 
   private record(tx: Transaction, txid: string, raw: string, fee: number, spent: SpentOutput[], height: number | null, index: number | null): void {
@@ -317,6 +373,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   close(): void {
     this.setMiningInterval(0);
+    void this.scripts.close();
     this.store.close();
   }
 }

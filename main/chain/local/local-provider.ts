@@ -24,7 +24,7 @@ export class LocalProvider implements ChainProvider {
   }
 
   async broadcast(rawTxHex: string) {
-    return this.node.submit(rawTxHex);
+    return this.node.accept(rawTxHex);
   }
   async getBalance(address: string) {
     return this.node.balance(address);

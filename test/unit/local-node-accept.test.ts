@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
+import { LocalNode } from '../../main/chain/local/local-node.js';
+import { ScriptVerifier } from '../../main/chain/local/script-pool.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const alice = PrivateKey.fromRandom();
+const bob = PrivateKey.fromRandom();
+
+/** Spends `vouts` of `source` (all owned by `signers[i]`, default alice) to bob, change back to alice. */
+async function spend(source: Transaction, vouts: number[], pay: number, signers: PrivateKey[] = []): Promise<Transaction> {
+  const tx = new Transaction();
+  vouts.forEach((vout, i) => tx.addInput({ sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(signers[i] ?? alice) }));
+  tx.addOutput({ lockingScript: new P2PKH().lock(bob.toAddress()), satoshis: pay });
+  tx.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), change: true });
+  await tx.fee(new SatoshisPerKilobyte(1));
+  await tx.sign();
+  return tx;
+}
+
+describe('local node: scripts checked on worker threads (accept)', () => {
+  const dataDir = tempDir();
+  let node: LocalNode;
+  /** 40 outputs of 10,000 satoshis to alice, each spendable once by the tests below. */
+  let fan: Transaction;
+  let next = 0;
+  const take = (n: number) => Array.from({ length: n }, () => next++);
+
+  before(async () => {
+    node = LocalNode.open({ dataDir, password: 'chain-pw' });
+    const r = await node.faucet(alice.toAddress(), 1_000_000);
+    assert.equal(r.status, 'accepted');
+    const funding = Transaction.fromHex(node.txHex(r.txid)!);
+    fan = new Transaction();
+    fan.addInput({ sourceTransaction: funding, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(alice) });
+    for (let i = 0; i < 40; i++) fan.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 10_000 });
+    fan.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), change: true });
+    await fan.fee(new SatoshisPerKilobyte(1));
+    await fan.sign();
+    assert.equal((await node.accept(fan.toHex())).status, 'accepted');
+  });
+  after(() => node.close());
+
+  it('accepts a valid transaction as submit does, announces it once, and knows it on a repeat', async () => {
+    const tx = await spend(fan, take(1), 5_000);
+    const heard: string[] = [];
+    const listener = ({ txid }: { txid: string }) => heard.push(txid);
+    node.on('tx', listener);
+    try {
+      assert.deepEqual(await node.accept(tx.toHex()), { status: 'accepted', txid: tx.id('hex'), alreadyKnown: false });
+      assert.deepEqual(await node.accept(tx.toHexEF()), { status: 'accepted', txid: tx.id('hex'), alreadyKnown: true });
+      assert.deepEqual(heard, [tx.id('hex')]);
+      assert.equal(node.txStatus(tx.id('hex')).state, 'mempool');
+    } finally {
+      node.off('tx', listener);
+    }
+  });
+
+  it('of two transactions spending one output, checked at the same time, accepts exactly one', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [vout] = take(1);
+      const a = await spend(fan, [vout], 4_000);
+      const b = await spend(fan, [vout], 3_000);
+      const results = await Promise.all([node.accept(a.toHex()), node.accept(b.toHex())]);
+      const accepted = results.filter((r) => r.status === 'accepted');
+      assert.equal(accepted.length, 1, JSON.stringify(results));
+      const loser = results.find((r) => r.status === 'rejected');
+      assert.ok(loser && loser.status === 'rejected' && loser.reason === 'double-spend');
+      assert.deepEqual(loser.competingTxs, [accepted[0].txid]);
+      const winner = accepted[0].txid!;
+      const other = winner === a.id('hex') ? b.id('hex') : a.id('hex');
+      assert.equal(node.txStatus(other).state, 'unknown', 'the loser left nothing in the ledger');
+    }
+  });
+
+  it('the same transaction sent twice at once is recorded once', async () => {
+    const tx = await spend(fan, take(1), 5_000);
+    const heard: string[] = [];
+    const listener = ({ txid }: { txid: string }) => heard.push(txid);
+    node.on('tx', listener);
+    try {
+      const results = await Promise.all([node.accept(tx.toHex()), node.accept(tx.toHex())]);
+      assert.deepEqual(results.map((r) => r.status), ['accepted', 'accepted']);
+      assert.deepEqual(results.map((r) => r.status === 'accepted' && r.alreadyKnown).sort(), [false, true]);
+      assert.deepEqual(heard, [tx.id('hex')]);
+    } finally {
+      node.off('tx', listener);
+    }
+  });
+
+  it('refuses a bad signature, naming the first failing input of a transaction split across workers', async () => {
+    const vouts = take(20);
+    const signers = vouts.map((_, i) => (i === 13 || i === 17 ? bob : alice)); // bob does not own these
+    const tx = await spend(fan, vouts, 150_000, signers);
+    const r = await node.accept(tx.toHex());
+    assert.equal(r.status, 'rejected');
+    assert.equal(r.status === 'rejected' && r.reason, 'bad-signature');
+    assert.match(r.status === 'rejected' ? r.message : '', /^Input 13 /);
+    assert.equal(node.submit(tx.toHex()).status === 'rejected' && (node.submit(tx.toHex()) as { message: string }).message, r.message, 'the same answer as on one thread');
+    // The outputs it tried to spend are still there to be spent properly.
+    const fixed = await spend(fan, vouts, 150_000);
+    assert.deepEqual(await node.accept(fixed.toHex()), { status: 'accepted', txid: fixed.id('hex'), alreadyKnown: false });
+  });
+
+  it('answers every other refusal without the workers, as submit does', async () => {
+    const r = await node.accept('deadbeef');
+    assert.equal(r.status === 'rejected' && r.reason, 'malformed');
+    const unknownParent = new Transaction();
+    unknownParent.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 5000 });
+    const orphan = await spend(unknownParent, [0], 1000);
+    const m = await node.accept(orphan.toHex());
+    assert.equal(m.status === 'rejected' && m.reason, 'missing-inputs');
+  });
+
+  it('says "unknown" (never "rejected") when the scripts cannot be checked', async () => {
+    const verifier = new ScriptVerifier(1);
+    await verifier.close();
+    await assert.rejects(verifier.verify('00', [{ satoshis: 1, script: '51' }]), /closing/);
+
+    const own = LocalNode.open({ dataDir: tempDir(), password: 'pw' });
+    const funded = await own.faucet(alice.toAddress(), 50_000);
+    const tx = await spend(Transaction.fromHex(own.txHex(funded.txid!)!), [0], 10_000);
+    const pending = own.accept(tx.toHex());
+    own.close(); // the node closes while the scripts are being checked
+    const r = await pending;
+    assert.equal(r.status, 'unknown', JSON.stringify(r));
+  });
+});
