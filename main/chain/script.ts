@@ -1,9 +1,43 @@
-import { Utils } from '@bsv/sdk';
+import { createHash } from 'node:crypto';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * The mainnet-prefixed address (version byte 0) of a 20-byte key hash, in hex. Base58Check with the
+ * checksum by node:crypto: the ledger and the books compute an address for every output they record, and
+ * @bsv/sdk's pure-JavaScript SHA-256 and digit-by-digit Base58 made that a visible part of accepting a
+ * transaction. Checked against @bsv/sdk's toBase58Check in test/unit/script-address.test.ts.
+ */
+export function addressOfHash160(hash160Hex: string): string {
+  const payload = Buffer.from(`00${hash160Hex}`, 'hex');
+  const check = createHash('sha256').update(createHash('sha256').update(payload).digest()).digest();
+  const bytes = Buffer.concat([payload, check.subarray(0, 4)]);
+  // Base 256 to base 58 in small integers (little-endian digits): no BigInt allocation per digit.
+  const digits = [0];
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let j = 0; j < digits.length; j++) {
+      carry += digits[j] * 256;
+      digits[j] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = Math.floor(carry / 58);
+    }
+  }
+  let out = '';
+  // Each leading zero byte is a leading '1'.
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) out += '1';
+  const isZero = digits.length === 1 && digits[0] === 0; // only for all-zero bytes: the ones say it all
+  if (!isZero) for (let j = digits.length - 1; j >= 0; j--) out += BASE58[digits[j]];
+  return out;
+}
 
 /** The P2PKH address a locking script pays, or null for any other script. */
 export function p2pkhAddressOf(scriptHex: string): string | null {
   const m = /^76a914([0-9a-f]{40})88ac$/.exec(scriptHex);
-  return m ? Utils.toBase58Check(Utils.toArray(m[1], 'hex'), [0]) : null;
+  return m ? addressOfHash160(m[1]) : null;
 }
 
 /**
@@ -12,5 +46,5 @@ export function p2pkhAddressOf(scriptHex: string): string | null {
  */
 export function holderAddressOf(scriptHex: string): string | null {
   const m = /^76a914([0-9a-f]{40})88ac/.exec(scriptHex);
-  return m && scriptHex.length > 50 ? Utils.toBase58Check(Utils.toArray(m[1], 'hex'), [0]) : null;
+  return m && scriptHex.length > 50 ? addressOfHash160(m[1]) : null;
 }

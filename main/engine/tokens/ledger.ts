@@ -1,4 +1,5 @@
-import { Utils, type Transaction } from '@bsv/sdk';
+import type { Transaction } from '@bsv/sdk';
+import { addressOfHash160 } from '../../chain/script.js';
 import type { CoreServices } from '../context.js';
 import type { SideBooks } from '../sync/wallet-sync.js';
 import type { TokenUtxo } from '../../store/repos/tokens.js';
@@ -6,7 +7,7 @@ import type { TemplateRegistry } from './templates/registry.js';
 import { p2pkhScript } from './templates/script-bytes.js';
 import { tokenIdOf } from './templates/template.js';
 
-export const addressOfPkh = (pkh: string) => Utils.toBase58Check(Utils.toArray(pkh, 'hex'), [0]);
+export const addressOfPkh = addressOfHash160;
 
 /**
  * The token books: which token outputs the organisation's wallets hold. Moved by the same transactions as
