@@ -22,7 +22,7 @@ async function spend(source: Transaction, vouts: number[], pay: number, signers:
 describe('local node: scripts checked on worker threads (accept)', () => {
   const dataDir = tempDir();
   let node: LocalNode;
-  /** 40 outputs of 10,000 satoshis to alice, each spendable once by the tests below. */
+  /** 80 outputs of 10,000 satoshis to alice, each spendable once by the tests below. */
   let fan: Transaction;
   let next = 0;
   const take = (n: number) => Array.from({ length: n }, () => next++);
@@ -34,7 +34,7 @@ describe('local node: scripts checked on worker threads (accept)', () => {
     const funding = Transaction.fromHex(node.txHex(r.txid)!);
     fan = new Transaction();
     fan.addInput({ sourceTransaction: funding, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(alice) });
-    for (let i = 0; i < 40; i++) fan.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 10_000 });
+    for (let i = 0; i < 80; i++) fan.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 10_000 });
     fan.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), change: true });
     await fan.fee(new SatoshisPerKilobyte(1));
     await fan.sign();
@@ -58,10 +58,11 @@ describe('local node: scripts checked on worker threads (accept)', () => {
   });
 
   it('of two transactions spending one output, checked at the same time, accepts exactly one', async () => {
+    // Five inputs each: more than an idle node checks on its own thread, so both go to the workers.
     for (let round = 0; round < 3; round++) {
-      const [vout] = take(1);
-      const a = await spend(fan, [vout], 4_000);
-      const b = await spend(fan, [vout], 3_000);
+      const [shared] = take(1);
+      const a = await spend(fan, [...take(4), shared], 40_000);
+      const b = await spend(fan, [shared, ...take(4)], 30_000);
       const results = await Promise.all([node.accept(a.toHex()), node.accept(b.toHex())]);
       const accepted = results.filter((r) => r.status === 'accepted');
       assert.equal(accepted.length, 1, JSON.stringify(results));
@@ -75,7 +76,7 @@ describe('local node: scripts checked on worker threads (accept)', () => {
   });
 
   it('the same transaction sent twice at once is recorded once', async () => {
-    const tx = await spend(fan, take(1), 5_000);
+    const tx = await spend(fan, take(5), 45_000);
     const heard: string[] = [];
     const listener = ({ txid }: { txid: string }) => heard.push(txid);
     node.on('tx', listener);
@@ -120,7 +121,13 @@ describe('local node: scripts checked on worker threads (accept)', () => {
 
     const own = LocalNode.open({ dataDir: tempDir(), password: 'pw' });
     const funded = await own.faucet(alice.toAddress(), 50_000);
-    const tx = await spend(Transaction.fromHex(own.txHex(funded.txid!)!), [0], 10_000);
+    const five = new Transaction();
+    five.addInput({ sourceTransaction: Transaction.fromHex(own.txHex(funded.txid!)!), sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(alice) });
+    for (let i = 0; i < 5; i++) five.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 9_000 });
+    await five.fee(new SatoshisPerKilobyte(1));
+    await five.sign();
+    assert.equal(own.submit(five.toHex()).status, 'accepted');
+    const tx = await spend(five, [0, 1, 2, 3, 4], 40_000);
     const pending = own.accept(tx.toHex());
     own.close(); // the node closes while the scripts are being checked
     const r = await pending;
