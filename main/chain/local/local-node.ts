@@ -35,8 +35,20 @@ export interface NodeEvents {
 /** An output a transaction spends, and whose history it joins (the holder's address, if any). */
 type SpentOutput = { txid: string; vout: number; holder: string | null };
 
-/** At most this many inputs, an idle node checks a transaction's scripts on its own thread. */
+/**
+ * An idle node checks a transaction of at most this many inputs and bytes on its own thread (a payment's
+ * usual shape); anything larger, whose scripts a stranger could make costly, goes to the workers.
+ */
 const INLINE_INPUTS = 4;
+const INLINE_BYTES = 1_000;
+
+/** How the node's script workers run; other than the defaults only in tests (workers that fail, a short limit). */
+export interface ScriptCheckOptions {
+  workerFile?: string;
+  limitMs?: number;
+}
+
+const unknown = (txid: string, message: string): BroadcastResult => ({ status: 'unknown', txid, message });
 
 const rejected = (txid: string, r: Rejection): BroadcastResult => ({ status: 'rejected', txid, reason: r.reason, message: r.message, ...(r.competingTxs ? { competingTxs: r.competingTxs } : {}) });
 
@@ -64,9 +76,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   private lastSeq: number | null = null;
   private readonly faucetKey: PrivateKey;
   /** Checks the scripts of transactions that come through `accept`. */
-  private readonly scripts = new ScriptVerifier();
-  /** Transactions whose scripts are being checked on the workers now. */
-  private checksOnWorkers = 0;
+  private readonly scripts: ScriptVerifier;
+  /** Transactions being checked on the workers now, each settling once it is recorded or refused. */
+  private readonly onWorkers = new Set<Promise<BroadcastResult>>();
   readonly faucetAddress: string;
 
   private constructor(
@@ -74,8 +86,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     readonly policy: FeePolicy,
     private readonly now: () => number,
     private readonly logger: Logger,
+    scriptCheck: ScriptCheckOptions = {},
   ) {
     super();
+    this.scripts = new ScriptVerifier(undefined, scriptCheck.workerFile, scriptCheck.limitMs);
     const db = store.db;
     const wif = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'faucet-key'").get()?.value;
     this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
@@ -91,12 +105,12 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return st as unknown as Statement<P, R>;
   }
 
-  static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string; logger?: Logger }): LocalNode {
+  static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string; logger?: Logger; scriptCheck?: ScriptCheckOptions }): LocalNode {
     const store = openStore({ dataDir: opts.dataDir, password: opts.password, ...LEDGER_STORE, nativeBinding: opts.nativeBinding });
     // Every accepted transaction rewrites the same few hot pages (the ledger's tails): a longer WAL between
     // checkpoints writes each of them back once instead of once per thousand frames.
     store.db.pragma('wal_autocheckpoint = 10000');
-    return new LocalNode(store, opts.policy ?? DEFAULT_FEE_POLICY, opts.now ?? Date.now, opts.logger ?? silentLogger());
+    return new LocalNode(store, opts.policy ?? DEFAULT_FEE_POLICY, opts.now ?? Date.now, opts.logger ?? silentLogger(), opts.scriptCheck);
   }
 
   private get db() {
@@ -114,32 +128,63 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   /**
-   * The same as `submit`, with the scripts checked on the node's worker threads: transactions arriving
-   * together are checked side by side, and the event loop serves requests meanwhile. Everything else is
-   * checked again when the transaction is recorded, in the same database transaction, so two that spend
-   * one output and were checked at once cannot both be accepted. When the scripts cannot be checked at all
-   * (the node is closing) the answer is `unknown`, never a refusal: the transaction may be fine.
+   * The same as `submit`, with the scripts checked on the node's worker threads when the node is busy or
+   * the transaction is large: transactions arriving together are checked side by side, and the event loop
+   * serves requests meanwhile. Everything else is checked again when the transaction is recorded, in the
+   * same database transaction, so two that spend one output and were checked at once cannot both be
+   * accepted. When the ledger cannot judge it (the node is closing, a write failed) the answer is
+   * `unknown`, never a refusal: the transaction may be fine, and nothing of it was recorded.
    */
   async accept(rawHex: string): Promise<BroadcastResult> {
     const parsed = this.parse(rawHex);
     if ('status' in parsed) return parsed;
+    try {
+      return await this.acceptParsed(parsed, true);
+    } catch (err) {
+      this.logger.warn({ txid: parsed.txid, err: (err as Error).message }, 'the local node could not judge a transaction');
+      return unknown(parsed.txid, `the node could not judge the transaction: ${(err as Error).message}`);
+    }
+  }
+
+  private async acceptParsed(parsed: ParsedTransaction, mayWaitForParents: boolean): Promise<BroadcastResult> {
+    if (!this.store.db.open) return unknown(parsed.txid, 'the node is closed');
     // An idle node checks a small transaction at once: the hand-over to a worker would cost more than it
     // frees. Once any check is on the workers, others are arriving, and every check joins them there.
-    if (this.checksOnWorkers === 0 && parsed.tx.inputs.length <= INLINE_INPUTS) return this.settle(parsed, this.judge(parsed, true));
+    if (this.onWorkers.size === 0 && parsed.tx.inputs.length <= INLINE_INPUTS && parsed.raw.length / 2 <= INLINE_BYTES) return this.settle(parsed, this.judge(parsed, true));
     const first = this.look(parsed);
-    if (!('sources' in first)) return first;
-    let bad: Rejection | null;
-    this.checksOnWorkers++;
+    if (!('sources' in first)) {
+      // A parent sent just before may still be on the workers, not yet in the ledger: wait for what is
+      // being checked now and look once more, so a child is never refused for arriving close behind it.
+      if (mayWaitForParents && first.status === 'rejected' && first.reason === 'missing-inputs' && this.onWorkers.size > 0) {
+        await Promise.allSettled([...this.onWorkers]);
+        return this.acceptParsed(parsed, false);
+      }
+      return first;
+    }
+    const done = this.checkOnWorkersAndRecord(parsed, first.sources);
+    this.onWorkers.add(done);
     try {
-      bad = await this.scripts.verify(parsed.raw, first.sources);
+      return await done;
+    } finally {
+      this.onWorkers.delete(done);
+    }
+  }
+
+  private async checkOnWorkersAndRecord(parsed: ParsedTransaction, sources: KnownOutput[]): Promise<BroadcastResult> {
+    let bad: Rejection | null;
+    try {
+      bad = await this.scripts.verify(parsed.raw, sources);
     } catch (err) {
       if (!(err instanceof ScriptCheckUnavailable)) throw err;
-      return { status: 'unknown', txid: parsed.txid, message: err.message };
-    } finally {
-      this.checksOnWorkers--;
+      // Closing, or a script too costly to judge in time: the outcome stays open (never run it here instead).
+      if (err.closing || err.timedOut || !this.store.db.open) return unknown(parsed.txid, err.message);
+      // Workers that fail (a thread that cannot start, an answer that is not a verdict) must not leave
+      // payments undecided: check here, as the node did before it had workers.
+      this.logger.warn({ txid: parsed.txid, err: err.message }, 'script workers failed; checking on the main thread');
+      return this.settle(parsed, this.judge(parsed, true));
     }
     if (bad) return rejected(parsed.txid, bad);
-    if (!this.store.db.open) return { status: 'unknown', txid: parsed.txid, message: 'the node closed before the transaction was recorded' };
+    if (!this.store.db.open) return unknown(parsed.txid, 'the node closed before the transaction was recorded');
     return this.settle(parsed, this.judge(parsed, false));
   }
 
@@ -384,7 +429,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   close(): void {
     this.setMiningInterval(0);
-    void this.scripts.close();
+    this.scripts.close().catch((err: Error) => this.logger.warn({ err: err.message }, 'the script workers did not stop cleanly'));
     this.store.close();
   }
 }

@@ -14,8 +14,26 @@ function workerFile(): string {
 /** Inputs per worker task, at the least: fewer would cost more in hand-over than they save. */
 const MIN_CHUNK = 8;
 
+/** How long one transaction's scripts may take on the workers before the check is given up. */
+export const SCRIPT_CHECK_LIMIT_MS = 120_000;
+
 /** The scripts could not be checked (a worker failed or the pool closed): says nothing about the transaction. */
-export class ScriptCheckUnavailable extends Error {}
+export class ScriptCheckUnavailable extends Error {
+  constructor(
+    message: string,
+    /** The pool was closed on purpose (the node is closing), rather than failing. */
+    readonly closing: boolean,
+    /** The check ran past its time limit (its worker was stopped): the script is too costly to judge here. */
+    readonly timedOut = false,
+  ) {
+    super(message);
+    this.name = 'ScriptCheckUnavailable';
+  }
+}
+
+/** A worker's answer is a verdict only if it is exactly "no failure" or a refusal: anything else fails closed. */
+const isVerdict = (r: unknown): r is Rejection | null =>
+  r === null || (typeof r === 'object' && (r as Rejection).ok === false && typeof (r as Rejection).reason === 'string' && typeof (r as Rejection).message === 'string');
 
 /**
  * Checks transactions' scripts on worker threads, one per core, so that several transactions arriving at
@@ -26,11 +44,16 @@ export class ScriptVerifier {
   private pool: Piscina | null = null;
   private closed = false;
 
-  constructor(private readonly threads = Math.max(1, os.availableParallelism())) {}
+  constructor(
+    private readonly threads = Math.max(1, os.availableParallelism()),
+    /** The worker entry; another only in tests (a worker that fails). */
+    private readonly file = workerFile(),
+    private readonly limitMs = SCRIPT_CHECK_LIMIT_MS,
+  ) {}
 
   private get workers(): Piscina {
     this.pool ??= new Piscina({
-      filename: workerFile(),
+      filename: this.file,
       minThreads: 0,
       maxThreads: this.threads,
       // Kept while the node is busy now and then; an idle node gives its threads back.
@@ -43,19 +66,27 @@ export class ScriptVerifier {
 
   /** The first input whose script fails (in input order), or null when every script unlocks its output. */
   async verify(raw: string, sources: readonly SpentSource[]): Promise<Rejection | null> {
-    if (this.closed) throw new ScriptCheckUnavailable('the node is closing');
+    if (this.closed) throw new ScriptCheckUnavailable('the node is closing', true);
     const chunks = Math.max(1, Math.min(this.threads, Math.floor(sources.length / MIN_CHUNK)));
     const per = Math.ceil(sources.length / chunks);
     const tasks: ScriptTask[] = [];
     for (let start = 0; start < sources.length; start += per) {
       tasks.push({ raw, inputs: sources.slice(start, start + per).map((s, k) => ({ index: start + k, satoshis: s.satoshis, script: s.script })) });
     }
-    let results: (Rejection | null)[];
+    // A stranger's script can be built to cost minutes; past the limit its workers are stopped.
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), this.limitMs);
+    let results: unknown[];
     try {
-      results = (await Promise.all(tasks.map((t) => this.workers.run(t)))) as (Rejection | null)[];
+      results = await Promise.all(tasks.map((t) => this.workers.run(t, { signal: stop.signal })));
     } catch (err) {
-      throw new ScriptCheckUnavailable(`the scripts could not be checked: ${(err as Error).message}`);
+      if (stop.signal.aborted) throw new ScriptCheckUnavailable(`checking the scripts took longer than ${this.limitMs / 1000} s`, this.closed, true);
+      throw new ScriptCheckUnavailable(`the scripts could not be checked: ${(err as Error).message}`, this.closed);
+    } finally {
+      clearTimeout(timer);
+      stop.abort(); // a chunk still running after another failed is not needed any more
     }
+    if (!results.every(isVerdict)) throw new ScriptCheckUnavailable('a script worker answered something other than a verdict', false);
     return results.find((r) => r !== null) ?? null;
   }
 
