@@ -83,8 +83,8 @@ export class ScriptVerifier {
       if (stop.signal.aborted) throw new ScriptCheckUnavailable(`checking the scripts took longer than ${this.limitMs / 1000} s`, this.closed, true);
       throw new ScriptCheckUnavailable(`the scripts could not be checked: ${(err as Error).message}`, this.closed);
     } finally {
+      // Not aborted on success: piscina may still be listening to the signal, and an abort there stops a worker.
       clearTimeout(timer);
-      stop.abort(); // a chunk still running after another failed is not needed any more
     }
     if (!results.every(isVerdict)) throw new ScriptCheckUnavailable('a script worker answered something other than a verdict', false);
     return results.find((r) => r !== null) ?? null;
