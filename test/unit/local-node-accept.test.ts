@@ -35,6 +35,19 @@ async function tenCoins(node: LocalNode): Promise<Transaction> {
   return ten;
 }
 
+/** The txids the node announces while `work` runs. */
+async function announcedWhile(node: LocalNode, work: () => Promise<void>): Promise<string[]> {
+  const heard: string[] = [];
+  const listener = ({ txid }: { txid: string }) => heard.push(txid);
+  node.on('tx', listener);
+  try {
+    await work();
+  } finally {
+    node.off('tx', listener);
+  }
+  return heard;
+}
+
 describe('local node: scripts checked on worker threads (accept)', () => {
   const dataDir = tempDir();
   let node: LocalNode;
@@ -60,17 +73,12 @@ describe('local node: scripts checked on worker threads (accept)', () => {
 
   it('accepts a valid transaction as submit does, announces it once, and knows it on a repeat', async () => {
     const tx = await spend(fan, take(1), 5_000);
-    const heard: string[] = [];
-    const listener = ({ txid }: { txid: string }) => heard.push(txid);
-    node.on('tx', listener);
-    try {
+    const heard = await announcedWhile(node, async () => {
       assert.deepEqual(await node.accept(tx.toHex()), { status: 'accepted', txid: tx.id('hex'), alreadyKnown: false });
       assert.deepEqual(await node.accept(tx.toHexEF()), { status: 'accepted', txid: tx.id('hex'), alreadyKnown: true });
-      assert.deepEqual(heard, [tx.id('hex')]);
-      assert.equal(node.txStatus(tx.id('hex')).state, 'mempool');
-    } finally {
-      node.off('tx', listener);
-    }
+    });
+    assert.deepEqual(heard, [tx.id('hex')]);
+    assert.equal(node.txStatus(tx.id('hex')).state, 'mempool');
   });
 
   it('of two transactions spending one output, checked at the same time, accepts exactly one', async () => {
@@ -93,17 +101,12 @@ describe('local node: scripts checked on worker threads (accept)', () => {
 
   it('the same transaction sent twice at once is recorded once', async () => {
     const tx = await spend(fan, take(5), 45_000);
-    const heard: string[] = [];
-    const listener = ({ txid }: { txid: string }) => heard.push(txid);
-    node.on('tx', listener);
-    try {
+    const heard = await announcedWhile(node, async () => {
       const results = await Promise.all([node.accept(tx.toHex()), node.accept(tx.toHex())]);
       assert.deepEqual(results.map((r) => r.status), ['accepted', 'accepted']);
       assert.deepEqual(results.map((r) => r.status === 'accepted' && r.alreadyKnown).sort(), [false, true]);
-      assert.deepEqual(heard, [tx.id('hex')]);
-    } finally {
-      node.off('tx', listener);
-    }
+    });
+    assert.deepEqual(heard, [tx.id('hex')]);
   });
 
   it('refuses a bad signature, naming the first failing input of a transaction split across workers', async () => {

@@ -96,6 +96,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
     this.faucetAddress = this.faucetKey.toAddress();
     this.judge = db.transaction((p: ParsedTransaction, withScripts: boolean) => this.judgeNow(p, withScripts));
+    this.look = db.transaction((p: ParsedTransaction) => {
+      const c = this.check(p);
+      return 'checked' in c ? { sources: c.checked.sources } : c;
+    });
     if (this.tip().height < 0) this.mine(); // genesis
   }
 
@@ -201,13 +205,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return result;
   }
 
-  /** Everything but the scripts, on a read snapshot: the answer already, or what the scripts spend. */
-  private look(parsed: ParsedTransaction): BroadcastResult | { sources: KnownOutput[] } {
-    return this.db.transaction(() => {
-      const c = this.check(parsed);
-      return 'checked' in c ? { sources: c.checked.sources } : c;
-    })();
-  }
+  /** Everything but the scripts, on one read snapshot: the answer already, or what the scripts spend. */
+  private readonly look: (p: ParsedTransaction) => BroadcastResult | { sources: KnownOutput[] };
 
   /**
    * Checks (with the scripts, when `withScripts`) and records a transaction, all in one database
