@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { FileRefused, importReader, readBoundedText } from './cli-files.js';
 import { compileScrypt } from './contracts/scrypt/compile.js';
 import { formatDiagnostic } from './contracts/scrypt/diagnostics.js';
 import { transpileSolidity, type TranspileLog } from './contracts/solidity/transpile.js';
@@ -10,7 +10,7 @@ const usage = `Usage: keystead <command>
 
 Commands:
   serve [options]                          run the headless app (same as npm run serve; --help for its options)
-  compile <File.scrypt> [-o out.json] [--asm] [-O]
+  compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]
                                            compile sCrypt offline: writes the scryptlib artifact (default <File>.json);
                                            --asm prints the ASM template; -O runs the peephole optimiser
   transpile <File.sol> [-o out.scrypt] [--force] [--json]
@@ -22,18 +22,24 @@ Commands:
   pay <uri|paymail|address> [--amount <BSV>|--sats <n>] [--wallet <id>] [--yes] [--json]
                                            price a payment, and with --yes pay it, through a running Keystead`;
 
+/** Options that take a value (`-o out.json`, `--import-root dir`): their values are not the positional file. */
+const VALUED = new Set(['-o', '--import-root']);
+
+/** Every value of a repeatable option. */
+const optionValues = (args: string[], name: string) => args.flatMap((a, i) => (a === name && args[i + 1] ? [args[i + 1]] : []));
+
 /** `-o <out>` and the one positional argument. */
 function fileArgs(args: string[]): { file: string | undefined; out: string | null; bad: boolean } {
   const outIndex = args.indexOf('-o');
-  const file = args.find((a, i) => !a.startsWith('-') && (i === 0 || args[i - 1] !== '-o'));
+  const file = args.find((a, i) => !a.startsWith('-') && (i === 0 || !VALUED.has(args[i - 1])));
   return { file, out: outIndex !== -1 ? (args[outIndex + 1] ?? null) : null, bad: !file || (outIndex !== -1 && !args[outIndex + 1]) };
 }
 
 function readSource(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8');
+    return readBoundedText(file);
   } catch (err) {
-    console.error(`keystead: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    console.error(`keystead: cannot read ${file}: ${err instanceof FileRefused ? err.message : ((err as NodeJS.ErrnoException).code ?? err)}`);
     return null;
   }
 }
@@ -77,23 +83,12 @@ function compileCommand(args: string[]): number {
   }
   const source = readSource(file);
   if (source === null) return 2;
-  // Imports are read from disk, relative to the file that imports them.
-  const readImport = (p: string) => {
-    const target = path.join(path.dirname(file), p);
-    try {
-      return readFileSync(target, 'utf8');
-    } catch {
-      // Contracts written on case-insensitive file systems import "Util.scrypt" for util.scrypt.
-      try {
-        const match = readdirSync(path.dirname(target)).find((name) => name.toLowerCase() === path.basename(target).toLowerCase());
-        return match ? readFileSync(path.join(path.dirname(target), match), 'utf8') : null;
-      } catch {
-        return null;
-      }
-    }
-  };
+  // Imports are read from disk, relative to the entry file, and only below its folder or an --import-root.
+  const refusals: string[] = [];
+  const readImport = importReader(file, optionValues(args, '--import-root'), refusals);
   const r = compileScrypt(source, { file, optimize: args.includes('-O'), readImport });
   for (const d of r.diagnostics) console.error(formatDiagnostic(d));
+  for (const why of refusals) console.error(`keystead: import not read: ${why}`);
   if (!r.artifact) return 1;
   const out = outArg ?? file.replace(/\.scrypt$/i, '') + '.json';
   writeFileSync(out, `${JSON.stringify(r.artifact, null, 2)}\n`);
@@ -105,7 +100,7 @@ function compileCommand(args: string[]): number {
 /** `help <command>`: what one command does, with its options. */
 const COMMAND_HELP: Record<string, string> = {
   serve: 'keystead serve [options]\n  Runs the headless app: the engine, the embedded API and the UI on http://127.0.0.1:7480.\n  `keystead serve --help` lists its options (network, data directory, ports, limits).',
-  compile: 'keystead compile <File.scrypt> [-o out.json] [--asm] [-O]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them. --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.',
+  compile: 'keystead compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them, only from regular files of at most 1 MB below the entry file\'s\n  folder or a folder named with --import-root (repeatable). --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.',
   balance: `${REMOTE_HELP.balance}\n${REMOTE_ENV}`,
   history: `${REMOTE_HELP.history}\n${REMOTE_ENV}`,
   pay: `${REMOTE_HELP.pay}\n${REMOTE_ENV}`,

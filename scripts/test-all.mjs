@@ -37,7 +37,7 @@ if (build.code !== 0) {
   failed += 1;
   exitCode = 1;
 } else {
-  for (const [name, dir] of [['unit', 'test/unit'], ['integration', 'test/integration']]) {
+  for (const [name, dir] of [['unit', 'test/unit'], ['integration', 'test/integration'], ['hostile', 'test/hostile']]) {
     const list = files(dir);
     if (!list.length) continue;
     console.log(`\n=== ${name} tests (${list.length} files) ===`);

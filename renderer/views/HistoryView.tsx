@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Tit
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
+import { historyCsv } from './history-csv.js';
 import { messageOf } from '../components/errors.js';
 import { formatSats, formatTime } from '../components/format.js';
 import { Amount } from '../components/Amount.js';
@@ -36,19 +37,6 @@ function StateCell({ e }: { e: HistoryEntry }) {
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
-
-/** One CSV field: quoted when it holds a comma, quote or line break. */
-const csvField = (v: string | number | null) => {
-  const t = v === null ? '' : String(v);
-  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
-};
-
-/** The entries as CSV, one row per transaction, amounts in satoshis. */
-export function historyCsv(entries: HistoryEntry[]): string {
-  const head = ['time', 'txid', 'direction', 'amount_satoshis', 'fee_satoshis', 'fee_paid_by', 'counterparty', 'memo', 'state', 'confirmations'];
-  const rows = entries.map((e) => [e.time, e.txid, e.direction, e.amount, e.fee, e.feePaidBy, e.counterparty, e.memo, e.state, e.confirmations].map(csvField).join(','));
-  return [head.join(','), ...rows].join('\r\n') + '\r\n';
-}
 
 /** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations; filters and CSV export. */
 export function HistoryView() {
