@@ -130,7 +130,8 @@ async function pay(o: Options, call: (m: string, p: string, x?: { headers?: Reco
   if (!o.flags.has('--json')) for (const line of review) err(line);
   if (!quote.sufficient) throw new CliError(quote.problem ?? 'the wallet cannot pay this.', 1);
   if (!o.flags.has('--yes')) throw new CliError('not paid: add --yes to pay.', 1);
-  const paid = await call('POST', '/v1/pay', { headers: { ...headers, 'idempotency-key': key }, body: resolved });
+  // The review's id goes with it: the API pays exactly the outputs printed above, or refuses.
+  const paid = await call('POST', '/v1/pay', { headers: { ...headers, 'idempotency-key': key }, body: { ...resolved, reviewId: quote.reviewId } });
   if (o.flags.has('--json')) return out(JSON.stringify({ ...paid, idempotencyKey: key }, null, 2));
   err(`Paid (${paid.state}, delivered by ${paid.delivered}); idempotency key ${key}`);
   out(String(paid.txid));

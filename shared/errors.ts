@@ -25,6 +25,7 @@ export const ERROR_KINDS = {
   TOKEN_EXPIRED: 'unauthenticated',
   FORBIDDEN: 'forbidden',
   ROLE_FORBIDDEN: 'forbidden',
+  SESSION_REQUIRED: 'forbidden',
   SERVICE_MISMATCH: 'forbidden',
   WALLET_LOCKED: 'forbidden',
   WRONG_PASSWORD: 'forbidden',

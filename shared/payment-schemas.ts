@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { satoshisSchema } from './amount-schema.js';
 import { boolish, walletId, walletPassword } from './wallet-schemas.js';
 
 const hex = z.string({ error: 'must be a hex string' }).trim().toLowerCase().regex(/^([0-9a-f]{2})*$/, { error: 'must be hex' });
@@ -12,7 +13,7 @@ export const paymentRequest = z.object({
     .array(
       z.object({
         script: hex.min(2, { error: 'is required' }).max(20_000, { error: 'is too long' }),
-        satoshis: z.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).min(0, { error: 'must not be negative' }).max(21e14, { error: 'is too large' }),
+        satoshis: satoshisSchema({ min: 0, strings: false, minMessage: 'must not be negative' }),
       }),
       { error: 'must be a list of {script, satoshis}' },
     )
@@ -38,7 +39,10 @@ const unwrapData = (v: unknown) => {
   return v;
 };
 
-export const payInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId, walletPassword, idempotencyKey: z.string().trim().min(1).max(200).optional() }));
+/** The quote's `reviewId`: given, pay refuses (409) anything but the reviewed payment. */
+const reviewId = z.string({ error: 'must be the reviewId a quote answered' }).trim().toLowerCase().regex(/^[0-9a-f]{64}$/, { error: 'must be the reviewId a quote answered (64 hex digits)' });
+
+export const payInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId, walletPassword, idempotencyKey: z.string().trim().min(1).max(200).optional(), reviewId: reviewId.optional() }));
 
 export const quoteInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId }));
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalAmount, MAX_TOKEN_SUPPLY, satoshisSchema, tokenCountSchema, wholeNumber } from './amount-schema.js';
 import { boolish, walletId } from './wallet-schemas.js';
 
 /** The token protocols: Keystead's open template, and the STAS family (licensed templates the organisation installs). */
@@ -8,7 +9,6 @@ export const STAS_PROTOCOL_IDS = ['STAS', 'STAS-20', 'STAS-789'] as const;
 export const NFT_PROTOCOL_IDS: readonly string[] = ['KST-789', 'STAS-789'];
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const int = (what: string) => z.coerce.number({ error: 'must be a number' }).int({ error: `must be a whole number${what}` });
 
 /** The STAS schema's properties (reference §4.6), each optional; 20 KB at most as JSON. */
 const properties = z
@@ -45,9 +45,9 @@ export const issueInput = z.object({
   symbol: z.string({ error: 'is required' }).trim().regex(/^[A-Za-z0-9]{1,9}$/, { error: 'must be 1 to 9 letters or digits' }),
   description: z.preprocess(blank, z.string().max(512, { error: 'must be 512 characters at most' }).default('')),
   image: z.preprocess(blank, z.url({ error: 'must be a URL' }).max(512, { error: 'must be 512 characters at most' }).optional()),
-  tokenSupply: int(' of tokens').min(1, { error: 'must be at least 1' }).max(1_000_000_000_000, { error: 'is too large' }),
-  decimals: z.preprocess(blank, int('').min(0, { error: 'must be from 0 to 8' }).max(8, { error: 'must be from 0 to 8' }).default(0)),
-  satsPerToken: int(' of satoshis').min(1, { error: 'must be at least 1' }).max(100_000_000, { error: 'is too large' }),
+  tokenSupply: tokenCountSchema({ max: MAX_TOKEN_SUPPLY, minMessage: 'must be at least 1' }),
+  decimals: wholeNumber({ min: 0, max: 8, minMessage: 'must be from 0 to 8' }).default(0),
+  satsPerToken: satoshisSchema({ min: 1, max: 100_000_000, minMessage: 'must be at least 1' }),
   splitable: boolish,
   properties: properties.optional(),
   /** NFTs: the data written into each token's script, by serial number: {"1": ["…"], "2": ["…"]}. */
@@ -56,28 +56,45 @@ export const issueInput = z.object({
   walletId,
 });
 
+/** An NFT's serial number: 1, 2, … */
+const serialNumber = wholeNumber({ min: 1, max: MAX_TOKEN_SUPPLY, minMessage: 'must be a positive serial number' });
+
 export const sendItem = z.object({
   to: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200),
-  /** BSV (a decimal number) for coins; a whole number of tokens with tokenId; optional for an NFT (1). */
-  amount: z.preprocess(blank, z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be positive' }).optional()),
-  satoshis: z.preprocess(blank, int(' of satoshis').positive({ error: 'must be positive' }).optional()),
+  /** BSV (a decimal number, kept as exact text) for coins; a whole number of tokens with tokenId; optional for an NFT (1). */
+  amount: decimalAmount.optional(),
+  satoshis: satoshisSchema({ min: 1 }).optional(),
   tokenId: z.preprocess(blank, z.string().trim().max(200).optional()),
-  sn: z.preprocess(blank, int('').positive({ error: 'must be a positive serial number' }).optional()),
+  sn: serialNumber.optional(),
   notes: z.preprocess(blank, z.string().max(500).optional()),
 });
 
 export const redeemItem = z.object({
-  amount: z.preprocess(blank, int(' of tokens').positive({ error: 'must be a positive whole number of tokens' }).optional()),
+  amount: tokenCountSchema({ minMessage: 'must be a positive whole number of tokens' }).optional(),
   tokenId: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200),
-  sn: z.preprocess(blank, int('').positive({ error: 'must be a positive serial number' }).optional()),
+  sn: serialNumber.optional(),
 });
 
 /** One failed item of a batch (send, redeem): the others went ahead. */
 export const itemError = z.object({ index: z.number().int(), code: z.string(), msg: z.string() });
 
+/**
+ * One item's outcome, in order: its txids (a token send may merge first), or its error. `replayed`: an
+ * earlier call with the same idempotency-key paid it; this is that result, nothing was paid again.
+ */
+export const itemResult = z.object({
+  index: z.number().int(),
+  txIds: z.array(z.string()),
+  code: z.string().nullable(),
+  msg: z.string().nullable(),
+  replayed: z.boolean().optional(),
+});
+
 export const batchOutput = z.object({
   txIds: z.array(z.string()),
   errors: z.array(itemError),
+  /** Every item's outcome (txIds and errors above stay, for compatibility). */
+  results: z.array(itemResult).optional(),
   /** "partial success" when some items failed. */
   status: z.string().optional(),
   msg: z.string().optional(),

@@ -107,7 +107,7 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
   const paymailHosts = new PaymailHostMap(repos.settings, config.paymailHosts ?? {});
   const services: EngineServices = {
     keyring: new KeyRing({ sealingKey: () => services.sealingKey(), throttle: passwordThrottle }),
-    compiler: new CompilePool(compileLimits),
+    compiler: new CompilePool(compileLimits, { logger }),
     paymail: new PaymailClient(() => paymailHosts.map(), srv),
     paymailHosts,
     db: store.db,
@@ -132,6 +132,7 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
   };
   const bookEvents = new BookEvents(services);
   sync.onBooksChanged = (before, txids) => bookEvents.changed(before, txids);
+  tokenValidator.onDecided = (decided) => bookEvents.tokensDecided(decided);
   addressBook.openKeys = (wallet, chain, idx) => services.keyring.publicKeyIfOpen(wallet, chain, idx);
   sync.onTip = (height) => eventHub.publish('block', { height }, { kind: 'everyone' });
   sync.onScanning = (syncing) => eventHub.publish('sync.state', { syncing }, { kind: 'everyone' });
@@ -210,6 +211,7 @@ export function createEngine({ store, config, chain, syncIntervalMs = 30_000, sr
       bookEvents.flush();
       sync.stop();
       void services.compiler.close();
+      void paymailHost.close();
       store.close();
     },
   };

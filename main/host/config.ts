@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../log/logger.js';
-import { DEFAULT_COMPILE_LIMITS, type CompileLimits } from '../engine/contracts/compile-pool.js';
+import { parseTrustedProxies } from '../server/client-address.js';
+import { DEFAULT_COMPILE_LIMITS, defaultCompileWorkers, type CompileLimits } from '../engine/contracts/compile-pool.js';
 
 /** Settings of the headless host, from command-line flags with environment variables as fallback. */
 export interface HostConfig {
@@ -17,6 +18,8 @@ export interface HostConfig {
   paymailListen?: { host: string; port: number };
   /** The address the world reaches that listener at, for the capabilities it advertises. */
   paymailPublicUrl?: string;
+  /** Proxies whose X-Forwarded-For names the client on that listener (`--trust-proxy`); none: the peer is the client. */
+  trustProxy?: string[];
   chain: ChainConfig;
   /** How much the engine logs to stderr (JSON lines). */
   logLevel: LogLevel;
@@ -82,9 +85,13 @@ export const USAGE = `Usage: npm run serve -- [options]
                           behind a TLS reverse proxy, e.g. 127.0.0.1:7490 (env KEYSTEAD_PAYMAIL_LISTEN; default off)
   --paymail-public-url <u> the https:// address that listener is reached at (env KEYSTEAD_PAYMAIL_PUBLIC_URL;
                           default: from the request's Host and X-Forwarded-Proto)
+  --trust-proxy <list>    IP addresses of reverse proxies in front of that listener, comma-separated: from them
+                          the rightmost X-Forwarded-For entry that is not a proxy is the client for its limits
+                          (env KEYSTEAD_TRUST_PROXY; default none: the connecting address is the client)
   --compile-timeout <s>   stop a contract compile after s seconds (env KEYSTEAD_COMPILE_TIMEOUT; default 10)
   --compile-memory <MB>   a compile worker's heap limit (env KEYSTEAD_COMPILE_MEMORY; default 512)
   --compile-max-source <bytes>  refuse larger contract sources (env KEYSTEAD_COMPILE_MAX_SOURCE; default 1000000)
+  --compile-workers <n>   contract compiles running at once, one worker thread each (env KEYSTEAD_COMPILE_WORKERS; default: the cores less one)
   --token-templates <dir>  install the licensed STAS templates in <dir>: STAS.hex, STAS-20.hex, STAS-789.hex (env KEYSTEAD_TOKEN_TEMPLATES)
   --log-level <level>     fatal | error | warn | info | debug | silent: what goes to stderr as JSON lines (env KEYSTEAD_LOG_LEVEL; default info)
   --help                  show this text`;
@@ -113,8 +120,8 @@ export function isDomainName(value: string): boolean {
 export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostConfig | null {
   const flags = new Map<string, string>();
   const known = [
-    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts', '--paymail-listen', '--paymail-public-url',
-    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source', '--token-templates',
+    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts', '--paymail-listen', '--paymail-public-url', '--trust-proxy',
+    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source', '--compile-workers', '--token-templates',
   ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -178,9 +185,20 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   }
   const paymailPublicUrl = url('--paymail-public-url', 'KEYSTEAD_PAYMAIL_PUBLIC_URL');
   if (paymailPublicUrl && !paymailListen) throw new UsageError('--paymail-public-url needs --paymail-listen.');
+  const trustProxyList = pick('--trust-proxy', 'KEYSTEAD_TRUST_PROXY');
+  let trustProxy: string[] | undefined;
+  if (trustProxyList !== undefined) {
+    try {
+      trustProxy = parseTrustedProxies(trustProxyList);
+    } catch (err) {
+      throw new UsageError(`--trust-proxy must be IP addresses separated by commas, e.g. 127.0.0.1,::1 (${(err as Error).message}).`);
+    }
+    if (!paymailListen) throw new UsageError('--trust-proxy needs --paymail-listen.');
+  }
   return {
     paymailListen,
     paymailPublicUrl,
+    trustProxy,
     chain,
     tokenTemplatesDir: tokenTemplates ? path.resolve(tokenTemplates) : undefined,
     dataDir: path.resolve(pick('--data-dir', 'KEYSTEAD_DATA_DIR') ?? defaultDataDir(env)),
@@ -196,6 +214,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
       timeoutMs: integer('--compile-timeout', pick('--compile-timeout', 'KEYSTEAD_COMPILE_TIMEOUT') ?? String(DEFAULT_COMPILE_LIMITS.timeoutMs / 1000), 1, 600) * 1000,
       memoryMb: integer('--compile-memory', pick('--compile-memory', 'KEYSTEAD_COMPILE_MEMORY') ?? String(DEFAULT_COMPILE_LIMITS.memoryMb), 64, 16_384),
       maxSourceBytes: integer('--compile-max-source', pick('--compile-max-source', 'KEYSTEAD_COMPILE_MAX_SOURCE') ?? String(DEFAULT_COMPILE_LIMITS.maxSourceBytes), 1_000, 100_000_000),
+      workers: integer('--compile-workers', pick('--compile-workers', 'KEYSTEAD_COMPILE_WORKERS') ?? String(defaultCompileWorkers()), 1, 256),
     },
   };
 }

@@ -34,6 +34,8 @@ export interface RuntimeOptions {
   /** The public paymail listener, off when absent (see HostConfig). */
   paymailListen?: { host: string; port: number };
   paymailPublicUrl?: string;
+  /** Proxies whose X-Forwarded-For names the client on the public paymail listener. */
+  trustProxy?: string[];
   bodyLimit?: number;
   uiDir?: string;
   /** See OpenOptions.nativeBinding. */
@@ -96,7 +98,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     server = await buildServer({ engine, node: chain.node, chainApiKey: chainCfg.chainApiKey, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit });
     await server.listen({ host: '127.0.0.1', port: opts.port });
     if (opts.paymailListen) {
-      paymailServer = await buildPaymailServer({ engine, publicUrl: opts.paymailPublicUrl });
+      paymailServer = await buildPaymailServer({ engine, publicUrl: opts.paymailPublicUrl, trustedProxies: opts.trustProxy });
       await paymailServer.listen({ host: opts.paymailListen.host, port: opts.paymailListen.port });
     }
   } catch (err) {

@@ -350,4 +350,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX token_utxos_reserved_coins ON token_utxos(status) WHERE status = 'reserved';
     `,
   },
+  {
+    version: 14,
+    name: 'P2P references say what they are paid in: BSV, or one token',
+    // A reference handed out for a token send is paid only by that token's outputs, a BSV one only by
+    // plain satoshis; before, any recognised token output counted as BSV.
+    sql: `
+      ALTER TABLE paymail_refs ADD COLUMN kind TEXT NOT NULL DEFAULT 'bsv' CHECK (kind IN ('bsv','token'));
+      ALTER TABLE paymail_refs ADD COLUMN token_id TEXT;
+    `,
+  },
 ];

@@ -102,7 +102,8 @@ function ApiKeys() {
         <div>
           <Title order={4}>API keys</Title>
           <Text size="sm" c="dimmed">
-            Scripts sign in with the headers <code>uid: {uid}</code> and <code>apikey: &lt;key&gt;</code>. Each key acts with your role.
+            Scripts sign in with the headers <code>uid: {uid}</code> and <code>apikey: &lt;key&gt;</code>. Each key acts with your role, but cannot create keys (only a
+            password sign-in can). “Last used” is kept to the minute.
           </Text>
         </div>
         {keys.error && <Alert color="red">{keys.error}</Alert>}

@@ -76,6 +76,8 @@ export function SendView() {
       walletId: review.basis.walletId ?? undefined,
       walletPassword: chosen?.type === 'secure' ? walletPassword : undefined,
       idempotencyKey: review.idempotencyKey,
+      // Pays exactly what the review showed, or is refused.
+      reviewId: review.quote.reviewId,
     });
     setSent(r);
     setReview(null);

@@ -404,7 +404,9 @@ function Templates() {
     <Stack>
       <Text size="sm" c="dimmed">
         STAS templates are licensed, so Keystead does not ship them. Paste the locking-script hex your licence gives you, with its [destinationPublicKeyHash] and
-        [redemptionPublicKeyHash] placeholders; it stays in the encrypted database. The headless host also reads them from --token-templates &lt;dir&gt;.
+        [redemptionPublicKeyHash] placeholders; it stays in the encrypted database. The headless host also reads them from --token-templates &lt;dir&gt;. Its
+        structure is checked against the STAS family, and each installed template shows its SHA-256 (of the text as installed): compare it with the one your
+        licensor gives.
       </Text>
       {list.error && <Alert color="red">{list.error}</Alert>}
       <ScrollTable aria-label="Installed templates">
@@ -412,6 +414,7 @@ function Templates() {
           <Table.Tr>
             <Table.Th>Protocol</Table.Th>
             <Table.Th>Size</Table.Th>
+            <Table.Th>SHA-256</Table.Th>
             <Table.Th>Installed</Table.Th>
             <Table.Th>From</Table.Th>
             <Table.Th />
@@ -422,6 +425,17 @@ function Templates() {
             <Table.Tr key={t.protocolId}>
               <Table.Td>{t.protocolId}</Table.Td>
               <Table.Td>{t.bytes} bytes</Table.Td>
+              <Table.Td>
+                {/* The whole hash, selectable, to compare with the one the licensor publishes. */}
+                <Text size="xs" ff="monospace" style={{ wordBreak: 'break-all', userSelect: 'all' }} aria-label={`SHA-256 of the ${t.protocolId} template`}>
+                  {t.sha256}
+                </Text>
+                {t.problem && (
+                  <Text size="xs" c="red">
+                    Not used: {t.problem}
+                  </Text>
+                )}
+              </Table.Td>
               <Table.Td>{new Date(t.installedAt).toLocaleString()}</Table.Td>
               <Table.Td>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
               <Table.Td>
@@ -433,7 +447,7 @@ function Templates() {
           ))}
           {list.data?.templates.length === 0 && (
             <Table.Tr>
-              <Table.Td colSpan={5}>
+              <Table.Td colSpan={6}>
                 <Text c="dimmed">None installed: KST-20 and KST-789 work without any.</Text>
               </Table.Td>
             </Table.Tr>

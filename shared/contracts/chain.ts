@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { satoshisSchema } from '../amount-schema.js';
 import { byName, defineOperation } from '../operation.js';
 import { optionalText, walletId, withWalletId } from '../wallet-schemas.js';
 import { ALL_ROLES, TREASURY } from './access.js';
@@ -32,7 +33,7 @@ export const CHAIN_OPERATIONS = byName(
       z.object({
         address: optionalText(64),
         walletId,
-        satoshis: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }),
+        satoshis: satoshisSchema({ min: 1 }),
       }),
     ),
     output: z.object({ txid: z.string(), address: z.string(), satoshis: z.number().int() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { byName, defineOperation } from '../operation.js';
+import { satoshisSchema } from '../amount-schema.js';
 import { payInput, paymentRequest, quoteInput } from '../payment-schemas.js';
 import { walletId, withWalletId } from '../wallet-schemas.js';
 import { ALL_ROLES, WALLET_USERS } from './access.js';
@@ -45,6 +46,8 @@ export const quoteOutput = z.object({
   problem: z.string().nullable(),
   /** The USD rate, to show amounts in money (null when the rate table has none). */
   rate: z.object({ currency: z.string(), rate: z.number() }).nullable(),
+  /** Identifies exactly this payment (wallet, outputs, receiver): pay given it as `reviewId` pays this or refuses (409). */
+  reviewId: z.string(),
 });
 
 export const historyEntry = z.object({
@@ -106,7 +109,8 @@ export const PAYMENT_OPERATIONS = byName(
     input: withWalletId(
       z.object({
         uri: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(2000, { error: 'is too long' }),
-        amount: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).positive({ error: 'must be positive' }).optional()),
+        // Satoshis; as a header it is text, so digits are taken, and nothing else (not "1e2", "0x10", " 7 " or "").
+        amount: satoshisSchema({ min: 1 }).optional(),
         walletId,
       }),
     ),

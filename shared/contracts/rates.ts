@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { positiveDecimalNumber, satoshisSchema } from '../amount-schema.js';
 import { byName, defineOperation } from '../operation.js';
 import { ALL_ROLES, TREASURY } from './access.js';
 
@@ -18,7 +19,7 @@ export const RATE_OPERATIONS = byName(
     name: 'setRate',
     input: z.object({
       currency: z.string({ error: 'must be a string' }).trim().toUpperCase().regex(/^[A-Z]{3,10}$/, { error: 'must be a currency code like EUR' }),
-      rate: z.union([z.coerce.number({ error: 'must be a number' }).positive({ error: 'must be positive' }).finite(), z.null()]),
+      rate: z.union([positiveDecimalNumber, z.null()]),
     }),
     output: rateOutput,
     access: TREASURY,
@@ -30,7 +31,7 @@ export const RATE_OPERATIONS = byName(
   defineOperation({
     name: 'convertAmount',
     input: z.object({
-      satoshis: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number of satoshis' }).min(0, { error: 'must not be negative' }),
+      satoshis: satoshisSchema({ min: 0, minMessage: 'must not be negative' }),
       currency: z.string({ error: 'must be a string' }).trim().min(1, { error: 'is required' }).max(10, { error: 'is too long' }),
     }),
     output: z.object({ satoshis: z.number().int(), currency: z.string(), amount: z.number(), rate: z.number(), source: z.string(), updatedAt: z.string().nullable() }),

@@ -12,7 +12,16 @@ const holdings = z.object({
   meta: z.object({ nextPageToken: z.number().int().nullable() }),
 });
 
-const templateOutput = z.object({ protocolId: z.string(), bytes: z.number().int(), installedAt: z.string(), source: z.string() });
+const templateOutput = z.object({
+  protocolId: z.string(),
+  bytes: z.number().int(),
+  installedAt: z.string(),
+  source: z.string(),
+  /** SHA-256 (hex) of the template text as installed (placeholders included, no surrounding whitespace), to compare with the licensor's. */
+  sha256: z.string(),
+  /** Why an installed template is not used (it fails the family's structure check), or null. */
+  problem: z.string().nullable(),
+});
 
 export const TOKEN_OPERATIONS = byName(
   defineOperation({
@@ -50,12 +59,19 @@ export const TOKEN_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'send',
-    input: withWalletId(z.object({ dataArray: z.array(sendItem, { error: 'must be an array' }).min(1, { error: 'must name at least one recipient' }).max(50, { error: 'takes 50 items at most' }), walletId })),
+    input: withWalletId(
+      z.object({
+        dataArray: z.array(sendItem, { error: 'must be an array' }).min(1, { error: 'must name at least one recipient' }).max(50, { error: 'takes 50 items at most' }),
+        walletId,
+        /** As pay's: a retried batch with the same key pays each item at most once (the same key with another body is 409). */
+        idempotencyKey: z.string().trim().min(1).max(200).optional(),
+      }),
+    ),
     output: batchOutput,
     access: WALLET_USERS,
     summary: 'Sends BSV or tokens (an NFT by serial) to paymails or addresses; one transaction per item.',
     msg: 'Sent successfully.',
-    rest: [{ method: 'POST', path: '/v1/send', wallet: true, body: true }],
+    rest: [{ method: 'POST', path: '/v1/send', wallet: true, body: true, renames: { 'idempotency-key': 'idempotencyKey' } }],
     audit: true,
   }),
   defineOperation({

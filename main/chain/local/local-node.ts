@@ -10,6 +10,7 @@ import type { AddressHistoryEntry, BroadcastResult, ChainTip, ChainUtxo, FeePoli
 import { LEDGER_STORE } from './ledger-schema.js';
 import { checkTransaction, verifyScripts, type Checked, type KnownOutput, type Rejection } from './validate.js';
 import { ScriptCheckUnavailable, ScriptVerifier } from './script-pool.js';
+import { cheapEnoughForMainThread } from './main-thread-check.js';
 import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
 import { holderAddressOf, p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
@@ -37,7 +38,8 @@ type SpentOutput = { txid: string; vout: number; holder: string | null };
 
 /**
  * An idle node checks a transaction of at most this many inputs and bytes on its own thread (a payment's
- * usual shape); anything larger, whose scripts a stranger could make costly, goes to the workers.
+ * usual shape), when its scripts and those of the outputs it spends are cheap (main-thread-check.ts);
+ * anything larger or costlier, whose scripts a stranger could make costly, goes to the workers.
  */
 const INLINE_INPUTS = 4;
 const INLINE_BYTES = 1_000;
@@ -95,7 +97,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
     if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
     this.faucetAddress = this.faucetKey.toAddress();
-    this.judge = db.transaction((p: ParsedTransaction, withScripts: boolean) => this.judgeNow(p, withScripts));
+    this.judge = db.transaction((p: ParsedTransaction, withScripts: boolean | 'if-cheap') => this.judgeNow(p, withScripts)) as LocalNode['judge'];
     this.look = db.transaction((p: ParsedTransaction) => {
       const c = this.check(p);
       return 'checked' in c ? { sources: c.checked.sources } : c;
@@ -154,7 +156,12 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (!this.store.db.open) return unknown(parsed.txid, 'the node is closed');
     // An idle node checks a small transaction at once: the hand-over to a worker would cost more than it
     // frees. Once any check is on the workers, others are arriving, and every check joins them there.
-    if (this.onWorkers.size === 0 && parsed.tx.inputs.length <= INLINE_INPUTS && parsed.raw.length / 2 <= INLINE_BYTES) return this.settle(parsed, this.judge(parsed, true));
+    if (this.onWorkers.size === 0 && parsed.tx.inputs.length <= INLINE_INPUTS && parsed.raw.length / 2 <= INLINE_BYTES) {
+      const now = this.judge(parsed, 'if-cheap');
+      if (!('sources' in now)) return this.settle(parsed, now);
+      // Small, but the outputs it spends hold costly scripts: checked on the workers like a large one.
+      return this.toWorkers(parsed, now.sources);
+    }
     const first = this.look(parsed);
     if (!('sources' in first)) {
       // A parent sent just before may still be on the workers, not yet in the ledger: wait for what is
@@ -165,7 +172,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       }
       return first;
     }
-    const done = this.checkOnWorkersAndRecord(parsed, first.sources);
+    return this.toWorkers(parsed, first.sources);
+  }
+
+  private async toWorkers(parsed: ParsedTransaction, sources: KnownOutput[]): Promise<BroadcastResult> {
+    const done = this.checkOnWorkersAndRecord(parsed, sources);
     this.onWorkers.add(done);
     try {
       return await done;
@@ -182,6 +193,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       if (!(err instanceof ScriptCheckUnavailable)) throw err;
       // Closing, or a script too costly to judge in time: the outcome stays open (never run it here instead).
       if (err.closing || err.timedOut || !this.store.db.open) return unknown(parsed.txid, err.message);
+      // Nor a costly one: a stranger's expensive scripts would stall every request.
+      if (!cheapEnoughForMainThread(parsed.tx, sources)) return unknown(parsed.txid, err.message);
       // Workers that fail (a thread that cannot start, an answer that is not a verdict) must not leave
       // payments undecided: check here, as the node did before it had workers.
       this.logger.warn({ txid: parsed.txid, err: err.message }, 'script workers failed; checking on the main thread');
@@ -213,12 +226,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
    * transaction: the lookups share its read snapshot (no lock round trip each), and nothing can change
    * between check and write.
    */
-  private readonly judge: (p: ParsedTransaction, withScripts: boolean) => BroadcastResult;
+  private readonly judge: {
+    (p: ParsedTransaction, withScripts: boolean): BroadcastResult;
+    /** The scripts checked only when cheap enough for this thread; otherwise nothing recorded, and the outputs they spend. */
+    (p: ParsedTransaction, withScripts: 'if-cheap'): BroadcastResult | { sources: KnownOutput[] };
+  };
 
-  private judgeNow(parsed: ParsedTransaction, withScripts: boolean): BroadcastResult {
+  private judgeNow(parsed: ParsedTransaction, withScripts: boolean | 'if-cheap'): BroadcastResult | { sources: KnownOutput[] } {
     const c = this.check(parsed);
     if (!('checked' in c)) return c;
     const { tx, txid, raw } = parsed;
+    if (withScripts === 'if-cheap' && !cheapEnoughForMainThread(tx, c.checked.sources)) return { sources: c.checked.sources };
     const bad = withScripts ? verifyScripts(tx, c.checked.sources) : null;
     if (bad) return rejected(txid, bad);
     this.record(tx, txid, raw, c.checked.fee, c.checked.spent.map((s) => ({ ...s, holder: c.holders.get(`${s.txid}:${s.vout}`) ?? null })), null, null);

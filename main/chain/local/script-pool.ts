@@ -17,6 +17,9 @@ const MIN_CHUNK = 8;
 /** How long one transaction's scripts may take on the workers before the check is given up. */
 export const SCRIPT_CHECK_LIMIT_MS = 120_000;
 
+/** Each script worker's memory: heap (old and young generations) and stack. */
+export const SCRIPT_WORKER_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 } as const;
+
 /** The scripts could not be checked (a worker failed or the pool closed): says nothing about the transaction. */
 export class ScriptCheckUnavailable extends Error {
   constructor(
@@ -43,6 +46,9 @@ const isVerdict = (r: unknown): r is Rejection | null =>
 export class ScriptVerifier {
   private pool: Piscina | null = null;
   private closed = false;
+  /** Tasks handed to piscina now (at most `threads`), and those waiting for one of those slots. */
+  private busy = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly threads = Math.max(1, os.availableParallelism()),
@@ -52,16 +58,57 @@ export class ScriptVerifier {
   ) {}
 
   private get workers(): Piscina {
-    this.pool ??= new Piscina({
-      filename: this.file,
-      minThreads: 0,
-      maxThreads: this.threads,
-      // Kept while the node is busy now and then; an idle node gives its threads back.
-      idleTimeout: 5 * 60_000,
-      // Scripts are the stranger's: a hostile one exhausting a worker's heap fails that worker, not the engine.
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
+    if (!this.pool) {
+      const pool = new Piscina({
+        filename: this.file,
+        minThreads: 0,
+        maxThreads: this.threads,
+        // Kept while the node is busy now and then; an idle node gives its threads back.
+        idleTimeout: 5 * 60_000,
+        // Scripts are the stranger's: a hostile one exhausting a worker's heap or stack fails that worker, not the engine.
+        resourceLimits: SCRIPT_WORKER_LIMITS,
+      });
+      // Piscina emits 'error' for a worker that fails with no task of its own (out of memory while being
+      // stopped for its time limit, a throw from a timer): unheard, that would end the process. No check
+      // waits on that worker and piscina has dropped it, so there is nothing to do.
+      pool.on('error', () => {});
+      this.pool = pool;
+    }
     return this.pool;
+  }
+
+  /**
+   * Hands a task to piscina once one of `threads` slots is free. Piscina starts a queued task only when a
+   * worker becomes free or a run() call adds one; a worker stopped for its time limit is dropped without a
+   * replacement, so a task queued inside piscina would wait for the next transaction. Queued here instead,
+   * the stopped task's slot going back starts the next one, on a fresh worker.
+   */
+  private async runTask(task: ScriptTask, signal: AbortSignal): Promise<unknown> {
+    if (this.busy >= this.threads) {
+      await new Promise<void>((resolve, reject) => {
+        const waiter = () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          const at = this.waiting.indexOf(waiter);
+          if (at >= 0) this.waiting.splice(at, 1);
+          reject(new Error('aborted while waiting for a script worker'));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(waiter);
+      });
+    } else this.busy += 1;
+    try {
+      // Closed while this task waited: a new pool now would never be destroyed.
+      if (this.closed) throw new Error('the node is closing');
+      return await this.workers.run(task, { signal });
+    } finally {
+      // The slot passes straight to the next task in line, or is given back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy -= 1;
+    }
   }
 
   /** The first input whose script fails (in input order), or null when every script unlocks its output. */
@@ -78,7 +125,7 @@ export class ScriptVerifier {
     const timer = setTimeout(() => stop.abort(), this.limitMs);
     let results: unknown[];
     try {
-      results = await Promise.all(tasks.map((t) => this.workers.run(t, { signal: stop.signal })));
+      results = await Promise.all(tasks.map((t) => this.runTask(t, stop.signal)));
     } catch (err) {
       if (stop.signal.aborted) throw new ScriptCheckUnavailable(`checking the scripts took longer than ${this.limitMs / 1000} s`, this.closed, true);
       throw new ScriptCheckUnavailable(`the scripts could not be checked: ${(err as Error).message}`, this.closed);

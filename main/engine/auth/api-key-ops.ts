@@ -26,7 +26,20 @@ function ownKey(ctx: OpContext<CoreServices>, keyId: string): ApiKeyRow {
   return key;
 }
 
+/**
+ * Minting keys needs a session (a sign-in with the password): a leaked key must not be able to mint
+ * itself successors that outlive its revocation. A key may only rotate itself, which replaces it one for
+ * one and leaves the caller with nothing the key did not already give.
+ */
+function requireSession(ctx: OpContext<CoreServices>, what: string, ownKeyId?: string): void {
+  const caller = callerOf(ctx);
+  if (caller.sessionHash !== undefined && caller.apiKeyId === undefined) return;
+  if (ownKeyId !== undefined && caller.apiKeyId === ownKeyId) return;
+  throw new DomainError('SESSION_REQUIRED', `An API key cannot ${what}; sign in with your password (an authToken) to do it.`);
+}
+
 export function createApiKey(ctx: OpContext<CoreServices>, input: ParsedInputOf<typeof OPERATIONS.createApiKey>): NewApiKey {
+  requireSession(ctx, 'create API keys');
   const { uid } = callerOf(ctx);
   return ctx.services.db.transaction(() => {
     if (ctx.services.repos.apiKeys.activeForUser(uid).length >= MAX_KEYS_PER_USER) {
@@ -41,6 +54,7 @@ export function listApiKeys(ctx: OpContext<CoreServices>): OutputOf<typeof OPERA
 }
 
 export function rotateApiKey(ctx: OpContext<CoreServices>, input: ParsedInputOf<typeof OPERATIONS.rotateApiKey>): OutputOf<typeof OPERATIONS.rotateApiKey> {
+  requireSession(ctx, 'rotate another API key (only itself)', input.keyId);
   return ctx.services.db.transaction(() => {
     const old = ownKey(ctx, input.keyId);
     ctx.services.repos.apiKeys.revoke(old.keyId, ctx.services.now());

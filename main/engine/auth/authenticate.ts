@@ -6,6 +6,9 @@ import type { Caller, Credentials, CoreServices } from '../context.js';
 type AuthServices = Pick<CoreServices, 'repos' | 'now'>;
 import { hashSecret } from './tokens.js';
 
+/** How fresh an API key's "last used" is kept: it is written at most once this often per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
 /**
  * Resolves credentials to a live user, or throws 401. Checked on every call, against the database, so a
  * revoked token or a deleted user stops working at once.
@@ -19,7 +22,9 @@ export function authenticate(services: AuthServices, credentials: Credentials): 
     // Looked up by the key's hash; the uid must then match (compared in constant time).
     const key = repos.apiKeys.byHash(hashSecret(credentials.apiKey));
     if (!key || key.revokedAt !== null || !sameString(key.uid, credentials.uid)) throw invalid();
-    repos.apiKeys.touch(key.keyId, now());
+    // When a key was last used is shown to its owner to the minute: one write a minute, not one a request.
+    const at = now();
+    if (key.lastUsedAt === null || at - key.lastUsedAt >= LAST_USED_RESOLUTION_MS || at < key.lastUsedAt) repos.apiKeys.touch(key.keyId, at);
     return { ...activeUser(services, key.uid), apiKeyId: key.keyId };
   }
   throw new DomainError('UNAUTHORIZED', 'Credentials are required: an authToken header, Authorization: Bearer <token>, or uid + apikey headers.');

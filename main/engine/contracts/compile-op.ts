@@ -1,7 +1,7 @@
 import { OPERATIONS } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { formatDiagnostic } from '../../contracts/scrypt/diagnostics.js';
-import type { OpContext } from '../context.js';
+import { callerOf, type OpContext } from '../context.js';
 import type { ContractServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 
@@ -9,9 +9,9 @@ import { DomainError } from '../../../shared/errors.js';
 export async function compile(ctx: OpContext<ContractServices>, input: ParsedInputOf<typeof OPERATIONS.compile>): Promise<OutputOf<typeof OPERATIONS.compile>> {
   const source = Buffer.from(input.sourceCode.replace(/\s+/g, ''), 'base64').toString('utf8');
   const file = input.file ?? 'contract.scrypt';
-  // Untrusted source: compiled in a worker, with time, memory and size limits.
+  // Untrusted source: compiled in a worker, with time, memory and size limits, and the caller's fair share of the workers.
   const imports = Object.fromEntries(Object.entries(input.imports ?? {}).map(([p, b64]) => [p, Buffer.from(b64.replace(/\s+/g, ''), 'base64').toString('utf8')]));
-  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true, imports });
+  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true, imports, owner: callerOf(ctx).uid });
   // A library package compiles to an empty script: hex '' is a result, null is a failure.
   if (!r.artifact || r.asm === null || r.hex === null) {
     const first = r.diagnostics[0];

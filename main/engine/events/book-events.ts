@@ -3,10 +3,13 @@ import type { CoreServices } from '../context.js';
 import { stateOf } from '../payments/history.js';
 import { isFeeManagerWallet } from '../wallets/fee-manager-id.js';
 import type { RowBefore } from '../sync/wallet-sync.js';
+import type { TokenUtxo } from '../../store/repos/tokens.js';
+import type { DecidedOutput } from '../tokens/lineage.js';
+import { receiptMemo, UNPROVEN_RECEIPT_MEMO } from '../tokens/ledger.js';
 
 /**
  * Says what a committed change to the books did, as live events: a history row that is new or changed
- * state (`payment.state`), a new incoming payment (`payment.received`) or tokens (`token.received`), and
+ * state (`payment.state`), a new incoming payment (`payment.received`) or proven tokens (`token.received`), and
  * each touched wallet's new balance (`balance`; `feeManager.low` when the fee manager's falls below its
  * threshold). `before` holds the rows of the transactions before the change; rows that are new since are
  * found by reading the transactions' rows again.
@@ -42,18 +45,49 @@ export class BookEvents {
         }
         if (was || row.direction !== 'in' || row.state !== 'seen') continue;
         if (row.amount > 0) events.publish('payment.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, satoshis: row.amount, counterparty: row.counterparty }, audience);
-        const received = new Map<string, number>();
-        for (const u of repos.tokens.outputsOf(txid)) if (u.walletRow === walletRow) received.set(u.tokenId, (received.get(u.tokenId) ?? 0) + u.satoshis);
-        for (const [tokenId, satoshis] of received) {
-          const token = repos.tokens.get(tokenId);
-          if (token) events.publish('token.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, tokenId, symbol: token.symbol, amount: Math.floor(satoshis / token.satsPerToken) }, audience);
-        }
+        // Only proven outputs are tokens; the others are announced when (if) their lineage is proven.
+        this.announceTokens(walletRow, txid, repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow && u.validity === 'valid'));
       }
     }
     for (const walletRow of wallets) this.balancesDue.add(walletRow);
     if (wallets.size && !this.timer) {
       this.timer = setTimeout(() => this.flush(), this.balanceDelayMs);
       this.timer.unref();
+    }
+  }
+
+  /**
+   * Token outputs whose lineage was just decided: a receipt's history row now says what it received (or
+   * that the outputs are look-alikes), and proven outputs are announced as received tokens.
+   */
+  tokensDecided(decided: readonly DecidedOutput[]): void {
+    const { repos } = this.services;
+    const byRow = new Map<string, { walletRow: number; txid: string; valid: Set<number> }>();
+    for (const d of decided) {
+      const key = `${d.walletRow}:${d.txid}`;
+      const entry = byRow.get(key) ?? { walletRow: d.walletRow, txid: d.txid, valid: new Set<number>() };
+      if (d.valid) entry.valid.add(d.vout);
+      byRow.set(key, entry);
+    }
+    for (const { walletRow, txid, valid } of byRow.values()) {
+      const row = repos.walletTxs.row(walletRow, txid);
+      if (!row || row.direction !== 'in' || row.state === 'failed') continue;
+      // Only the wording Keystead chose while the outputs were unproven is replaced (a sender's note stays).
+      if (row.memo === UNPROVEN_RECEIPT_MEMO) repos.walletTxs.annotate(walletRow, txid, receiptMemo(repos, txid, walletRow), null);
+      this.announceTokens(walletRow, txid, repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow && valid.has(u.vout) && u.validity === 'valid'));
+    }
+  }
+
+  /** `token.received` for a wallet's proven outputs of one transaction, one event per token. */
+  private announceTokens(walletRow: number, txid: string, outputs: readonly TokenUtxo[]): void {
+    const { repos, events } = this.services;
+    const wallet = repos.wallets.byRow(walletRow);
+    if (!wallet || !outputs.length) return;
+    const received = new Map<string, number>();
+    for (const u of outputs) received.set(u.tokenId, (received.get(u.tokenId) ?? 0) + u.satoshis);
+    for (const [tokenId, satoshis] of received) {
+      const token = repos.tokens.get(tokenId);
+      if (token) events.publish('token.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, tokenId, symbol: token.symbol, amount: Math.floor(satoshis / token.satsPerToken) }, { kind: 'wallet', walletRow });
     }
   }
 

@@ -9,7 +9,18 @@ import { mayReceive } from './visibility.js';
 export const TICKET_TTL_MS = 60_000;
 /** How often an open stream checks that its credentials still hold (signed out, expired, user deleted). */
 export const STREAM_RECHECK_MS = 30_000;
-const MAX_TICKETS = 10_000;
+/** Tickets one user may hold unused at once; asking for more expires that user's oldest first. */
+export const MAX_TICKETS_PER_USER = 16;
+/**
+ * Tickets held in memory for everyone together. The per-user cap keeps one user far below it; if many
+ * users together reach it, the oldest ticket anyone holds expires first, so nobody is ever refused one.
+ */
+export const MAX_TICKETS = 10_000;
+
+interface Ticket {
+  caller: Caller;
+  expiresAt: number;
+}
 
 export interface StreamRequest {
   credentials: Credentials;
@@ -31,7 +42,10 @@ export interface EventStream {
  * memory only.
  */
 export class EventStreams {
-  private readonly tickets = new Map<string, { caller: Caller; expiresAt: number }>();
+  /** Every unused ticket, in the order they were issued (a Map keeps insertion order). */
+  private readonly tickets = new Map<string, Ticket>();
+  /** Each user's unused tickets, oldest first. */
+  private readonly byUser = new Map<string, Set<string>>();
   private readonly checks = new Set<() => void>();
 
   constructor(
@@ -40,20 +54,49 @@ export class EventStreams {
     private readonly recheckMs = STREAM_RECHECK_MS,
   ) {}
 
-  /** A ticket that opens one stream as `caller` (with the session or API key the caller used). */
+  /**
+   * A ticket that opens one stream as `caller` (with the session or API key the caller used). Never
+   * refused: a user past their cap loses their own oldest ticket, so one user cannot lock others out.
+   */
   issueTicket(caller: Caller): { ticket: string; expiresAt: string } {
     const now = this.services.now();
-    for (const [t, v] of this.tickets) if (v.expiresAt <= now) this.tickets.delete(t);
-    if (this.tickets.size >= MAX_TICKETS) throw new DomainError('RATE_LIMITED', 'Too many event tickets are waiting to be used. Try again in a minute.');
+    this.dropExpired(now);
+    const mine = this.byUser.get(caller.uid) ?? new Set<string>();
+    while (mine.size >= MAX_TICKETS_PER_USER) this.drop(mine.values().next().value!);
+    while (this.tickets.size >= MAX_TICKETS) this.drop(this.tickets.keys().next().value!);
     const ticket = randomBytes(24).toString('base64url');
     const expiresAt = now + TICKET_TTL_MS;
     this.tickets.set(ticket, { caller, expiresAt });
+    mine.add(ticket);
+    this.byUser.set(caller.uid, mine);
     return { ticket, expiresAt: new Date(expiresAt).toISOString() };
   }
 
-  private redeem(ticket: string): Caller {
+  /** Unused tickets held now, in all and for one user (for tests and diagnostics). */
+  outstanding(uid?: string): number {
+    return uid === undefined ? this.tickets.size : (this.byUser.get(uid)?.size ?? 0);
+  }
+
+  /** Tickets are issued in order with one lifetime, so the expired ones are at the front. */
+  private dropExpired(now: number): void {
+    for (const [t, v] of this.tickets) {
+      if (v.expiresAt > now) break;
+      this.drop(t);
+    }
+  }
+
+  private drop(ticket: string): Ticket | undefined {
     const found = this.tickets.get(ticket);
+    if (!found) return undefined;
     this.tickets.delete(ticket);
+    const mine = this.byUser.get(found.caller.uid);
+    mine?.delete(ticket);
+    if (mine?.size === 0) this.byUser.delete(found.caller.uid);
+    return found;
+  }
+
+  private redeem(ticket: string): Caller {
+    const found = this.drop(ticket);
     if (!found || found.expiresAt <= this.services.now()) throw new DomainError('INVALID_CREDENTIALS', 'The event ticket is not valid (each ticket opens one stream, within a minute of being issued).');
     return reauthenticate(this.services, found.caller);
   }

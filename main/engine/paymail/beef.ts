@@ -1,22 +1,13 @@
-import { MerklePath, Transaction, type ChainTracker } from '@bsv/sdk';
+import { MerklePath, Transaction } from '@bsv/sdk';
 import type { ChainProvider } from '../../chain/types.js';
+import { MAX_RECEIVED_BEEF_BYTES } from './receive-limits.js';
+import { BEEF_LIMITS } from './beef-check.js';
 
-/** Unconfirmed ancestors a BEEF may carry before the first proven one: deeper chains are delivered as raw hex. */
-const MAX_UNPROVEN_DEPTH = 25;
-/**
- * What a received BEEF may make us verify: every unproven transaction's inputs are script-checked, so a
- * stranger's BEEF is bounded before any of that work starts (the public listener takes them from anyone).
- */
-export const MAX_BEEF_TRANSACTIONS = 1_000;
-export const MAX_BEEF_UNPROVEN_INPUTS = 5_000;
+// A received BEEF is read and checked in beef-check.ts (bounded, proofs first, scripts on workers).
+export { verifiedBeef, BEEF_LIMITS, MAX_BEEF_TRANSACTIONS, MAX_BEEF_UNPROVEN_INPUTS } from './beef-check.js';
 
-/** The chain as @bsv/sdk's header tracker: a merkle root is valid when the chain's block at that height has it. */
-export function chainTrackerOf(chain: ChainProvider): ChainTracker {
-  return {
-    isValidRootForHeight: async (root, height) => (await chain.getMerkleRoot(height)) === root,
-    currentHeight: async () => (await chain.getTip()).height,
-  };
-}
+/** Unconfirmed ancestors a BEEF may carry before the first proven one (what a receiver takes): deeper chains are delivered as raw hex. */
+const MAX_UNPROVEN_DEPTH = BEEF_LIMITS.unprovenDepth;
 
 /**
  * The transaction as BEEF (BRC-62) for a receiver that verifies it by SPV: each input's source transaction,
@@ -49,43 +40,11 @@ export async function beefOf(chain: ChainProvider, signed: Transaction): Promise
     return true;
   }
   try {
-    return (await attachSources(tx, 0)) ? tx.toHexBEEF() : null;
+    if (!(await attachSources(tx, 0))) return null;
+    const beef = tx.toHexBEEF();
+    // A receiver refuses a larger BEEF by its length (receive-limits.ts); the raw transaction goes instead.
+    return beef.length / 2 <= MAX_RECEIVED_BEEF_BYTES ? beef : null;
   } catch {
     return null;
   }
-}
-
-/**
- * Reads a BEEF a sender delivered and checks it by SPV: every input's scripts against its source output,
- * and the proven ancestors' merkle paths against the chain's block headers. Throws with the reason.
- */
-export async function verifiedBeef(chain: ChainProvider, beefHex: string, limits = { transactions: MAX_BEEF_TRANSACTIONS, unprovenInputs: MAX_BEEF_UNPROVEN_INPUTS }): Promise<Transaction> {
-  let tx: Transaction;
-  try {
-    tx = Transaction.fromHexBEEF(beefHex);
-  } catch (err) {
-    throw new Error(`beef is not a BEEF transaction (${(err as Error).message})`, { cause: err });
-  }
-  const seen = new Set<string>();
-  let unprovenInputs = 0;
-  const stack: Transaction[] = [tx];
-  while (stack.length) {
-    const t = stack.pop()!;
-    const id = t.id('hex');
-    if (seen.has(id)) continue;
-    seen.add(id);
-    if (seen.size > limits.transactions) throw new Error(`the BEEF carries more than ${limits.transactions} transactions`);
-    if (t.merklePath) continue;
-    unprovenInputs += t.inputs.length;
-    if (unprovenInputs > limits.unprovenInputs) throw new Error(`the BEEF asks for more than ${limits.unprovenInputs} unproven inputs to be checked`);
-    for (const input of t.inputs) if (input.sourceTransaction) stack.push(input.sourceTransaction);
-  }
-  let valid: boolean;
-  try {
-    valid = await tx.verify(chainTrackerOf(chain));
-  } catch (err) {
-    throw new Error(`the BEEF does not verify: ${(err as Error).message}`, { cause: err });
-  }
-  if (!valid) throw new Error('the BEEF does not verify: an input script or a merkle proof is wrong');
-  return tx;
 }

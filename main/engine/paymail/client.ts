@@ -1,6 +1,7 @@
 import { resolveSrv } from 'node:dns/promises';
-import { httpRequest, type HttpOptions } from '../../net/http.js';
+import { guardedRequest, PAYMAIL_LIMITS, OutboundError, checkTarget, type OutboundLimits, type Resolver } from '../../net/guarded-http.js';
 import { DomainError } from '../../../shared/errors.js';
+import { parseBasicDestination, parseP2pDestination, type P2pDestination } from './destination-answer.js';
 
 /** BRFC ids of the capabilities Keystead uses. */
 export const CAP = {
@@ -16,19 +17,52 @@ export const CAP = {
 
 export type SrvResolver = (name: string) => Promise<{ name: string; port: number; priority: number; weight: number }[]>;
 
-const HTTP: HttpOptions = { timeoutMs: 10_000, retries: 1, backoffMs: 200 };
+/** Domains whose capabilities are remembered (for 5 minutes each). */
+const CAP_CACHE_ENTRIES = 1_000;
+
+/** Test seams: shorter caps, and a resolver standing in for DNS. */
+export interface PaymailTransport {
+  limits?: Partial<OutboundLimits>;
+  resolve?: Resolver;
+}
 
 /**
  * Finds a paymail's host and talks to it: the host map first (for local domains such as localhost),
  * then DNS SRV `_bsvalias._tcp.<domain>`, then the domain itself; then `/.well-known/bsvalias`.
+ * Every request goes through the guarded client (main/net/guarded-http.ts): only public addresses,
+ * except the exact origin an admin mapped the paymail's own domain to.
  */
 export class PaymailClient {
   private readonly capCache = new Map<string, { at: number; caps: Record<string, string | boolean> }>();
+  private readonly limits: OutboundLimits;
 
   constructor(
     private readonly hostMap: () => ReadonlyMap<string, string>,
     private readonly srv: SrvResolver = resolveSrv,
-  ) {}
+    private readonly transport: PaymailTransport = {},
+  ) {
+    this.limits = { ...PAYMAIL_LIMITS, ...transport.limits };
+  }
+
+  /** The origin an admin mapped this domain to, or null. */
+  private mappedOrigin(domain: string): string | null {
+    const mapped = this.hostMap().get(domain.toLowerCase());
+    return mapped ? originOf(mapped) : null;
+  }
+
+  /**
+   * A URL met in `domain`'s paymail service (its host, its capability templates) may be private only if
+   * it is the very origin an admin mapped that domain to; anything else must resolve to public addresses.
+   */
+  private async checkFor(url: string, domain: string): Promise<void> {
+    const own = this.mappedOrigin(domain);
+    try {
+      await checkTarget(url, { trusted: (origin) => origin === own, resolve: this.transport.resolve }, this.limits.timeoutMs);
+    } catch (err) {
+      if (err instanceof OutboundError) throw new DomainError('PAYMAIL_FAILED', `${domain}'s paymail service points at ${destinationHost(url)}: ${err.message}.`);
+      throw err;
+    }
+  }
 
   async hostFor(domain: string): Promise<string> {
     const mapped = this.hostMap().get(domain.toLowerCase());
@@ -47,9 +81,12 @@ export class PaymailClient {
     const cached = this.capCache.get(domain);
     if (cached && Date.now() - cached.at < 5 * 60_000) return cached.caps;
     const host = await this.hostFor(domain);
+    await this.checkFor(`${host}/.well-known/bsvalias`, domain);
     const r = await this.call(`${host}/.well-known/bsvalias`, 'GET', undefined, `${domain} has no paymail service`);
     const caps = (r as { capabilities?: Record<string, string | boolean> }).capabilities;
     if (!caps) throw new DomainError('PAYMAIL_FAILED', `${domain} answered /.well-known/bsvalias without capabilities.`);
+    // Bounded: the domains asked about are chosen by others (payees, senders); the oldest entry goes first.
+    if (this.capCache.size >= CAP_CACHE_ENTRIES) this.capCache.delete(this.capCache.keys().next().value!);
     this.capCache.set(domain, { at: Date.now(), caps });
     return caps;
   }
@@ -59,23 +96,31 @@ export class PaymailClient {
     const [alias, domain] = paymail.split('@');
     const template = (await this.capabilities(domain))[cap];
     if (typeof template !== 'string') return null;
-    return template.replace('{alias}', alias).replace('{domain.tld}', domain).replace('{pubkey}', pubkey ?? '');
+    const url = template.replace('{alias}', alias).replace('{domain.tld}', domain).replace('{pubkey}', pubkey ?? '');
+    // Checked now, not only when used: a receive-transaction URL is contacted after the payment is signed.
+    await this.checkFor(url, domain);
+    return url;
   }
 
-  async p2pDestination(paymail: string, satoshis: number): Promise<{ outputs: { script: string; satoshis: number }[]; reference: string }> {
+  /**
+   * Where to pay `satoshis` to a paymail (P2P). The host's answer is checked before it is used (see
+   * destination-answer.ts): it must pay exactly `satoshis` to standard scripts. `token` asks a Keystead
+   * host for a token destination (an extension; other hosts ignore the field).
+   */
+  async p2pDestination(paymail: string, satoshis: number, opts: { token?: { tokenId: string; protocol: string } } = {}): Promise<P2pDestination> {
     const url = await this.endpoint(paymail, CAP.p2pDestination);
     if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} does not offer P2P payment destinations.`);
-    const r = (await this.call(url, 'POST', { satoshis }, `${paymail} refused a payment destination`)) as { outputs?: { script: string; satoshis: number }[]; reference?: string };
-    if (!Array.isArray(r.outputs) || !r.outputs.length || typeof r.reference !== 'string') throw new DomainError('PAYMAIL_FAILED', `${paymail} answered without outputs or reference.`);
-    return { outputs: r.outputs, reference: r.reference };
+    const body = opts.token ? { satoshis, token: { tokenId: opts.token.tokenId, protocol: opts.token.protocol } } : { satoshis };
+    const r = await this.call(url, 'POST', body, `${paymail} refused a payment destination`);
+    return parseP2pDestination(r, satoshis, `${paymail} (host ${destinationHost(url)})`);
   }
 
+  /** Basic address resolution: the host's answer must be one standard P2PKH output script. */
   async basicDestination(paymail: string, request: { senderHandle: string; senderName?: string; dt: string; amount: number; purpose: string; signature?: string }): Promise<string> {
     const url = await this.endpoint(paymail, CAP.paymentDestination);
     if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} offers no payment destination.`);
-    const r = (await this.call(url, 'POST', request, `${paymail} refused a payment destination`)) as { output?: string };
-    if (typeof r.output !== 'string' || !/^[0-9a-f]+$/i.test(r.output)) throw new DomainError('PAYMAIL_FAILED', `${paymail} answered without an output script.`);
-    return r.output;
+    const r = await this.call(url, 'POST', request, `${paymail} refused a payment destination`);
+    return parseBasicDestination(r, `${paymail} (host ${destinationHost(url)})`);
   }
 
   async pki(paymail: string): Promise<string> {
@@ -100,12 +145,33 @@ export class PaymailClient {
     return { txid: r.txid, note: r.note };
   }
 
+  /**
+   * One request through the guarded client, never retried (a POST may have been received). Private
+   * addresses are reached only at the URL's own origin and only if an admin mapped a domain to exactly
+   * that origin (callers check that the URL belongs to that domain: checkFor); a redirect elsewhere is
+   * checked as a stranger's URL.
+   */
   private async call(url: string, method: 'GET' | 'POST', body: unknown, failure: string): Promise<unknown> {
-    let r;
+    const start = originOf(url);
+    const mapped = start !== null && [...this.hostMap().values()].some((u) => originOf(u) === start);
+    let r: { status: number; body: unknown };
     try {
-      r = await httpRequest(url, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }, HTTP);
+      const res = await guardedRequest(url, {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        expect: 'json',
+        limits: this.limits,
+        trusted: (origin) => mapped && origin === start,
+        resolve: this.transport.resolve,
+      });
+      r = { status: res.status, body: parseJson(res.text) };
     } catch (err) {
-      throw new DomainError('PAYMAIL_FAILED', `${failure}: ${(err as Error).message}`);
+      if (!(err instanceof OutboundError)) throw err;
+      // Only a request Keystead refused to send is a definite failure; an unusable answer (too large, not
+      // JSON, cut off) may come from a host that acted on the request, so its outcome stays open.
+      const definite = err.kind === 'address' || err.kind === 'url';
+      throw new DomainError('PAYMAIL_FAILED', `${failure}: ${err.message}`, { definite });
     }
     if (r.status >= 400) {
       const said = (r.body as { message?: unknown } | null)?.message;
@@ -115,5 +181,32 @@ export class PaymailClient {
     }
     // A foreign host may answer anything: what is not a JSON object reads as an empty one.
     return r.body !== null && typeof r.body === 'object' && !Array.isArray(r.body) ? r.body : {};
+  }
+}
+
+/** The host part of a capability URL, to name the host in a refusal (the URL itself may be long). */
+function destinationHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url.slice(0, 100);
+  }
+}
+
+/** `scheme://host:port` of a URL, or null when it is not one. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The answer as JSON; what does not parse is kept as text (and later read as an empty object). */
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return text;
   }
 }

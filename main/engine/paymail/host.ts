@@ -1,12 +1,17 @@
 import { BSM, P2PKH, PublicKey, Signature, Transaction, Utils } from '@bsv/sdk';
 import { parseTransactionHex } from '../../chain/transaction-bytes.js';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymailServices } from './services.js';
 import { identityPubKeyHex } from '../payments/keyring.js';
 import { CAP } from './client.js';
 import { RateLimit } from './rate-limit.js';
 import { verifiedBeef } from './beef.js';
+import { BEEF_LIMITS, BEEF_SCRIPT_LIMIT_MS, BeefUncheckable, type ScriptChecker } from './beef-check.js';
+import { ScriptVerifier } from '../../chain/script-check.js';
+import { addCost, NO_COST, scriptCost } from '../../chain/script-cost.js';
+import { paysIssuedOutput, tokenRequestOf } from './ref-payment.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 
 /** A paymail protocol failure, answered as `{code, message}` with its HTTP status (the protocol's shape). */
@@ -34,7 +39,14 @@ export const DESTINATIONS_PER_MINUTE = 60;
 export class PaymailHost {
   private readonly limit: RateLimit;
 
-  constructor(private readonly services: PaymailServices) {
+  constructor(
+    private readonly services: PaymailServices,
+    /**
+     * Where a stranger's BEEF scripts run: worker threads with a time limit, never this thread, and one core
+     * fewer than the machine has, so that strangers' scripts never take every core from the requests.
+     */
+    private readonly scripts: ScriptChecker & { close?(): Promise<void> } = new ScriptVerifier(Math.max(1, os.availableParallelism() - 1), undefined, BEEF_SCRIPT_LIMIT_MS),
+  ) {
     this.limit = new RateLimit(DESTINATIONS_PER_MINUTE, DESTINATIONS_PER_MINUTE, services.now);
   }
 
@@ -110,15 +122,27 @@ export class PaymailHost {
     if (typeof satoshis !== 'number' || !Number.isSafeInteger(satoshis) || satoshis <= 0) {
       throw new PaymailError(400, 'bad-request', 'satoshis must be a positive whole number.');
     }
+    // A Keystead sender of tokens names the token: the reference is then paid by that token's outputs only.
+    const token = tokenRequestOf(body);
+    if (typeof token === 'string') throw new PaymailError(400, 'bad-request', token);
     const outputs = [{ script: new P2PKH().lock(this.nextAddress(w)).toHex(), satoshis }];
     const reference = randomBytes(16).toString('hex');
     const now = this.services.now();
     this.services.repos.payments.purgeExpiredRefs(now - REFERENCE_TTL_MS);
-    this.services.repos.payments.insertRef({ reference, walletRow: w.id, outputs, satoshis, createdAt: now, expiresAt: now + REFERENCE_TTL_MS });
+    this.services.repos.payments.insertRef({ reference, walletRow: w.id, outputs, satoshis, createdAt: now, expiresAt: now + REFERENCE_TTL_MS, kind: token ? 'token' : 'bsv', tokenId: token?.tokenId ?? null });
     return { outputs, reference };
   }
 
-  /** P2P receive-transaction (5f1323cddf31): the raw transaction in `hex`. */
+  /** Stops the BEEF script workers (the engine is closing). */
+  async close(): Promise<void> {
+    await this.scripts.close?.();
+  }
+
+  /**
+   * P2P receive-transaction (5f1323cddf31): the raw transaction in `hex`. The chain checks its scripts
+   * (the outputs it spends are the chain's); its own unlocking scripts are held to the BEEF budget here
+   * first, so a stranger's costly transaction is refused before anything is asked of the chain.
+   */
   async receiveTransaction(handle: string, body: unknown) {
     const w = this.wallet(handle);
     const b = (body ?? {}) as { hex?: unknown; reference?: unknown; metadata?: unknown };
@@ -129,6 +153,11 @@ export class PaymailHost {
     } catch (err) {
       throw new PaymailError(400, 'bad-request', `hex is not a transaction: ${(err as Error).message}`);
     }
+    const cost = tx.inputs.reduce((sum, input) => addCost(sum, scriptCost(input.unlockingScript!.toBinary())), NO_COST);
+    if (cost.sigops > BEEF_LIMITS.sigops) {
+      throw new PaymailError(400, 'bad-request', `hex's unlocking scripts hold ${cost.sigops} signature checks; the signature-check limit is ${BEEF_LIMITS.sigops}.`);
+    }
+    if (cost.bytes > BEEF_LIMITS.scriptBytes) throw new PaymailError(400, 'bad-request', `hex's unlocking scripts are ${cost.bytes} bytes; the script-bytes limit is ${BEEF_LIMITS.scriptBytes}.`);
     return this.accept(w, tx, b.reference, b.metadata);
   }
 
@@ -139,8 +168,9 @@ export class PaymailHost {
     if (typeof b.beef !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'beef and reference are required.');
     let tx: Transaction;
     try {
-      tx = await verifiedBeef(this.services.chain, b.beef);
+      tx = await verifiedBeef(this.services.chain, b.beef, this.scripts);
     } catch (err) {
+      if (err instanceof BeefUncheckable) throw new PaymailError(503, 'unavailable', `The BEEF cannot be checked now: ${err.message}`);
       throw new PaymailError(400, 'bad-beef', (err as Error).message);
     }
     const result = await this.accept(w, tx, b.reference, b.metadata);
@@ -160,16 +190,19 @@ export class PaymailHost {
     if (ref.txid === txid) return { txid, note: 'Payment received. Thank you.' };
     if (ref.txid) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
     if (ref.expiresAt < this.services.now()) throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
-    // Every output issued for the reference must be paid, at least in full: to the address itself, or as a
-    // token (of a template Keystead recognises) whose owner is that address.
-    const pays = (script: string, want: string) => script === want || this.services.tokenTemplates.recognise(script)?.token.owner === want.slice(6, 46);
+    // Every output issued for the reference must be paid, at least in full, in what it was issued for:
+    // plain satoshis for BSV (a token output never counts as BSV), that token's outputs for a token. A
+    // transaction that does not is refused before the reference is claimed, so it does not use it up.
     for (const want of ref.outputs) {
-      if (!tx.outputs.some((o) => pays(o.lockingScript.toHex(), want.script) && (o.satoshis ?? 0) >= want.satoshis)) {
-        throw new PaymailError(400, 'wrong-outputs', 'The transaction does not pay the outputs issued for this reference.');
+      if (!tx.outputs.some((o) => paysIssuedOutput(ref, want, { script: o.lockingScript.toHex(), satoshis: o.satoshis ?? 0 }, this.services.tokenTemplates))) {
+        const what = ref.kind === 'token' ? `${ref.tokenId} tokens` : 'plain satoshis (token outputs are not BSV)';
+        throw new PaymailError(400, 'wrong-outputs', `The transaction does not pay the outputs issued for this reference in ${what}.`);
       }
     }
     const meta = (metadata ?? {}) as { sender?: unknown; pubkey?: unknown; signature?: unknown; note?: unknown };
-    const sender = await this.senderOf(txid, meta);
+    // The signature is checked here (local work); the sender's host is asked only once the chain took the
+    // transaction, so a stranger's unfunded or unclaimable delivery makes Keystead contact no one.
+    this.checkSignature(txid, meta);
     // Claimed before broadcasting, so two transactions cannot both pay one reference.
     if (!this.services.repos.payments.claimRef(ref.reference, txid)) {
       throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction, or this transaction already paid another reference.');
@@ -183,21 +216,16 @@ export class PaymailHost {
       this.services.repos.payments.unclaimRef(ref.reference, txid);
       throw new PaymailError(400, 'rejected', `The transaction was refused: ${result.reason} (${result.message}).`);
     }
+    const sender = await this.senderOf(meta);
     this.services.sync.applyTransaction(tx, txid, null);
     const note = typeof meta.note === 'string' ? meta.note.slice(0, 500) : null;
     this.services.repos.walletTxs.annotate(w.id, txid, note, sender);
     return { txid, note: 'Payment received. Thank you.' };
   }
 
-  /**
-   * Who sent it, as history will say. A signature (BSM over the txid, per the P2P transactions spec) must
-   * verify with `metadata.pubkey`, or the delivery is refused; the named sender is then believed only if
-   * its own paymail host confirms that key is theirs. Anything short of that is recorded as unverified.
-   */
-  private async senderOf(txid: string, meta: { sender?: unknown; pubkey?: unknown; signature?: unknown }): Promise<string | null> {
-    const sender = typeof meta.sender === 'string' && meta.sender.trim() ? meta.sender.trim().toLowerCase().slice(0, 200) : null;
-    const signed = typeof meta.signature === 'string' && meta.signature !== '';
-    if (signed) {
+  /** A signature (BSM over the txid, per the P2P transactions spec) must verify with `metadata.pubkey`, or the delivery is refused. */
+  private checkSignature(txid: string, meta: { pubkey?: unknown; signature?: unknown }): void {
+    if (typeof meta.signature === 'string' && meta.signature !== '') {
       let ok: boolean;
       try {
         ok = typeof meta.pubkey === 'string' && BSM.verify(Utils.toArray(txid, 'utf8'), Signature.fromCompact(meta.signature as string, 'base64'), PublicKey.fromString(meta.pubkey));
@@ -206,6 +234,16 @@ export class PaymailHost {
       }
       if (!ok) throw new PaymailError(400, 'bad-signature', 'metadata.signature does not sign the txid with metadata.pubkey.');
     }
+  }
+
+  /**
+   * Who sent it, as history will say (the signature was checked by checkSignature): the named sender is
+   * believed only if its own paymail host, asked through the guarded client, confirms the signing key is
+   * theirs. Anything short of that is recorded as unverified.
+   */
+  private async senderOf(meta: { sender?: unknown; pubkey?: unknown; signature?: unknown }): Promise<string | null> {
+    const sender = typeof meta.sender === 'string' && meta.sender.trim() ? meta.sender.trim().toLowerCase().slice(0, 200) : null;
+    const signed = typeof meta.signature === 'string' && meta.signature !== '';
     if (!sender) return null;
     if (!signed || !/^[^@\s]+@[^@\s]+$/.test(sender)) return `${sender} (unverified)`;
     try {

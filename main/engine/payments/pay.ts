@@ -9,6 +9,7 @@ import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { buildTransaction, changeAddressesOf, currentFeePolicy, planAndReserve, type Plan } from './plan.js';
 import { recordSubmission, sendSubmission, type Submission } from './submit.js';
+import { assertReviewed } from './review.js';
 
 type PayInput = ParsedInputOf<typeof OPERATIONS.pay>;
 type PayOutput = OutputOf<typeof OPERATIONS.pay>;
@@ -33,6 +34,8 @@ interface Progress {
 export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Promise<PayOutput> {
   const caller = callerOf(ctx);
   const { services } = ctx;
+  // A reviewed payment is checked before anything else: what is signed is what was reviewed.
+  if (input.reviewId) assertReviewed(input.reviewId, { walletID: (await resolveWallet(ctx, input.walletId)).walletId, outputs: input.outputs, peer: input.peer, peerData: input.peerData });
   const key = input.idempotencyKey;
   if (key) {
     const claim = services.repos.payments.claimKey(caller.uid, key, services.now(), requestHash(input));
@@ -51,6 +54,15 @@ export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Pro
     if (key && !progress.recorded) services.repos.payments.dropKey(caller.uid, key);
     throw err;
   }
+}
+
+/**
+ * Pays under an idempotency key the caller already claimed (a batch item's, see tokens/batch-keys.ts):
+ * the key is linked to the stored payment, so its settlement finishes it. The caller frees the key when
+ * this fails before anything was stored.
+ */
+export async function payUnderKey(ctx: OpContext<PaymentServices>, input: PayInput, key: { uid: string; key: string } | null): Promise<PayOutput> {
+  return payOnce(ctx, input, key, { recorded: false });
 }
 
 /** Gives back what a payment that never got stored had taken: its coins and change addresses. */

@@ -7,6 +7,7 @@ import type { OpContext } from '../context.js';
 import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { chooseCoins, currentFeePolicy } from './plan.js';
+import { reviewIdOf } from './review.js';
 
 const sats = (n: number) => `${(n / 1e8).toFixed(8).replace(/\.?0+$/, '')} BSV`;
 
@@ -33,6 +34,8 @@ export async function quotePayment(ctx: OpContext<PaymentServices>, input: Parse
     amount,
     available,
     rate: usd ? { currency: 'USD', rate: usd.rate } : null,
+    // Pay given this id pays exactly these recipients from this wallet, or refuses.
+    reviewId: reviewIdOf({ walletID: wallet.walletId, outputs, peer: input.peer, peerData: input.peerData }),
   };
   try {
     const choice = chooseCoins(services, wallet, outputs, policy);

@@ -16,16 +16,18 @@ export interface TokenDestination {
 /**
  * A token's new owner from an address or a paymail. A paymail host with P2P destinations gets the
  * transaction delivered (Keystead's own host accepts token outputs paying the destination it issued);
- * otherwise basic address resolution gives the owner, and the transaction is broadcast.
+ * otherwise basic address resolution gives the owner, and the transaction is broadcast. The P2P request
+ * names the token, so a Keystead host can issue a token reference rather than a BSV one; the answer is
+ * checked like any other (exactly `satoshis`, standard scripts), and must be one P2PKH output.
  */
-export async function tokenDestination(ctx: OpContext<TokenServices>, to: string, satoshis: number, note: string): Promise<TokenDestination> {
+export async function tokenDestination(ctx: OpContext<TokenServices>, to: string, satoshis: number, note: string, token: { tokenId: string; protocol: string }): Promise<TokenDestination> {
   const { paymail } = ctx.services;
   if (isAddress(to)) return { owner: Utils.toHex(Utils.fromBase58Check(to).data as number[]), delivery: null, counterparty: to };
   const parsed = parsePaymentUri(to);
   if (parsed.kind === 'address') return { owner: Utils.toHex(Utils.fromBase58Check(parsed.address).data as number[]), delivery: null, counterparty: parsed.address };
   const handle = parsed.paymail;
   if ((await paymail.endpoint(handle, CAP.p2pDestination)) !== null) {
-    const dest = await paymail.p2pDestination(handle, satoshis);
+    const dest = await paymail.p2pDestination(handle, satoshis, { token });
     const peer = await paymail.endpoint(handle, CAP.receiveTransaction);
     const owner = p2pkhOwner(dest.outputs[0]?.script);
     if (!peer || !owner || dest.outputs.length !== 1) throw new DomainError('PAYMAIL_FAILED', `${handle} did not give one P2PKH destination a token can be sent to.`);

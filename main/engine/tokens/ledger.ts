@@ -69,13 +69,9 @@ export class TokenLedger implements SideBooks {
     return [...touched];
   }
 
-  /** "Received 120 PTS", "Sent tokens": what a token-only history row says. */
+  /** "Received 120 PTS", "Tokens sent": what a token-only history row says. */
   private describe(tx: Transaction, walletRow: number, out: boolean): string {
-    const { repos } = this.services;
-    const mine = repos.tokens.outputsOf(tx.id('hex')).filter((u) => u.walletRow === walletRow);
-    const token = mine[0] ? repos.tokens.get(mine[0].tokenId) : null;
-    if (!out && token) return `Received ${Math.floor(mine.reduce((n, u) => n + u.satoshis, 0) / token.satsPerToken)} ${token.symbol}`;
-    return out ? 'Tokens sent' : 'Tokens received';
+    return out ? 'Tokens sent' : receiptMemo(this.services.repos, tx.id('hex'), walletRow);
   }
 
   /**
@@ -152,6 +148,24 @@ export class TokenLedger implements SideBooks {
   confirm(txid: string, height: number): void {
     this.services.repos.tokens.confirm(txid, height);
   }
+}
+
+/** What a token receipt's history row says while its outputs are not yet traced back to their issue. */
+export const UNPROVEN_RECEIPT_MEMO = 'Token outputs not yet traced back to their issue: not counted yet';
+/** What it says once none of them traced back: look-alikes, not tokens. */
+export const FORGED_RECEIPT_MEMO = 'Token look-alikes that do not trace back to their issue: not counted';
+
+/**
+ * What a wallet's history says it received in a transaction, from its token outputs: only proven outputs
+ * are a receipt ("Received 120 PTS"); outputs still being traced, or found forged, are said to be so, so
+ * a look-alike is never presented as tokens received (the same rule as balances).
+ */
+export function receiptMemo(repos: CoreServices['repos'], txid: string, walletRow: number): string {
+  const mine = repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow);
+  const valid = mine.filter((u) => u.validity === 'valid');
+  const token = valid[0] ? repos.tokens.get(valid[0].tokenId) : null;
+  if (token) return `Received ${Math.floor(valid.filter((u) => u.tokenId === token.tokenId).reduce((n, u) => n + u.satoshis, 0) / token.satsPerToken)} ${token.symbol}`;
+  return mine.some((u) => u.validity === 'unchecked') ? UNPROVEN_RECEIPT_MEMO : FORGED_RECEIPT_MEMO;
 }
 
 /** The P2PKH script of a redemption address, to tell a redemption output when one is seen. */

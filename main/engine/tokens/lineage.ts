@@ -14,6 +14,15 @@ export interface LineageServices extends Pick<CoreServices, 'repos' | 'db' | 'no
 
 type Proof = { valid: boolean; sn: number | null };
 
+/** A held token output whose lineage was just decided. */
+export interface DecidedOutput {
+  txid: string;
+  vout: number;
+  walletRow: number;
+  tokenId: string;
+  valid: boolean;
+}
+
 /**
  * Proves a token output the wallets received: its chain of token transactions (input 0, and input 1 in a
  * merge, being outputs of the same token) must lead back to an issue, a transaction whose input 0 spends a
@@ -26,6 +35,11 @@ export class TokenValidator {
   private running: Promise<void> | null = null;
   private again = false;
   private readonly txs = new Map<string, Transaction>();
+  /**
+   * Told of the held outputs each run decided (proven or forged), after they are stored: a receipt is
+   * announced, and its history row says what it received, only once its tokens are proven.
+   */
+  onDecided: ((decided: DecidedOutput[]) => void) | null = null;
 
   constructor(
     private readonly services: LineageServices,
@@ -51,6 +65,7 @@ export class TokenValidator {
 
   private async proveAll(): Promise<void> {
     const { repos } = this.services;
+    const decided: DecidedOutput[] = [];
     for (const u of repos.tokens.unchecked()) {
       const r = this.templates.recognise(u.script);
       if (!r) continue;
@@ -61,9 +76,17 @@ export class TokenValidator {
           repos.tokens.setValidity(u.txid, u.vout, proof.valid ? 'valid' : 'forged', proof.sn);
           if (proof.valid && proof.sn !== null) repos.tokens.moveSerial(u.tokenId, proof.sn, u.txid, u.vout);
         })();
+        decided.push({ txid: u.txid, vout: u.vout, walletRow: u.walletRow, tokenId: u.tokenId, valid: proof.valid });
         if (!proof.valid) this.services.logger.warn({ txid: u.txid, vout: u.vout, tokenId: u.tokenId }, 'a received token output does not trace back to its issue: it is not counted');
       } catch (err) {
         this.services.logger.warn({ txid: u.txid, err: (err as Error).message }, 'tracing a token output failed; it is tried again later');
+      }
+    }
+    if (decided.length) {
+      try {
+        this.onDecided?.(decided);
+      } catch (err) {
+        this.services.logger.warn({ err: (err as Error).message }, 'announcing proven token outputs failed');
       }
     }
   }

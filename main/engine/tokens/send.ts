@@ -1,16 +1,18 @@
 import { DomainError } from '../../../shared/errors.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { OPERATIONS } from '../../../shared/operations.js';
+import { satoshisOfBsv, wholeOfDecimal } from '../../../shared/amount-schema.js';
 import { NFT_PROTOCOL_IDS } from '../../../shared/token-schemas.js';
 import type { FeePolicy } from '../../chain/types.js';
 import type { TokenRow, TokenUtxo } from '../../store/repos/tokens.js';
-import type { OpContext } from '../context.js';
+import type { Logger } from '../../log/logger.js';
+import { callerOf, type OpContext } from '../context.js';
 import type { SigningAccount } from '../payments/keyring.js';
-import { pay } from '../payments/pay.js';
+import { payUnderKey } from '../payments/pay.js';
 import { currentFeePolicy } from '../payments/plan.js';
-import { bsvToSatoshis } from '../payments/uri.js';
 import { resolveUri } from '../payments/resolve-op.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
+import { claimBatchKey, runItemOnce, type ItemOutcome, type KeyRef } from './batch-keys.js';
 import { tokenDestination } from './destination.js';
 import { missingTemplate } from './issue.js';
 import type { TokenServices } from './services.js';
@@ -21,26 +23,38 @@ type SendInput = ParsedInputOf<typeof OPERATIONS.send>;
 type BatchOutput = OutputOf<typeof OPERATIONS.send>;
 type Item = SendInput['dataArray'][number];
 
+/** What a batch item that failed unexpectedly reports: the cause is in the log, never in the answer. */
+const unexpected = (what: string) => `This ${what} failed unexpectedly (the cause is in the server log). Anything it had signed is settled with the chain and never sent twice.`;
+
 /**
  * Runs each item of a batch on its own; some may fail while others go through. All failed: the first
  * error, with every item's in `errors` (400). Some failed: 200, `partial success`, the failures in `errors`.
+ * An item that fails with anything but a DomainError (a bug, or an answer nothing checked) is that item's
+ * error (INTERNAL, logged), never the batch's: items already paid stay paid and are reported. `results`
+ * lists every item's outcome in order.
  */
-export async function runBatch<T>(items: T[], run: (item: T, index: number) => Promise<string[]>, what: string): Promise<BatchOutput> {
+export async function runBatch<T>(items: T[], run: (item: T, index: number) => Promise<string[] | ItemOutcome>, what: string, logger?: Logger): Promise<BatchOutput> {
   const txIds: string[] = [];
   const errors: BatchOutput['errors'] = [];
+  const results: NonNullable<BatchOutput['results']> = [];
   for (const [index, item] of items.entries()) {
     try {
-      txIds.push(...(await run(item, index)));
+      const r = await run(item, index);
+      const outcome = Array.isArray(r) ? { txIds: r, replayed: false } : r;
+      txIds.push(...outcome.txIds);
+      results.push({ index, txIds: outcome.txIds, code: null, msg: null, ...(outcome.replayed ? { replayed: true } : {}) });
     } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      errors.push({ index, code: err.code, msg: err.message });
+      const e = err instanceof DomainError ? err : new DomainError('INTERNAL', unexpected(what));
+      if (!(err instanceof DomainError)) logger?.error({ err, index, what }, 'a batch item failed unexpectedly; the other items go on');
+      errors.push({ index, code: e.code, msg: e.message });
+      results.push({ index, txIds: [], code: e.code, msg: e.message });
     }
   }
   if (errors.length === items.length) {
     const first = errors[0];
-    throw new DomainError(items.length === 1 ? (first.code as DomainError['code']) : 'VALIDATION_FAILED', items.length === 1 ? first.msg : `Every ${what} failed: ${errors.map((e) => `#${e.index}: ${e.msg}`).join('; ')}`, { errors, txIds: [] });
+    throw new DomainError(items.length === 1 ? (first.code as DomainError['code']) : 'VALIDATION_FAILED', items.length === 1 ? first.msg : `Every ${what} failed: ${errors.map((e) => `#${e.index}: ${e.msg}`).join('; ')}`, { errors, txIds: [], results });
   }
-  return errors.length ? { txIds, errors, status: 'partial success', msg: `${errors.length} of ${items.length} ${what}s failed; the others went through.` } : { txIds, errors };
+  return errors.length ? { txIds, errors, results, status: 'partial success', msg: `${errors.length} of ${items.length} ${what}s failed; the others went through.` } : { txIds, errors, results };
 }
 
 /** The template a token of the books is moved with (a licensed STAS template must still be installed). */
@@ -58,29 +72,35 @@ export function tokenOf(services: TokenServices, tokenId: string): TokenRow {
 
 /** Sends BSV or tokens: one transaction per item (a fungible send that needs more than two outputs merges them first). */
 export async function send(ctx: OpContext<TokenServices>, input: SendInput): Promise<BatchOutput> {
+  const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
-  return runBatch(input.dataArray, (item) => (item.tokenId ? sendToken(ctx, wallet, item) : sendBsv(ctx, wallet, item)), 'send');
+  // With an idempotency key, a retried batch pays each item at most once (see batch-keys.ts).
+  const batch = input.idempotencyKey ? claimBatchKey(services, callerOf(ctx).uid, input.idempotencyKey, { walletID: wallet.walletId, dataArray: input.dataArray }) : null;
+  return runBatch(
+    input.dataArray,
+    (item, index) => runItemOnce(services, batch, index, { walletID: wallet.walletId, item }, (key) => (item.tokenId ? sendToken(ctx, wallet, item, key) : sendBsv(ctx, wallet, item, key))),
+    'send',
+    services.logger,
+  );
 }
 
-function exactSatoshis(bsv: number): number {
-  const text = bsv.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
-  try {
-    return bsvToSatoshis(text);
-  } catch {
-    throw new DomainError('VALIDATION_FAILED', `amount: ${text} BSV is not a whole number of satoshis (at most 8 decimals); give satoshis instead`);
-  }
+/** BSV as the exact decimal text the schema kept, to satoshis: digits only, never floating point. */
+function exactSatoshis(text: string): number {
+  const sats = satoshisOfBsv(text);
+  if (sats === null) throw new DomainError('VALIDATION_FAILED', `amount: ${text} BSV is not a whole number of satoshis (at most 8 decimals); give satoshis instead`);
+  return sats;
 }
 
-async function sendBsv(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item): Promise<string[]> {
+async function sendBsv(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item, key: KeyRef | null): Promise<string[]> {
   // BSV given as a decimal is converted exactly or refused (0.000000005 BSV is not 1 satoshi).
   const satoshis = item.satoshis ?? (item.amount !== undefined ? exactSatoshis(item.amount) : undefined);
   if (!satoshis || !Number.isSafeInteger(satoshis)) throw new DomainError('VALIDATION_FAILED', 'amount: give the BSV to send (or satoshis)');
   const { data } = await resolveUri(ctx, { uri: item.to, amount: satoshis, walletId: wallet.walletId });
-  const paid = await pay(ctx, OPERATIONS.pay.input.parse({ ...data, memo: item.notes ?? data.memo, walletId: wallet.walletId }));
+  const paid = await payUnderKey(ctx, OPERATIONS.pay.input.parse({ ...data, memo: item.notes ?? data.memo, walletId: wallet.walletId }), key);
   return [paid.txid];
 }
 
-async function sendToken(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item): Promise<string[]> {
+async function sendToken(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, item: Item, key: KeyRef | null): Promise<string[]> {
   const { services } = ctx;
   const token = tokenOf(services, item.tokenId!);
   const template = templateOf(services, token);
@@ -89,18 +109,20 @@ async function sendToken(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, 
   const nft = NFT_PROTOCOL_IDS.includes(token.protocol);
   if (nft) {
     if (item.sn === undefined) throw new DomainError('VALIDATION_FAILED', 'sn: name the NFT to send by its serial number');
-    if (item.amount !== undefined && item.amount !== 1) throw new DomainError('VALIDATION_FAILED', 'amount: an NFT is sent one at a time (amount 1)');
+    if (item.amount !== undefined && item.amount !== '1') throw new DomainError('VALIDATION_FAILED', 'amount: an NFT is sent one at a time (amount 1)');
     const u = services.repos.tokens.spendable(wallet.id, token.tokenId).find((x) => x.sn === item.sn);
     if (!u) throw new DomainError('NOT_FOUND', `This wallet holds no spendable ${token.symbol} #${item.sn}.`);
-    const dest = await tokenDestination(ctx, item.to, u.satoshis, item.notes ?? '');
-    const r = await submitTokenSpend(services, { wallet, account, template, kind: 'transfer', inputs: [u], tokenOutputs: [{ owner: dest.owner, satoshis: u.satoshis }], redeem: null, delivery: dest.delivery, memo: item.notes ?? `${token.symbol} #${item.sn}`, counterparty: dest.counterparty, policy });
+    const dest = await tokenDestination(ctx, item.to, u.satoshis, item.notes ?? '', { tokenId: token.tokenId, protocol: token.protocol });
+    const r = await submitTokenSpend(services, { wallet, account, template, kind: 'transfer', inputs: [u], tokenOutputs: [{ owner: dest.owner, satoshis: u.satoshis }], redeem: null, delivery: dest.delivery, memo: item.notes ?? `${token.symbol} #${item.sn}`, counterparty: dest.counterparty, policy, key });
     return [r.txid];
   }
   if (item.sn !== undefined) throw new DomainError('VALIDATION_FAILED', `sn: ${token.symbol} is fungible; send an amount`);
-  if (item.amount === undefined || !Number.isInteger(item.amount)) throw new DomainError('VALIDATION_FAILED', 'amount: give a whole number of tokens');
-  const satoshis = item.amount * token.satsPerToken;
+  const tokens = item.amount === undefined ? null : wholeOfDecimal(item.amount);
+  if (tokens === null) throw new DomainError('VALIDATION_FAILED', 'amount: give a whole number of tokens');
+  const satoshis = tokens * token.satsPerToken;
+  if (!Number.isSafeInteger(satoshis)) throw new DomainError('VALIDATION_FAILED', 'amount: more tokens than can exist');
   const { inputs, merged } = await gather(ctx, wallet, account, token, template, satoshis, policy);
-  const dest = await tokenDestination(ctx, item.to, satoshis, item.notes ?? '');
+  const dest = await tokenDestination(ctx, item.to, satoshis, item.notes ?? '', { tokenId: token.tokenId, protocol: token.protocol });
   const total = inputs.reduce((n, u) => n + u.satoshis, 0);
   const rest = total - satoshis;
   const r = await submitTokenSpend(services, {
@@ -110,9 +132,10 @@ async function sendToken(ctx: OpContext<TokenServices>, wallet: ResolvedWallet, 
     tokenOutputs: [{ owner: dest.owner, satoshis }, ...(rest > 0 ? [{ owner: inputs[0].script.slice(6, 46), satoshis: rest }] : [])],
     redeem: null,
     delivery: dest.delivery,
-    memo: item.notes ?? `${item.amount} ${token.symbol}`,
+    memo: item.notes ?? `${tokens} ${token.symbol}`,
     counterparty: dest.counterparty,
     policy,
+    key,
   });
   return [...merged, r.txid];
 }

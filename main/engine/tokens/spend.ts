@@ -25,6 +25,8 @@ export interface TokenSpendRequest {
   memo: string | null;
   counterparty: string | null;
   policy: FeePolicy;
+  /** An idempotency key already claimed for this spend (a batch item's): linked to it when it is stored. */
+  key?: { uid: string; key: string } | null;
 }
 
 export const pkhOfPubKey = (account: SigningAccount, chain: number, idx: number) => Utils.toHex(Hash.hash160(account.key(chain, idx).toPublicKey().encode(true) as number[]));
@@ -98,7 +100,9 @@ export async function submitTokenSpend(services: TokenServices, r: TokenSpendReq
       cancel: { wallet: funding.wallet, account: fundingAccount, coins: [funding.coin] },
       policy: r.policy,
     };
-    recordSubmission(services, submission);
+    recordSubmission(services, submission, () => {
+      if (r.key) repos.payments.linkKey(r.key.uid, r.key.key, attempt);
+    });
   } catch (err) {
     giveBack();
     throw err;

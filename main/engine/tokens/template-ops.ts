@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OPERATIONS } from '../../../shared/operations.js';
@@ -5,11 +6,14 @@ import type { OpContext } from '../context.js';
 import type { TokenServices } from './services.js';
 import { checkStasTemplate } from './templates/stas.js';
 
+/** An installed template as the API shows it, with its SHA-256 so an admin can compare it with the licensor's. */
 const view = (t: { protocolId: string; template: string; source: string; installedAt: number }) => ({
   protocolId: t.protocolId,
   bytes: t.template.replace(/\[[a-zA-Z]+\]/g, '0'.repeat(40)).length / 2,
   installedAt: new Date(t.installedAt).toISOString(),
   source: t.source,
+  sha256: createHash('sha256').update(t.template, 'utf8').digest('hex'),
+  problem: checkStasTemplate(t.template),
 });
 
 /** Installs (or replaces) a licensed STAS-family template; it is kept in the encrypted database, never shipped. */
@@ -17,7 +21,7 @@ export function installTokenTemplate(ctx: OpContext<TokenServices>, input: Parse
   const { services } = ctx;
   const template = input.template.trim();
   const problem = checkStasTemplate(template);
-  if (problem) throw new DomainError('VALIDATION_FAILED', `template: ${problem}`);
+  if (problem) throw new DomainError('VALIDATION_FAILED', `template: not a ${input.protocolId} template: ${problem}`);
   services.repos.tokenTemplates.put(input.protocolId, template, 'api', services.now());
   services.tokenTemplates.reload();
   return view(services.repos.tokenTemplates.all().find((t) => t.protocolId === input.protocolId)!);

@@ -8,6 +8,9 @@ export interface PaymailRef {
   createdAt: number;
   expiresAt: number;
   txid: string | null;
+  /** What pays it: plain satoshis (bsv), or outputs of one token (`tokenId`). */
+  kind: 'bsv' | 'token';
+  tokenId: string | null;
 }
 
 export type AttemptState = 'sending' | 'unknown' | 'pending' | 'cancelling' | 'done' | 'failed';
@@ -77,9 +80,9 @@ const toAttempt = (r: AttemptRaw): PaymentAttempt => ({
 
 /** P2P paymail references this host issued, idempotency keys of pay calls, and payment attempts. */
 export function createPaymentRepo(db: Db) {
-  const insertRef = db.prepare('INSERT INTO paymail_refs (reference, wallet_row, outputs, satoshis, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertRef = db.prepare('INSERT INTO paymail_refs (reference, wallet_row, outputs, satoshis, created_at, expires_at, kind, token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const purgeRefs = db.prepare('DELETE FROM paymail_refs WHERE txid IS NULL AND expires_at < ?');
-  const getRef = db.prepare<[string], { reference: string; wallet_row: number; outputs: string; satoshis: number; created_at: number; expires_at: number; txid: string | null }>(
+  const getRef = db.prepare<[string], { reference: string; wallet_row: number; outputs: string; satoshis: number; created_at: number; expires_at: number; txid: string | null; kind: PaymailRef['kind']; token_id: string | null }>(
     'SELECT * FROM paymail_refs WHERE reference = ?',
   );
   const claimRef = db.prepare('UPDATE paymail_refs SET txid = ? WHERE reference = ? AND txid IS NULL');
@@ -106,9 +109,10 @@ export function createPaymentRepo(db: Db) {
   const finishKey = db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE uid = ? AND key = ?");
   const dropKey = db.prepare("DELETE FROM idempotency WHERE uid = ? AND key = ? AND state = 'pending'");
   const dropPending = db.prepare("DELETE FROM idempotency WHERE state = 'pending' AND attempt IS NULL");
+  const dropUnsentKey = db.prepare("DELETE FROM idempotency WHERE uid = ? AND key = ? AND state = 'pending' AND attempt IS NULL");
   return {
-    insertRef(r: Omit<PaymailRef, 'txid'>): void {
-      insertRef.run(r.reference, r.walletRow, JSON.stringify(r.outputs), r.satoshis, r.createdAt, r.expiresAt);
+    insertRef(r: Omit<PaymailRef, 'txid' | 'kind' | 'tokenId'> & Partial<Pick<PaymailRef, 'kind' | 'tokenId'>>): void {
+      insertRef.run(r.reference, r.walletRow, JSON.stringify(r.outputs), r.satoshis, r.createdAt, r.expiresAt, r.kind ?? 'bsv', r.tokenId ?? null);
     },
     /** Forgets unpaid references that expired before `before`. */
     purgeExpiredRefs(before: number): number {
@@ -116,7 +120,9 @@ export function createPaymentRepo(db: Db) {
     },
     getRef(reference: string): PaymailRef | null {
       const r = getRef.get(reference);
-      return r ? { reference: r.reference, walletRow: r.wallet_row, outputs: JSON.parse(r.outputs), satoshis: r.satoshis, createdAt: r.created_at, expiresAt: r.expires_at, txid: r.txid } : null;
+      return r
+        ? { reference: r.reference, walletRow: r.wallet_row, outputs: JSON.parse(r.outputs), satoshis: r.satoshis, createdAt: r.created_at, expiresAt: r.expires_at, txid: r.txid, kind: r.kind, tokenId: r.token_id }
+        : null;
     },
     /** Binds a reference to the transaction that paid it; false if it was paid by another. */
     settleRef(reference: string, txid: string): boolean {
@@ -199,6 +205,10 @@ export function createPaymentRepo(db: Db) {
     },
     dropKey(uid: string, key: string): void {
       dropKey.run(uid, key);
+    },
+    /** Frees a key whose call failed before its transaction was stored; a key bound to a stored one stays. */
+    dropUnsentKey(uid: string, key: string): void {
+      dropUnsentKey.run(uid, key);
     },
     /** After a crash: pending keys of calls that never sent anything may be used again. */
     dropUnsentPendingKeys(): number {

@@ -1,5 +1,5 @@
 import { KST20, KST789, KST_RELEASES } from './kst.js';
-import { StasTemplate } from './stas.js';
+import { checkStasTemplate, StasTemplate } from './stas.js';
 import { STAS_PROTOCOLS, type StasProtocol, type TokenProtocol, type TokenScript, type TokenTemplate } from './template.js';
 
 export interface InstalledTemplate {
@@ -22,7 +22,9 @@ export class TemplateRegistry {
   reload(): void {
     const next = new Map<StasProtocol, StasTemplate>();
     for (const t of this.installed()) {
-      if ((STAS_PROTOCOLS as readonly string[]).includes(t.protocolId)) next.set(t.protocolId as StasProtocol, new StasTemplate(t.protocolId as StasProtocol, t.template));
+      // A template installed before its structure was checked, that fails the check now, is not used:
+      // it could make look-alike scripts count as tokens. The list still shows it, so it can be replaced.
+      if ((STAS_PROTOCOLS as readonly string[]).includes(t.protocolId) && checkStasTemplate(t.template) === null) next.set(t.protocolId as StasProtocol, new StasTemplate(t.protocolId as StasProtocol, t.template));
     }
     this.stas = next;
   }

@@ -15,7 +15,25 @@ const FAMILY: Record<StasProtocol, { flags: boolean; fungible: boolean; issuerRe
   'STAS-789': { flags: false, fungible: false, issuerRedeemsOnly: false, noteSlot: false, appendSlot: true, maxTokenOutputs: 1 },
 };
 
-/** Checks a template the organisation installs: hex with each placeholder exactly once, the owner's P2PKH first. */
+/**
+ * The size range of a STAS-family template, both key hashes filled in (reference §4.2: the family's
+ * templates measure 1,214 B (STAS-789) to 1,431 B (legacy STAS), STAS-50 5,343 B). Shorter than 1,000 B
+ * cannot hold the family's in-script signing and output rebuilding; a P2PKH look-alike is 45 B.
+ */
+export const STAS_TEMPLATE_MIN_BYTES = 1_000;
+export const STAS_TEMPLATE_MAX_BYTES = 8_000;
+
+/** Opcodes that make a script invalid wherever they stand (OP_VERIF, OP_VERNOTIF, and the undefined range). */
+const INVALID_OPCODES = (op: number) => op === 0x65 || op === 0x66 || op > 0xb9;
+
+/**
+ * Checks a template the organisation installs against the STAS family's structure (reference §4.2):
+ * hex with each placeholder exactly once; `76a914[destinationPublicKeyHash]88ac` then OP_VERIFY; a token
+ * body that parses as script and uses the family's mechanics (OP_CHECKSIG(VERIFY) on the sighash preimage
+ * it is given, a hash of the outputs, OP_SPLIT and OP_CAT to take the preimage apart and rebuild the
+ * outputs); ending `OP_RETURN 14[redemptionPublicKeyHash]`; within the family's size range. The reason
+ * is null when it fits, else says what does not.
+ */
 export function checkStasTemplate(template: string): string | null {
   const t = template.trim();
   const count = (p: string) => t.split(p).length - 1;
@@ -23,8 +41,45 @@ export function checkStasTemplate(template: string): string | null {
   if (!t.startsWith(`76a914${DESTINATION_PLACEHOLDER}88ac`)) return `it must start with the owner's P2PKH: 76a914${DESTINATION_PLACEHOLDER}88ac`;
   const hex = t.replace(DESTINATION_PLACEHOLDER, '').replace(REDEMPTION_PLACEHOLDER, '');
   if (!/^([0-9a-f]{2})+$/.test(hex)) return 'apart from the placeholders it must be lower-case hex, whole bytes';
-  if (hex.length > 200_000) return 'it is larger than 100 KB';
+  const bytes = hex.length / 2 + 40;
+  if (bytes < STAS_TEMPLATE_MIN_BYTES || bytes > STAS_TEMPLATE_MAX_BYTES) {
+    return `it is ${bytes} bytes with both key hashes; a STAS-family template is ${STAS_TEMPLATE_MIN_BYTES.toLocaleString('en-US')} to ${STAS_TEMPLATE_MAX_BYTES.toLocaleString('en-US')} bytes (not a P2PKH look-alike)`;
+  }
+  const head = `76a914${DESTINATION_PLACEHOLDER}88ac69`;
+  if (!t.startsWith(head)) return `the owner's P2PKH must be followed by OP_VERIFY (69), as in every STAS-family template`;
+  const tail = `6a14${REDEMPTION_PLACEHOLDER}`;
+  if (!t.endsWith(tail)) return `it must end with OP_RETURN and the redemption key hash: 6a14${REDEMPTION_PLACEHOLDER}`;
+  const body = t.slice(head.length, t.length - tail.length);
+  const ops = opcodesOf(`${body}6a`);
+  if (!ops || ops[ops.length - 1] !== 0x6a) return 'its body does not parse as script ending in OP_RETURN (a push runs past it or over the end)';
+  const bad = ops.find(INVALID_OPCODES);
+  if (bad !== undefined) return `its body holds an invalid opcode (0x${bad.toString(16)})`;
+  const has = (...codes: number[]) => ops.some((op) => codes.includes(op));
+  if (!has(0xac, 0xad)) return 'its body has no OP_CHECKSIG: a STAS-family template checks the sighash preimage it is given';
+  if (!has(0xaa, 0xa8)) return 'its body has no OP_HASH256 or OP_SHA256: a STAS-family template hashes the outputs it rebuilds';
+  if (!has(0x7f) || !has(0x7e)) return 'its body has no OP_SPLIT and OP_CAT: a STAS-family template takes the preimage apart and rebuilds the outputs';
   return null;
+}
+
+/** The opcodes of a script, pushes as their opcode (data skipped); null when a push runs past the end. */
+function opcodesOf(hex: string): number[] | null {
+  const out: number[] = [];
+  const total = hex.length / 2;
+  const byte = (k: number) => parseInt(hex.slice(k * 2, k * 2 + 2), 16);
+  let i = 0;
+  while (i < total) {
+    const op = byte(i);
+    out.push(op);
+    let len = 0;
+    let start = i + 1;
+    if (op >= 1 && op <= 0x4b) len = op;
+    else if (op === 0x4c) [len, start] = [byte(i + 1), i + 2];
+    else if (op === 0x4d) [len, start] = [byte(i + 1) | (byte(i + 2) << 8), i + 3];
+    else if (op === 0x4e) [len, start] = [(byte(i + 1) | (byte(i + 2) << 8) | (byte(i + 3) << 16)) + byte(i + 4) * 0x1000000, i + 5];
+    if (start + len > total || Number.isNaN(len)) return null;
+    i = start + len;
+  }
+  return out;
 }
 
 /**
