@@ -37,6 +37,8 @@ export const ERROR_KINDS = {
   INSUFFICIENT_FUNDS: 'invalid',
   PAYMENT_REJECTED: 'invalid',
   PAYMAIL_FAILED: 'upstream',
+  /** A paymail host answered, but with something Keystead refuses to pay (the counterparty's fault, not an outage). */
+  PAYMAIL_BAD_ANSWER: 'invalid',
   COMPILE_FAILED: 'invalid',
   COMPILE_LIMIT: 'invalid',
   TRANSPILE_FAILED: 'invalid',

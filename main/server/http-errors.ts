@@ -20,6 +20,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   METHOD_NOT_ALLOWED: 405,
   COMPILE_LIMIT: 422,
+  PAYMAIL_BAD_ANSWER: 422,
   URI_TOO_LONG: 414,
   HEADERS_TOO_LARGE: 431,
 };

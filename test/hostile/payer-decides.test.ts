@@ -28,7 +28,7 @@ const WHO = 'shop@liar.test (host liar.test)';
 const refusal = (fn: () => unknown, pattern: RegExp) =>
   assert.throws(fn, (err: unknown) => {
     assert.ok(err instanceof DomainError, `a DomainError, got ${String(err)}`);
-    assert.equal(err.code, 'PAYMAIL_FAILED');
+    assert.equal(err.code, 'PAYMAIL_BAD_ANSWER');
     assert.match(err.message, /shop@liar\.test \(host liar\.test\)/, 'names the paymail and its host');
     assert.match(err.message, pattern);
     return true;
@@ -137,12 +137,12 @@ describe('the P2P destination answer is checked before anything is signed (unit,
     refusal(() => parseP2pDestination({ outputs: one, reference: 42 }, 1_000, WHO), /reference/);
     fc.assert(
       fc.property(fc.anything(), (answer) => {
-        // Whatever the host answers: a checked destination of exactly 1,000 sats, or PAYMAIL_FAILED.
+        // Whatever the host answers: a checked destination of exactly 1,000 sats, or PAYMAIL_BAD_ANSWER.
         try {
           const d = parseP2pDestination(answer, 1_000, WHO);
           assert.equal(d.outputs.reduce((n, o) => n + o.satoshis, 0), 1_000);
         } catch (err) {
-          assert.ok(err instanceof DomainError && err.code === 'PAYMAIL_FAILED', String(err));
+          assert.ok(err instanceof DomainError && err.code === 'PAYMAIL_BAD_ANSWER', String(err));
         }
       }),
     );
@@ -306,23 +306,23 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     await honest?.close();
   });
 
-  it('/v1/URI (GET and POST) refuses every lie with PAYMAIL_FAILED naming the paymail, its host and what was wrong; nothing is signed', async () => {
+  it('/v1/URI (GET and POST) refuses every lie with 422 PAYMAIL_BAD_ANSWER naming the paymail, its host and what was wrong; nothing is signed', async () => {
     const w = await fundedWallet('Resolver', 10_000_000);
     for (const [alias, { says }] of Object.entries(LIES)) {
       for (const r of [
         await call('GET', '/v1/URI', { headers: { walletID: w, uri: `payto:${alias}@liar.test?amount=1000` } }),
         await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: `${alias}@liar.test`, amount: 1000 } }),
       ]) {
-        assert.equal(r.status, 502, `${alias}: ${JSON.stringify(r.body).slice(0, 300)}`);
-        assert.equal(r.body.data.code, 'PAYMAIL_FAILED', alias);
+        assert.equal(r.status, 422, `${alias}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        assert.equal(r.body.data.code, 'PAYMAIL_BAD_ANSWER', alias);
         assert.match(r.body.data.msg, new RegExp(`${alias}@liar\\.test \\(host 127\\.0\\.0\\.1:\\d+\\)`), alias);
         assert.match(r.body.data.msg, says, alias);
       }
     }
     for (const [alias, { says }] of Object.entries(BASIC_LIES)) {
       const r = await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: `${alias}@basic.test`, amount: 1000 } });
-      assert.equal(r.status, 502, `${alias}: ${JSON.stringify(r.body).slice(0, 300)}`);
-      assert.equal(r.body.data.code, 'PAYMAIL_FAILED');
+      assert.equal(r.status, 422, `${alias}: ${JSON.stringify(r.body).slice(0, 300)}`);
+      assert.equal(r.body.data.code, 'PAYMAIL_BAD_ANSWER');
       assert.match(r.body.data.msg, new RegExp(`${alias}@basic\\.test \\(host 127\\.0\\.0\\.1:\\d+\\)`));
       assert.match(r.body.data.msg, says, alias);
     }
@@ -391,7 +391,7 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 500));
     assert.equal(r.body.data.status, 'partial success');
-    assert.deepEqual(r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'PAYMAIL_FAILED'], [3, 'PAYMAIL_FAILED'], [4, 'PAYMAIL_FAILED']]);
+    assert.deepEqual(r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'PAYMAIL_BAD_ANSWER'], [3, 'PAYMAIL_BAD_ANSWER'], [4, 'PAYMAIL_BAD_ANSWER']]);
     assert.match(r.body.data.errors[0].msg, /more@liar\.test .*5000000 satoshis, not the 1000 asked/);
     assert.equal(r.body.data.txIds.length, 2);
     assert.deepEqual(r.body.data.results.map((x: { index: number; txIds: string[] }) => [x.index, x.txIds.length]), [[0, 1], [1, 0], [2, 1], [3, 0], [4, 0]]);
@@ -405,7 +405,7 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     // Every item lying: 400 with each error, never a 5xx.
     const all = await call('POST', '/v1/send', { headers: { walletID: w }, body: { dataArray: ['more', 'fewer', 'many', 'hugeref'].map((a) => ({ to: `${a}@liar.test`, satoshis: 1_000 })) } });
     assert.equal(all.status, 400, JSON.stringify(all.body).slice(0, 300));
-    assert.deepEqual(all.body.data.errors.map((e: { code: string }) => e.code), ['PAYMAIL_FAILED', 'PAYMAIL_FAILED', 'PAYMAIL_FAILED', 'PAYMAIL_FAILED']);
+    assert.deepEqual(all.body.data.errors.map((e: { code: string }) => e.code), ['PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER']);
     assert.equal((await outgoing(w)).length, 2, 'nothing more was paid');
   });
 
@@ -430,7 +430,7 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
       },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 500));
-    assert.deepEqual(r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'PAYMAIL_FAILED'], [2, 'PAYMAIL_FAILED'], [3, 'PAYMAIL_FAILED']]);
+    assert.deepEqual(r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'PAYMAIL_BAD_ANSWER'], [2, 'PAYMAIL_BAD_ANSWER'], [3, 'PAYMAIL_BAD_ANSWER']]);
     assert.match(r.body.data.errors[0].msg, /add up to 5000000 satoshis, not the 10 asked/);
     assert.equal(r.body.data.txIds.length, 2);
     const asks = liar.asked.slice(before);
@@ -495,10 +495,10 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     const env = { KEYSTEAD_URL: org.host.url, KEYSTEAD_TOKEN: org.auth.authToken };
     const lied = await keystead(['pay', 'more@liar.test', '--sats', '1000', '--wallet', w, '--yes'], env);
     assert.equal(lied.code, 1, lied.stderr);
-    assert.match(lied.stderr, /more@liar\.test \(host 127\.0\.0\.1:\d+\) answered a P2P destination whose outputs add up to 5000000 satoshis, not the 1000 asked.*\(PAYMAIL_FAILED\)/);
+    assert.match(lied.stderr, /more@liar\.test \(host 127\.0\.0\.1:\d+\) answered a P2P destination whose outputs add up to 5000000 satoshis, not the 1000 asked.*\(PAYMAIL_BAD_ANSWER\)/);
     const basicLie = await keystead(['pay', 'p2sh@basic.test', '--sats', '1000', '--wallet', w, '--yes'], env);
     assert.equal(basicLie.code, 1);
-    assert.match(basicLie.stderr, /output: is not a P2PKH script.*\(PAYMAIL_FAILED\)/);
+    assert.match(basicLie.stderr, /output: is not a P2PKH script.*\(PAYMAIL_BAD_ANSWER\)/);
     assert.equal(await balanceOf(w), 10_000_000);
 
     // Something between the review and the payment changes what is paid: the API refuses it.
