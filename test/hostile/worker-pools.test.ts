@@ -205,7 +205,7 @@ describe('fair queue: users take turns, each holds a bounded share', () => {
           }
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
   });
 

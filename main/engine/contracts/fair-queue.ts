@@ -26,6 +26,9 @@ export class QueueWaitAborted extends Error {
   }
 }
 
+/** Owners (users) whose turn is remembered while idle; far above any organisation's number of users. */
+const MAX_REMEMBERED_OWNERS = 10_000;
+
 interface Waiter {
   owner: string;
   grant: (release: () => void) => void;
@@ -151,8 +154,13 @@ export class FairQueue {
     return true;
   }
 
-  /** An owner with nothing running or waiting is forgotten: it comes back as a newcomer, first in line. */
+  /**
+   * An owner's last start is remembered after it goes idle: one that came back as a newcomer would be first
+   * in line again and could overtake a waiting owner once per return. Only when very many owners were seen
+   * are the idle ones forgotten, so the map stays bounded whoever calls.
+   */
   private forgetIfIdle(owner: string): void {
-    if (!this.running.has(owner) && !this.waiting.has(owner)) this.lastStarted.delete(owner);
+    if (this.lastStarted.size <= MAX_REMEMBERED_OWNERS) return;
+    for (const [o] of this.lastStarted) if (o !== owner && !this.running.has(o) && !this.waiting.has(o)) this.lastStarted.delete(o);
   }
 }
