@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { P2PKH, PrivateKey } from '@bsv/sdk';
 import { DomainError } from '../../shared/errors.js';
 import { MAX_DESTINATION_OUTPUTS, MAX_REFERENCE_LENGTH, parseBasicDestination, parseP2pDestination } from '../../main/engine/paymail/destination-answer.js';
 import { runBatch } from '../../main/engine/tokens/send.js';
-import { ROOT, startHeadless } from '../helpers/headless.js';
+import { startHeadless } from '../helpers/headless.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { startReceiver, type Receiver } from '../helpers/paymail-receiver.js';
 import { tempDir } from '../helpers/tmp.js';
+import { keystead } from '../helpers/cli.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -249,17 +248,6 @@ async function startLiar(p2p: boolean): Promise<Liar> {
   return { url: base, asked, received, reform: (a) => reformed.add(a), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const CLI = path.join(ROOT, 'dist', 'main', 'cli.js');
-function keystead(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('a lying paymail host is never paid what it asks instead of what the payer asked', () => {
   let org: Org;

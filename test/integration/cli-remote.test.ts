@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PrivateKey } from '@bsv/sdk';
-import { ROOT, startHeadless } from '../helpers/headless.js';
+import { startHeadless } from '../helpers/headless.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
+import { keystead } from '../helpers/cli.js';
 
-const CLI = path.join(ROOT, 'dist', 'main', 'cli.js');
-
-/** Runs `keystead <args>` against the instance; resolves with its exit code and output. */
-function keystead(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 /** `keystead balance | history | pay` against a running instance, with the token from the environment. */
 describe('the CLI against a running Keystead', () => {
