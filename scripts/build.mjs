@@ -3,7 +3,7 @@
 // `npm run serve`); `--quiet` keeps stdout clean for the headless host's one-line contract.
 import { execFileSync } from 'node:child_process';
 import { build as esbuild } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +61,15 @@ await Promise.all([
     absWorkingDir: root,
   }),
 ]);
+
+// The sCrypt standard library is read at run time from scrypt-stdlib/ beside the bundles (main/contracts/scrypt/stdlib.ts).
+const stdlibFrom = path.join(root, 'main', 'contracts', 'scrypt', 'stdlib');
+const stdlibTo = path.join(root, 'dist', 'main', 'scrypt-stdlib');
+rmSync(stdlibTo, { recursive: true, force: true });
+mkdirSync(stdlibTo, { recursive: true });
+for (const file of readdirSync(stdlibFrom).filter((f) => f.endsWith('.scrypt'))) {
+  copyFileSync(path.join(stdlibFrom, file), path.join(stdlibTo, file));
+}
 
 const { build: viteBuild } = await import('vite');
 await viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn' });

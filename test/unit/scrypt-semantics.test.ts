@@ -8,7 +8,7 @@ import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { Diagnostics, formatDiagnostic } from '../../main/contracts/scrypt/diagnostics.js';
 import { parse } from '../../main/contracts/scrypt/parser.js';
 import { checkProgram } from '../../main/contracts/scrypt/semantics/index.js';
-import { STDLIB_FILE, STDLIB_SOURCE } from '../../main/contracts/scrypt/stdlib.js';
+import { STDLIB_FILE, stdlibSource } from '../../main/contracts/scrypt/stdlib.js';
 import { ROOT } from '../helpers/headless.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -26,7 +26,7 @@ const corpus = [
   ...scryptFiles(path.join(FIXTURES, 'scrypt-ts', 'transpiled')),
 ];
 
-const stdlib = parse(STDLIB_SOURCE, STDLIB_FILE).program.items;
+const stdlib = parse(stdlibSource(), STDLIB_FILE).program.items;
 
 /** Parses and runs the semantic passes; `withStdlib` adds the standard library as compile.ts does. */
 function check(source: string, file = 'T.scrypt', withStdlib = true): string[] {

@@ -13,7 +13,7 @@ import { checkProgram } from './semantics/index.js';
 import type { Layout } from './semantics/layout.js';
 import type { Facts } from './semantics/model.js';
 import { checkSupport } from './semantics/support.js';
-import { STDLIB_FILE, STDLIB_SOURCE } from './stdlib.js';
+import { STDLIB_FILE, stdlibSource } from './stdlib.js';
 
 export interface CompileResult {
   /** Present when there were no errors. */
@@ -29,7 +29,7 @@ let stdlibItems: Item[] | null = null;
 /** The standard library's declarations, parsed once. */
 function stdlib(): Item[] {
   if (!stdlibItems) {
-    const { program, diagnostics } = parse(STDLIB_SOURCE, STDLIB_FILE);
+    const { program, diagnostics } = parse(stdlibSource(), STDLIB_FILE);
     if (diagnostics.hasErrors) throw new Error(`the standard library does not parse: ${JSON.stringify(diagnostics.items[0])}`);
     stdlibItems = program.items;
   }

@@ -1,7 +1,7 @@
 import { BUILTINS } from '../semantics/builtins.js';
 import { familyOf, type Family, type Layout } from '../semantics/layout.js';
 import { show, type Type } from '../semantics/model.js';
-import { isConcrete } from './elaborate.js';
+import { isConcrete } from './elaborate/types.js';
 import type { ContractIR, IExpr, IStmt, Place, Slot } from './ir.js';
 
 /** The IR broke one of its rules: a bug in the compiler, never in the program being compiled. */

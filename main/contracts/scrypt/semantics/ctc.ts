@@ -8,7 +8,7 @@ import { calleeName, constValue, eachExpr, eachStmt, startOf, stmtExprs, walkPro
 export const MAX_ARRAY_SIZE = 1_000_000n;
 
 /**
- * Pass 3, compile-time constants (ctc.rst). A compile-time constant is a literal, a loop induction
+ * Pass 4, compile-time constants (ctc.rst). A compile-time constant is a literal, a loop induction
  * variable, a `static const` property or file-level constant initialised with a literal, or a
  * `static const` parameter. Only those are allowed as:
  * - a loop count (`loop (N)`), which must not be negative;

@@ -2,7 +2,7 @@ import type { Diagnostics } from '../diagnostics.js';
 import type { Facts } from './model.js';
 
 /**
- * Pass 4, the final `require` (CashScript's EnsureFinalRequireTraversal). A public function succeeds when
+ * Pass 5, the final `require` (CashScript's EnsureFinalRequireTraversal). A public function succeeds when
  * its last statement, a `require(…)`, leaves true; so every public function of a contract must end with
  * one. (The scrypt-ts transpiler appends `require(true);` when a method ends in a branch or loop that
  * asserts, so its output has this shape too.) A public function written entirely in `asm { … }` is left

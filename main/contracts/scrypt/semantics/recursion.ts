@@ -3,7 +3,7 @@ import type { Diagnostics, Position } from '../diagnostics.js';
 import { startOf, type Facts } from './model.js';
 
 /**
- * Pass 5, no recursion (functions.rst: every call is inlined, so a function may not reach itself).
+ * Pass 6, no recursion (functions.rst: every call is inlined, so a function may not reach itself).
  * Builds the call graph of user functions — private, default and static functions of contracts and
  * library methods — from the calls the earlier passes resolved, and reports every cycle once, at the call
  * that closes it: `recursion is not allowed: f → g → f`.

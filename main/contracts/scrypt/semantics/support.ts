@@ -10,10 +10,10 @@ import { STD_NAMES, bodiesOf, eachExpr, eachStmt, startOf, stmtExprs, walkProgra
  * every valid sCrypt program (they are also run on sources that are never compiled); this pass reports,
  * at its source position, each valid construct the code generator does not provide, so that a program it
  * accepts always compiles:
- * - standard-library names this compiler does not ship (HashedMap, OpCode, P2PKH, …);
+ * - standard-library names this compiler does not ship (Util, P2PKH, P2PK, the HashPuzzle contracts);
  * - a struct, library or contract name called like a function (`Point(1, 2)`);
- * - `asm { … }` anywhere but as the whole body of a private or static function (elsewhere its effect on
- *   the stack is unknown to the code generator), and asm text it cannot read;
+ * - `asm { … }` anywhere but as the whole body of a function (elsewhere its effect on the stack is unknown
+ *   to the code generator), and asm text it cannot read;
  * - `static const` parameters of a public function (its arguments come from the unlocking script).
  */
 export function checkSupport(facts: Facts, diags: Diagnostics): void {

@@ -5,7 +5,7 @@ import { BUILTINS, CONTRACT_BUILTINS, UNAVAILABLE_MEMBERS, castFamilies } from '
 import { STD_NAMES, basicType, calleeName, functionFor, startOf, type Facts, type Scope, type VarSymbol } from './model.js';
 
 /**
- * Pass 1, names and scopes (CashScript's SymbolTableTraversal). Resolves every bare name to its
+ * Pass 2, names and scopes (CashScript's SymbolTableTraversal). Resolves every bare name to its
  * declaration and records it in `facts.idents`; records the user function each statically resolvable
  * call reaches (`f()`, `this.f()`, `Lib.f()`) in `facts.calls`. Reports:
  * - undefined names, functions, types, `this.x` members and `Lib.x` static members;

@@ -4,7 +4,7 @@ import { ANY, assignable, eachStmt, genericsOf, show, startOf, type Facts, type 
 import { Typer } from './typer.js';
 
 /**
- * Pass 2, types (CashScript's TypeCheckTraversal). Gives every expression a type and checks:
+ * Pass 3, types (CashScript's TypeCheckTraversal). Gives every expression a type and checks:
  * - operators: arithmetic on ints; `+` on ints or on bytes (concatenation); `==`/`!=` on two values of one
  *   family (int and PrivKey; bytes and its subtypes; bool; the same array or struct type); `< <= > >=` on
  *   ints; `&& || !` on bools; `& | ^ ~` on ints or bytes; `<< >>` on an int or bytes by an int;

@@ -1,0 +1,51 @@
+import type { ContractLike, Func } from '../../ast.js';
+import { readAsm } from '../../semantics/asm.js';
+import { BOOL, eachStmt } from '../../semantics/model.js';
+import type { ContractIR, PublicFunction } from '../ir.js';
+import type { ElabContext } from './context.js';
+import { defaultBuilt } from './library-values.js';
+
+/**
+ * The main contract's entry points, which are compiled where they are (not inlined): its public functions,
+ * each ending with the require whose condition is the script's result, and its explicit constructor.
+ */
+export function publicFunction(cx: ElabContext, main: ContractLike, f: Func): PublicFunction {
+  const scope = cx.newScope(main, new Map(), f, { kind: 'contract' }, true);
+  return cx.within(scope, () => {
+    cx.at = f.at;
+    const params = f.params.map((p) => cx.bindParam(p));
+    const last = f.body[f.body.length - 1];
+    if (f.body.length === 1 && last.kind === 'asm') {
+      const read = readAsm(last.text, `${main.name}.${f.name}`);
+      if ('error' in read) return cx.internal(last.at, read.error);
+      return { name: f.name, at: f.at, params, body: [], final: { kind: 'const', value: true, type: BOOL, at: f.at }, asm: read.tokens };
+    }
+    if (!last || last.kind !== 'require') cx.internal(f.at, `public function ${f.name} does not end with require`);
+    const body = f.body.slice(0, -1).map((s) => cx.stmt(s));
+    cx.at = last.at;
+    scope.typer.statement(last);
+    cx.checkpoint();
+    return { name: f.name, at: f.at, params, body, final: cx.expr(last.cond) };
+  });
+}
+
+/** The explicit constructor: its body moves the parameters into the properties. */
+export function contractConstructor(cx: ElabContext, main: ContractLike, ctor: NonNullable<ContractLike['ctor']>): ContractIR['ctor'] {
+  const scope = cx.newScope(main, new Map(), null, { kind: 'contract' }, false);
+  return cx.within(scope, () => {
+    const params = ctor.params.map((p) => cx.bindParam(p));
+    const body = ctor.body.map((s) => cx.stmt(s));
+    // A library-valued property the constructor leaves alone is built by its own constructor from default
+    // arguments (0, b'', false), as the official compiler does, then moved into place.
+    const assigned = new Set<string>();
+    for (const s of ctor.body) {
+      eachStmt(s, (x) => {
+        if (x.kind === 'assign' && x.target.kind === 'member' && x.target.object.kind === 'this') assigned.add(x.target.name);
+      });
+    }
+    for (const [name, slot] of cx.props) {
+      if (slot.type.k === 'object' && slot.type.decl.ctor && !assigned.has(name)) body.push(defaultBuilt(cx, slot, slot.type));
+    }
+    return { params, body };
+  });
+}
