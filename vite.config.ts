@@ -8,7 +8,9 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 /** The bundle carries the one policy in a <meta> tag too, for pages opened without our headers. */
 const cspMeta: Plugin = {
   name: 'keystead-csp-meta',
-  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: META_CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+  ],
 };
 
 // The renderer is one static bundle, loaded by Electron from app:// and by the headless host at `/`.

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { LEDGER_STORE } from '../main/chain/local/ledger-schema.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { openStore } from '../main/store/database.js';
+import { OPERATIONS } from '../shared/operations.js';
+import { benchApi } from './api.js';
 import { interleaved, report, wanted } from './lib.js';
 
 const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -17,7 +19,7 @@ async function setup(): Promise<{ runtime: Runtime; dataDir: string; auth: Recor
   return { runtime, dataDir, auth: { authToken: s.data.authToken } };
 }
 
-/** Pay through the HTTP API vs bare @bsv/sdk build + sign + Spend verify of the same shape (1 in, 1 out + change). Goal ≤ 2.0×. */
+/** Pay through the HTTP API vs bare @bsv/sdk build + sign + Spend verify of the same shape (1 in, 1 out + change). Goal ≤ 1.1×. */
 async function payBench(): Promise<void> {
   const N = 150;
   const { runtime, dataDir, auth } = await setup();
@@ -47,12 +49,10 @@ async function payBench(): Promise<void> {
       }).validate();
       if (!ok) throw new Error('bare verify failed');
     };
-    const viaApi = async () => {
-      const r = await json(`${runtime.url}/v1/pay`, 'POST', req, { ...auth, walletID: w });
-      if (!r.data.txid) throw new Error(`pay failed: ${JSON.stringify(r.data)}`);
-    };
+    const api = benchApi(runtime.url, auth);
+    const viaApi = () => api.call(OPERATIONS.pay, { ...req, walletId: w });
     const { floor, measured } = await interleaved(['bare @bsv/sdk build + sign + Spend verify', bare], ['POST /v1/pay (reserve, sign, broadcast, record)', viaApi], N, 10);
-    report({ name: 'pay-api', bench: 'one pay through the HTTP API / bare @bsv/sdk build + sign + Spend verify', floor, measured, goal: 1.3 });
+    report({ name: 'pay-api', bench: 'one pay through the HTTP API / bare @bsv/sdk build + sign + Spend verify', floor, measured, goal: 1.1 });
   } finally {
     await runtime.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -4,8 +4,10 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPERATIONS } from '../shared/operations.js';
+import { benchApi } from './api.js';
 import { interleaved, report } from './lib.js';
-import { benchRuntime, benchWallet, fanOutCoins, json } from './seed.js';
+import { benchRuntime, benchWallet, fanOutCoins } from './seed.js';
 
 export const MEASURES = ['peer-pay'];
 
@@ -109,10 +111,8 @@ export async function run(): Promise<void> {
       const a = await peer.createAction({ description: 'bench payment', outputs: [{ lockingScript: to, satoshis: 5_000, outputDescription: 'payee' }], options: { noSend: true, randomizeOutputs: false } });
       if (!a.txid) throw new Error('createAction returned no txid');
     };
-    const keysteadPay = async () => {
-      const r = await json(`${runtime.url}/v1/pay`, 'POST', { outputs: [{ script: to, satoshis: 5_000 }] }, { ...auth, walletID: ours.walletID });
-      if (!r.data.txid) throw new Error(`pay failed: ${JSON.stringify(r.data)}`);
-    };
+    const api = benchApi(runtime.url, auth);
+    const keysteadPay = () => api.call(OPERATIONS.pay, { outputs: [{ script: to, satoshis: 5_000 }], walletId: ours.walletID });
     const { floor, measured } = await interleaved(['@bsv/wallet-toolbox createAction (noSend, SQLite storage)', peerPay], ['Keystead POST /v1/pay (reserve, sign, broadcast, book)', keysteadPay], 40, 5);
     report({ name: 'peer-pay', bench: 'Keystead pay / @bsv/wallet-toolbox createAction for the same payment', floor, measured, goal: 1.0 });
   } finally {

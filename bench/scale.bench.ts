@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startRuntime } from '../main/host/runtime.js';
+import { OPERATIONS } from '../shared/operations.js';
+import { benchApi } from './api.js';
 import { interleaved, report, wanted, type Timing } from './lib.js';
-import { benchRuntime, benchWallet, fanOutCoins, json, PASSWORD, seedHistory } from './seed.js';
+import { benchRuntime, benchWallet, fanOutCoins, PASSWORD, seedHistory } from './seed.js';
 
 /** Organisation scale (BENCH_SCALE, default 100,000): coins and history rows in one wallet. */
 const SCALE = Number(process.env.BENCH_SCALE ?? 100_000);
@@ -30,24 +32,22 @@ export async function run(): Promise<void> {
     seedHistory(dataDir, big.walletID, SCALE);
     seedHistory(dataDir, small.walletID, SMALL);
     console.log(`\n[scale] seeded ${SCALE.toLocaleString('en-US')} coins and ${SCALE.toLocaleString('en-US')} history rows in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
-    const balances = (await json(`${runtime.url}/v1/wallets`, 'GET', undefined, auth)).data.wallets as { walletID: string; balance: { confirmed: number; unconfirmed: number } }[];
+    const api = benchApi(runtime.url, auth);
+    const balances = (await api.call(OPERATIONS.listWallets, {})).output.wallets;
     const held = balances.find((w) => w.walletID === big.walletID)!.balance;
     if (held.confirmed + held.unconfirmed !== SCALE * 20_000) throw new Error(`the big wallet books ${JSON.stringify(held)}`);
 
     if (wanted('pay-100k')) {
       const req = { outputs: [{ script: new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex(), satoshis: 5_000 }] };
-      const pay = (walletID: string) => async () => {
-        const r = await json(`${runtime.url}/v1/pay`, 'POST', req, { ...auth, walletID });
-        if (!r.data.txid) throw new Error(`pay failed: ${JSON.stringify(r.data)}`);
-      };
+      const pay = (walletId: string) => () => api.call(OPERATIONS.pay, { ...req, walletId });
       const { floor, measured } = await interleaved([`pay from a wallet holding ${SMALL} coins`, pay(small.walletID)], [`pay from a wallet holding ${SCALE.toLocaleString('en-US')} coins`, pay(big.walletID)], 60, 5);
       report({ name: 'pay-100k', bench: `pay from ${SCALE.toLocaleString('en-US')} coins / from ${SMALL}`, floor, measured, goal: 1.2 });
     }
 
     if (wanted('history-100k')) {
-      const page = (walletID: string) => async () => {
-        const r = await json(`${runtime.url}/v1/history`, 'GET', undefined, { ...auth, walletID, maxResults: '20' });
-        if (r.data.history?.length !== 20) throw new Error(`history answered ${JSON.stringify(r.data).slice(0, 200)}`);
+      const page = (walletId: string) => async () => {
+        const { history } = (await api.call(OPERATIONS.history, { walletId, maxResults: 20 })).output;
+        if (history.length !== 20) throw new Error(`history answered ${history.length} rows, not 20`);
       };
       const { floor, measured } = await interleaved([`first history page of ${SMALL} transactions`, page(small.walletID)], [`first history page of ${SCALE.toLocaleString('en-US')} transactions`, page(big.walletID)], 100, 10);
       report({ name: 'history-100k', bench: `first page of history with ${SCALE.toLocaleString('en-US')} transactions / with ${SMALL}`, floor, measured, goal: 1.5 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DEFAULT_FEE_POLICY } from '../main/chain/policy.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { buildTokenSpend } from '../main/engine/tokens/build.js';
-import { KST20, KST789 } from '../main/engine/tokens/templates/kst.js';
+import { KST20, KST789 } from '../main/engine/token-templates/kst.js';
 import { interleaved, report, wanted } from './lib.js';
 
 const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>

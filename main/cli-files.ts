@@ -73,7 +73,9 @@ export function importReader(entryFile: string, extraRoots: readonly string[], r
     if (text !== null) return text;
     // Contracts written on case-insensitive file systems import "Util.scrypt" for util.scrypt.
     try {
-      const match = readdirSync(path.dirname(target)).find((name) => name.toLowerCase() === path.basename(target).toLowerCase() && name !== path.basename(target));
+      const match = readdirSync(path.dirname(target)).find(
+        (name) => name.toLowerCase() === path.basename(target).toLowerCase() && name !== path.basename(target),
+      );
       return match ? readInside(path.join(path.dirname(target), match)) : null;
     } catch {
       return null;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { amountText, parseAmount } from '../shared/amounts.js';
-import type { HistoryEntry, QuoteOutput, WalletSummary } from '../shared/operations.js';
+import { ApiError, createApiClient, UnexpectedAnswerError, UnreachableError, type HttpCallResult } from '../shared/api-client.js';
+import type { AnyContract, InputOf, OutputOf } from '../shared/operation.js';
+import { OPERATIONS, type PaymentRequest } from '../shared/operations.js';
 
 /**
  * `keystead balance | history | pay`: scripting against a running Keystead's API. The address comes from
@@ -8,11 +10,11 @@ import type { HistoryEntry, QuoteOutput, WalletSummary } from '../shared/operati
  * KEYSTEAD_API_KEY. Exit codes: 0 done, 1 the API refused (its message is printed), 2 bad usage, 3 not reachable.
  */
 export const REMOTE_HELP = {
-  balance: 'keystead balance [--wallet <walletID>] [--json] [--url <url>]\n  Each wallet\'s balance (or one wallet\'s) from a running Keystead, in BSV and satoshis.',
+  balance:
+    "keystead balance [--wallet <walletID>] [--json] [--url <url>]\n  Each wallet's balance (or one wallet's) from a running Keystead, in BSV and satoshis.",
   history:
-    'keystead history [--wallet <walletID>] [--limit <n>] [--json] [--url <url>]\n  A wallet\'s transactions, newest first (the default wallet unless --wallet): time, state, direction,\n  amount, fee, txid, counterparty and memo.',
-  pay:
-    'keystead pay <payto:… | paymail | bitcoin:… | address> [--amount <BSV> | --sats <n>] [--wallet <walletID>]\n             [--memo <text>] [--idempotency-key <key>] [--yes] [--json] [--url <url>]\n  Resolves and prices the payment and prints what would be sent; with --yes it pays. The idempotency key\n  (printed; random unless given) makes a repeated command pay once. Amounts are exact: --amount takes at\n  most 8 decimals, --sats whole satoshis.',
+    "keystead history [--wallet <walletID>] [--limit <n>] [--json] [--url <url>]\n  A wallet's transactions, newest first (the default wallet unless --wallet): time, state, direction,\n  amount, fee, txid, counterparty and memo.",
+  pay: 'keystead pay <payto:… | paymail | bitcoin:… | address> [--amount <BSV> | --sats <n>] [--wallet <walletID>]\n             [--memo <text>] [--idempotency-key <key>] [--yes] [--json] [--url <url>]\n  Resolves and prices the payment and prints what would be sent; with --yes it pays. The idempotency key\n  (printed; random unless given) makes a repeated command pay once. Amounts are exact: --amount takes at\n  most 8 decimals, --sats whole satoshis.',
 };
 
 export const REMOTE_ENV = `Environment: KEYSTEAD_URL (default http://127.0.0.1:7480), KEYSTEAD_TOKEN (an authToken from login),
@@ -51,53 +53,68 @@ function parseOptions(args: string[]): Options {
   return { positional, flags };
 }
 
-/** One call to the API: its `data` on success; its message (and code) as a CliError otherwise. */
-async function api(method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown; url: string; env: NodeJS.ProcessEnv }): Promise<Record<string, any>> {
-  const { KEYSTEAD_TOKEN: token, KEYSTEAD_UID: uid, KEYSTEAD_API_KEY: apiKey } = opts.env;
-  if (!token && !(uid && apiKey)) throw new CliError('no credentials: set KEYSTEAD_TOKEN, or KEYSTEAD_UID and KEYSTEAD_API_KEY.', 2);
-  const auth: Record<string, string> = token ? { authToken: token } : { uid: uid!, apikey: apiKey! };
-  let res: Response;
-  try {
-    res = await fetch(opts.url + path, {
-      method,
-      headers: { ...auth, ...opts.headers, ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-  } catch {
-    throw new CliError(`cannot reach Keystead at ${opts.url}. Is it running (npm run serve)? Set --url or KEYSTEAD_URL otherwise.`, 3);
-  }
-  const envelope = (await res.json().catch(() => null)) as { data?: Record<string, any> } | null;
-  const data = envelope?.data;
-  if (!data) throw new CliError(`unexpected answer from ${opts.url} (HTTP ${res.status}).`, 1);
-  if (data.status === 'error') throw new CliError(`${data.msg} (${data.code})`, 1);
-  return data;
+/** The API as the remote commands use it: each call's output, or a CliError that says what went wrong. */
+interface Remote {
+  call<C extends AnyContract>(op: C, input: InputOf<C>): Promise<HttpCallResult<OutputOf<C>>>;
+}
+
+function remote(url: string, env: NodeJS.ProcessEnv): Remote {
+  const { KEYSTEAD_TOKEN: token, KEYSTEAD_UID: uid, KEYSTEAD_API_KEY: apiKey } = env;
+  const api = createApiClient({
+    baseUrl: url,
+    routes: 'rest',
+    headers: token ? { authToken: token } : { uid: uid ?? '', apikey: apiKey ?? '' },
+  });
+  return {
+    async call(op, input) {
+      // Checked at the first call, so a command's own usage errors come first.
+      if (!token && !(uid && apiKey)) throw new CliError('no credentials: set KEYSTEAD_TOKEN, or KEYSTEAD_UID and KEYSTEAD_API_KEY.', 2);
+      try {
+        return await api.call(op, input);
+      } catch (e) {
+        if (e instanceof UnreachableError)
+          throw new CliError(`cannot reach Keystead at ${url}. Is it running (npm run serve)? Set --url or KEYSTEAD_URL otherwise.`, 3);
+        if (e instanceof UnexpectedAnswerError) throw new CliError(`unexpected answer from ${url} (HTTP ${e.httpStatus}).`, 1);
+        if (e instanceof ApiError) throw new CliError(`${e.message} (${e.code})`, 1);
+        throw e;
+      }
+    },
+  };
 }
 
 const bsv = (sats: number) => `${sats < 0 ? '-' : ''}${amountText(Math.abs(sats), 'BSV')} BSV`;
-const walletHeader = (o: Options): Record<string, string> => (typeof o.flags.get('--wallet') === 'string' ? { walletID: o.flags.get('--wallet') as string } : {});
+const walletOf = (o: Options): string | undefined =>
+  typeof o.flags.get('--wallet') === 'string' ? (o.flags.get('--wallet') as string) : undefined;
 
-async function balance(o: Options, call: (m: string, p: string, x?: { headers?: Record<string, string>; body?: unknown }) => Promise<Record<string, any>>, out: (s: string) => void) {
-  const { wallets } = (await call('GET', '/v1/wallets')) as { wallets: WalletSummary[] };
-  const wanted = o.flags.get('--wallet');
-  const shown = typeof wanted === 'string' ? wallets.filter((w) => w.walletID === wanted) : wallets;
-  if (typeof wanted === 'string' && !shown.length) throw new CliError(`there is no wallet ${wanted} in your account.`, 1);
-  if (o.flags.has('--json')) return out(JSON.stringify({ wallets: shown.map((w) => ({ walletID: w.walletID, walletTitle: w.walletTitle, ...w.balance })) }, null, 2));
+async function balance(o: Options, api: Remote, out: (s: string) => void) {
+  const { wallets } = (await api.call(OPERATIONS.listWallets, {})).output;
+  const wanted = walletOf(o);
+  const shown = wanted !== undefined ? wallets.filter((w) => w.walletID === wanted) : wallets;
+  if (wanted !== undefined && !shown.length) throw new CliError(`there is no wallet ${wanted} in your account.`, 1);
+  if (o.flags.has('--json'))
+    return out(
+      JSON.stringify({ wallets: shown.map((w) => ({ walletID: w.walletID, walletTitle: w.walletTitle, ...w.balance })) }, null, 2),
+    );
   for (const w of shown) {
     const { confirmed, unconfirmed } = w.balance;
-    out(`${w.walletTitle.padEnd(24)} ${bsv(confirmed + unconfirmed).padStart(20)}  ${confirmed.toLocaleString('en-US')} sat confirmed${unconfirmed ? `, ${unconfirmed.toLocaleString('en-US')} unconfirmed` : ''}  (${w.walletID})`);
+    out(
+      `${w.walletTitle.padEnd(24)} ${bsv(confirmed + unconfirmed).padStart(20)}  ${confirmed.toLocaleString('en-US')} sat confirmed${unconfirmed ? `, ${unconfirmed.toLocaleString('en-US')} unconfirmed` : ''}  (${w.walletID})`,
+    );
   }
   if (!shown.length) out('No wallets yet.');
 }
 
-async function history(o: Options, call: (m: string, p: string, x?: { headers?: Record<string, string> }) => Promise<Record<string, any>>, out: (s: string) => void) {
+async function history(o: Options, api: Remote, out: (s: string) => void) {
   const limit = Number(o.flags.get('--limit') ?? 20);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError('--limit must be a whole number from 1 to 200.', 2);
-  const data = (await call('GET', '/v1/history', { headers: { ...walletHeader(o), maxResults: String(limit) } })) as { walletID: string; history: HistoryEntry[] };
+  const data = (await api.call(OPERATIONS.history, { walletId: walletOf(o), maxResults: limit })).output;
   if (o.flags.has('--json')) return out(JSON.stringify({ walletID: data.walletID, history: data.history }, null, 2));
   if (!data.history.length) return out('No transactions yet.');
   for (const e of data.history) {
     const fee = e.fee === null ? '' : ` fee ${e.fee} sat${e.feePaidBy === 'feeManager' ? ' (fee manager)' : ''}`;
-    out(`${e.time}  ${e.state.padEnd(9)} ${e.direction.padEnd(4)} ${bsv(e.amount).padStart(18)}${fee}  ${e.txid}${e.counterparty ? `  ${e.counterparty}` : ''}${e.memo ? `  "${e.memo}"` : ''}`);
+    out(
+      `${e.time}  ${e.state.padEnd(9)} ${e.direction.padEnd(4)} ${bsv(e.amount).padStart(18)}${fee}  ${e.txid}${e.counterparty ? `  ${e.counterparty}` : ''}${e.memo ? `  "${e.memo}"` : ''}`,
+    );
   }
 }
 
@@ -112,18 +129,20 @@ function satoshisOf(o: Options): number | undefined {
   return r.satoshis;
 }
 
-async function pay(o: Options, call: (m: string, p: string, x?: { headers?: Record<string, string>; body?: unknown }) => Promise<Record<string, any>>, out: (s: string) => void, err: (s: string) => void) {
+async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void) {
   const [target] = o.positional;
   if (!target || o.positional.length > 1) throw new CliError(`pay needs one recipient.\n\n${REMOTE_HELP.pay}`, 2);
   const satoshis = satoshisOf(o);
-  const headers = walletHeader(o);
-  const resolved = (await call('POST', '/v1/uri', { headers, body: { uri: target, amount: satoshis } })).data as Record<string, unknown>;
-  if (typeof o.flags.get('--memo') === 'string') resolved.memo = o.flags.get('--memo');
-  const quote = (await call('POST', '/v1/pay/quote', { headers, body: resolved })) as QuoteOutput;
+  const walletId = walletOf(o);
+  const resolved: PaymentRequest = (await api.call(OPERATIONS.resolveUri, { uri: target, amount: satoshis, walletId })).output.data;
+  if (typeof o.flags.get('--memo') === 'string') resolved.memo = o.flags.get('--memo') as string;
+  const quote = (await api.call(OPERATIONS.quotePayment, { ...resolved, walletId })).output;
   const key = typeof o.flags.get('--idempotency-key') === 'string' ? (o.flags.get('--idempotency-key') as string) : randomUUID();
   const review = [
     `From     ${quote.walletTitle} (${quote.walletID}), available ${bsv(quote.available)}`,
-    ...quote.recipients.map((r) => `To       ${r.address ?? `script ${r.script.slice(0, 40)}…`}  ${bsv(r.satoshis)} (${r.satoshis.toLocaleString('en-US')} sat)`),
+    ...quote.recipients.map(
+      (r) => `To       ${r.address ?? `script ${r.script.slice(0, 40)}…`}  ${bsv(r.satoshis)} (${r.satoshis.toLocaleString('en-US')} sat)`,
+    ),
     `Fee      ${quote.fee} sat, paid by ${quote.feePaidBy === 'feeManager' ? 'the fee manager' : 'the wallet'}`,
     `Total    ${bsv(quote.cost)} leaves the wallet; ${bsv(quote.availableAfter)} remains`,
   ];
@@ -131,21 +150,31 @@ async function pay(o: Options, call: (m: string, p: string, x?: { headers?: Reco
   if (!quote.sufficient) throw new CliError(quote.problem ?? 'the wallet cannot pay this.', 1);
   if (!o.flags.has('--yes')) throw new CliError('not paid: add --yes to pay.', 1);
   // The review's id goes with it: the API pays exactly the outputs printed above, or refuses.
-  const paid = await call('POST', '/v1/pay', { headers: { ...headers, 'idempotency-key': key }, body: { ...resolved, reviewId: quote.reviewId } });
-  if (o.flags.has('--json')) return out(JSON.stringify({ ...paid, idempotencyKey: key }, null, 2));
+  const {
+    status,
+    msg,
+    output: paid,
+  } = await api.call(OPERATIONS.pay, { ...resolved, reviewId: quote.reviewId, walletId, idempotencyKey: key });
+  if (o.flags.has('--json')) return out(JSON.stringify({ status, msg, ...paid, idempotencyKey: key }, null, 2));
   err(`Paid (${paid.state}, delivered by ${paid.delivered}); idempotency key ${key}`);
   out(String(paid.txid));
 }
 
 /** Runs one remote command; returns the exit code. */
-export async function runRemote(command: 'balance' | 'history' | 'pay', args: string[], env: NodeJS.ProcessEnv, out = (s: string) => console.log(s), err = (s: string) => console.error(s)): Promise<number> {
+export async function runRemote(
+  command: 'balance' | 'history' | 'pay',
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  out = (s: string) => console.log(s),
+  err = (s: string) => console.error(s),
+): Promise<number> {
   try {
     const o = parseOptions(args);
     const url = String(o.flags.get('--url') ?? env.KEYSTEAD_URL ?? 'http://127.0.0.1:7480').replace(/\/+$/, '');
-    const call = (method: string, path: string, x: { headers?: Record<string, string>; body?: unknown } = {}) => api(method, path, { ...x, url, env });
-    if (command === 'balance') await balance(o, call, out);
-    else if (command === 'history') await history(o, call, out);
-    else await pay(o, call, out, err);
+    const api = remote(url, env);
+    if (command === 'balance') await balance(o, api, out);
+    else if (command === 'history') await history(o, api, out);
+    else await pay(o, api, out, err);
     return 0;
   } catch (e) {
     if (!(e instanceof CliError)) throw e;

@@ -39,7 +39,9 @@ function readSource(file: string): string | null {
   try {
     return readBoundedText(file);
   } catch (err) {
-    console.error(`keystead: cannot read ${file}: ${err instanceof FileRefused ? err.message : ((err as NodeJS.ErrnoException).code ?? err)}`);
+    console.error(
+      `keystead: cannot read ${file}: ${err instanceof FileRefused ? err.message : ((err as NodeJS.ErrnoException).code ?? err)}`,
+    );
     return null;
   }
 }
@@ -99,12 +101,15 @@ function compileCommand(args: string[]): number {
 
 /** `help <command>`: what one command does, with its options. */
 const COMMAND_HELP: Record<string, string> = {
-  serve: 'keystead serve [options]\n  Runs the headless app: the engine, the embedded API and the UI on http://127.0.0.1:7480.\n  `keystead serve --help` lists its options (network, data directory, ports, limits).',
-  compile: 'keystead compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them, only from regular files of at most 1 MB below the entry file\'s\n  folder or a folder named with --import-root (repeatable). --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.',
+  serve:
+    'keystead serve [options]\n  Runs the headless app: the engine, the embedded API and the UI on http://127.0.0.1:7480.\n  `keystead serve --help` lists its options (network, data directory, ports, limits).',
+  compile:
+    "keystead compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them, only from regular files of at most 1 MB below the entry file's\n  folder or a folder named with --import-root (repeatable). --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.",
   balance: `${REMOTE_HELP.balance}\n${REMOTE_ENV}`,
   history: `${REMOTE_HELP.history}\n${REMOTE_ENV}`,
   pay: `${REMOTE_HELP.pay}\n${REMOTE_ENV}`,
-  transpile: 'keystead transpile <File.sol> [-o out.scrypt] [--force] [--json]\n  Transpiles Solidity to sCrypt offline (default <File>.scrypt). With errors nothing is written and the\n  exit code is 1, unless --force writes the best effort; --json prints {scrypt, errorLogs} on stdout.',
+  transpile:
+    'keystead transpile <File.sol> [-o out.scrypt] [--force] [--json]\n  Transpiles Solidity to sCrypt offline (default <File>.scrypt). With errors nothing is written and the\n  exit code is 1, unless --force writes the best effort; --json prints {scrypt, errorLogs} on stdout.',
 };
 
 const [command, ...rest] = process.argv.slice(2);
@@ -113,7 +118,12 @@ if (command === '--help' || command === '-h' || command === 'help') {
   if (topic && !COMMAND_HELP[topic]) {
     console.error(`keystead: no command "${topic}".\n\n${usage}`);
     process.exitCode = 2;
-  } else console.log(topic ? COMMAND_HELP[topic] : `${usage}\n\n  help <command>                           what one command does\n  --help                                   this list`);
+  } else
+    console.log(
+      topic
+        ? COMMAND_HELP[topic]
+        : `${usage}\n\n  help <command>                           what one command does\n  --help                                   this list`,
+    );
 } else if (command === 'serve') {
   process.argv.splice(2, 1);
   await import('./headless.js');

@@ -35,12 +35,19 @@ export function createBridge(ipc: RendererIpc): KeysteadBridge {
       stopForwarding();
       forward = (_event, payload) => listener(payload as EventPush);
       ipc.on(IPC.eventsPush, forward);
-      return ipc.invoke(IPC.eventsOpen, { authToken: auth?.authToken }, typeof lastEventId === 'number' ? lastEventId : null) as ReturnType<KeysteadBridge['events']['open']>;
+      return ipc.invoke(IPC.eventsOpen, { authToken: auth?.authToken }, typeof lastEventId === 'number' ? lastEventId : null) as ReturnType<
+        KeysteadBridge['events']['open']
+      >;
     },
     async close() {
       stopForwarding();
       await ipc.invoke(IPC.eventsClose);
     },
   };
-  return Object.freeze({ host: 'desktop' as const, vault: Object.freeze(vault), ops: Object.freeze(ops) as unknown as OpsBridge, events: Object.freeze(events) });
+  return Object.freeze({
+    host: 'desktop' as const,
+    vault: Object.freeze(vault),
+    ops: Object.freeze(ops) as unknown as OpsBridge,
+    events: Object.freeze(events),
+  });
 }

@@ -12,7 +12,10 @@ const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   components: {
     // A badge's word is always shown whole: Mantine's default cuts it with an ellipsis in narrow columns.
-    Badge: Badge.extend({ defaultProps: { variant: 'light' }, styles: { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } } }),
+    Badge: Badge.extend({
+      defaultProps: { variant: 'light' },
+      styles: { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } },
+    }),
   },
 });
 

@@ -37,7 +37,7 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 await Promise.all([
   esbuild({
     ...common,
-    // compile-worker and script-worker: the compile pool's and the local node's worker threads load them
+    // compile-worker, script-worker and key-worker: the compile pool's, the local node's and the key ring's worker threads load them
     // beside the entry that started them.
     entryPoints: {
       headless: 'main/headless.ts',
@@ -45,6 +45,7 @@ await Promise.all([
       cli: 'main/cli.ts',
       'compile-worker': 'main/contracts/compile-worker.ts',
       'script-worker': 'main/chain/local/script-worker.ts',
+      'key-worker': 'main/engine/wallets/key-worker.ts',
     },
     outdir: 'dist/main',
     format: 'esm',

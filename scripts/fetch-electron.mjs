@@ -24,6 +24,8 @@ const result = spawnSync(process.execPath, [path.join(electronDir, 'install.js')
 if (result.status === 0 && existsSync(path.join(electronDir, 'path.txt'))) {
   console.log('keystead: Electron binary installed; `npm start` opens the desktop app.');
 } else {
-  console.log('keystead: Electron binary not available (no network to fetch it); install continues. ' +
-    'Use `npm run serve` for the headless app, or re-run `node scripts/fetch-electron.mjs` when online.');
+  console.log(
+    'keystead: Electron binary not available (no network to fetch it); install continues. ' +
+      'Use `npm run serve` for the headless app, or re-run `node scripts/fetch-electron.mjs` when online.',
+  );
 }

@@ -16,15 +16,25 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0,
 export function fingerprints(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const corpus = path.join(root, 'test', 'fixtures', 'scrypt');
-  for (const file of readdirSync(corpus).filter((f) => f.endsWith('.scrypt')).sort()) {
+  for (const file of readdirSync(corpus)
+    .filter((f) => f.endsWith('.scrypt'))
+    .sort()) {
     const source = readFileSync(path.join(corpus, file), 'utf8');
     const plain = compileScrypt(source, { file });
     const opt = compileScrypt(source, { file, optimize: true });
-    out[file] = { hex: sha(plain.hex ?? ''), hexOpt: sha(opt.hex ?? ''), artifact: sha(JSON.stringify(plain.artifact)), artifactOpt: sha(JSON.stringify(opt.artifact)), size: (plain.hex ?? '').length / 2 };
+    out[file] = {
+      hex: sha(plain.hex ?? ''),
+      hexOpt: sha(opt.hex ?? ''),
+      artifact: sha(JSON.stringify(plain.artifact)),
+      artifactOpt: sha(JSON.stringify(opt.artifact)),
+      size: (plain.hex ?? '').length / 2,
+    };
   }
   const errors = path.join(root, 'test', 'fixtures', 'scrypt-errors');
   for (const dir of readdirSync(errors).sort()) {
-    for (const file of readdirSync(path.join(errors, dir)).filter((f) => f.endsWith('.scrypt')).sort()) {
+    for (const file of readdirSync(path.join(errors, dir))
+      .filter((f) => f.endsWith('.scrypt'))
+      .sort()) {
       const r = compileScrypt(readFileSync(path.join(errors, dir, file), 'utf8'), { file });
       out[`errors/${dir}/${file}`] = r.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`);
     }

@@ -22,7 +22,9 @@ export function logsText(logs: unknown[]): string {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   for (const kind of ['pass', 'fail'] as const) {
     const dir = path.join(SOLIDITY_FIXTURES, kind);
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sol')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.sol'))
+      .sort()) {
       const r = transpileSolidity(readFileSync(path.join(dir, file), 'utf8'), { file: fixtureFile(kind, file) });
       if (kind === 'pass') {
         const errors = r.logs.filter((l) => l.type === 'Error');

@@ -41,10 +41,14 @@ function electronSqliteBinding() {
   rmSync(work, { recursive: true, force: true });
   cpSync(pkgDir, work, { recursive: true, filter: (src) => !src.includes(`${path.sep}build${path.sep}`) });
   console.error(`keystead: building the SQLCipher module for Electron ${version} (once; needs Electron's headers from the network)…`);
-  const gyp = spawnSync('npx', ['--yes', 'node-gyp', 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], {
-    cwd: work,
-    stdio: 'inherit',
-  });
+  const gyp = spawnSync(
+    'npx',
+    ['--yes', 'node-gyp', 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
+    {
+      cwd: work,
+      stdio: 'inherit',
+    },
+  );
   if (gyp.status !== 0) {
     console.error('keystead: could not build the SQLCipher module for Electron. Use `npm run serve` meanwhile.');
     process.exit(1);
@@ -58,5 +62,9 @@ function electronSqliteBinding() {
 const binding = electronSqliteBinding();
 const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const child = spawn(bin, [root, ...process.argv.slice(2)], { stdio: 'inherit', cwd: root, env: { ...process.env, KEYSTEAD_SQLITE_BINDING: binding } });
+const child = spawn(bin, [root, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  cwd: root,
+  env: { ...process.env, KEYSTEAD_SQLITE_BINDING: binding },
+});
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -12,7 +12,11 @@ mkdirSync(out, { recursive: true });
 
 function run(cmd, args, { capture = false, env = {} } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    });
     let text = '';
     if (capture) {
       child.stdout.on('data', (d) => {
@@ -25,7 +29,12 @@ function run(cmd, args, { capture = false, env = {} } = {}) {
 }
 
 const files = (dir) =>
-  existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)) : [];
+  existsSync(path.join(root, dir))
+    ? readdirSync(path.join(root, dir))
+        .filter((f) => f.endsWith('.test.ts'))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
 
 let passed = 0;
 let failed = 0;
@@ -37,11 +46,17 @@ if (build.code !== 0) {
   failed += 1;
   exitCode = 1;
 } else {
-  for (const [name, dir] of [['unit', 'test/unit'], ['integration', 'test/integration'], ['hostile', 'test/hostile']]) {
+  for (const [name, dir] of [
+    ['unit', 'test/unit'],
+    ['integration', 'test/integration'],
+    ['hostile', 'test/hostile'],
+  ]) {
     const list = files(dir);
     if (!list.length) continue;
     console.log(`\n=== ${name} tests (${list.length} files) ===`);
-    const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...list], { capture: true });
+    const r = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...list], {
+      capture: true,
+    });
     const pass = Number(/ℹ pass (\d+)/.exec(r.text)?.[1] ?? 0);
     const fail = Number(/ℹ fail (\d+)/.exec(r.text)?.[1] ?? 0) + Number(/ℹ cancelled (\d+)/.exec(r.text)?.[1] ?? 0);
     passed += pass;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SATOSHIS, satoshisOfBsvText } from './satoshis.js';
 
 /**
  * The one way an amount enters Keystead (satoshis, token counts, BSV decimals, serials, supplies): a JSON
@@ -8,8 +9,7 @@ import { z } from 'zod';
  * value that is not plainly an amount is refused (VALIDATION_FAILED) rather than read as some other one.
  */
 
-/** Every BSV there will ever be, in satoshis: no satoshi amount is larger. */
-export const MAX_SATOSHIS = 21_000_000 * 100_000_000;
+export { MAX_SATOSHIS } from './satoshis.js';
 /** The most tokens one issue may create. */
 export const MAX_TOKEN_SUPPLY = 1_000_000_000_000;
 
@@ -42,10 +42,12 @@ export function wholeNumber({ min = 0, max = MAX_SATOSHIS, strings = true, unit 
 }
 
 /** Satoshis: a whole number from `min` (0 by default) to all the satoshis there are. */
-export const satoshisSchema = (opts: Omit<WholeOptions, 'unit'> = {}) => wholeNumber({ ...opts, unit: ' of satoshis', max: opts.max ?? MAX_SATOSHIS });
+export const satoshisSchema = (opts: Omit<WholeOptions, 'unit'> = {}) =>
+  wholeNumber({ ...opts, unit: ' of satoshis', max: opts.max ?? MAX_SATOSHIS });
 
 /** A positive whole number of tokens. */
-export const tokenCountSchema = (opts: Omit<WholeOptions, 'unit'> = {}) => wholeNumber({ min: 1, ...opts, unit: ' of tokens', max: opts.max ?? MAX_TOKEN_SUPPLY });
+export const tokenCountSchema = (opts: Omit<WholeOptions, 'unit'> = {}) =>
+  wholeNumber({ min: 1, ...opts, unit: ' of tokens', max: opts.max ?? MAX_TOKEN_SUPPLY });
 
 /**
  * A number as plain decimal text, exactly as JavaScript writes it back (the shortest text that reads as
@@ -77,7 +79,9 @@ function canonical(text: string): string {
  * the text to satoshis is then exact (`satoshisOfBsv`), never through floating point.
  */
 export const decimalAmount = z
-  .union([z.number({ error: 'must be a number' }), z.string({ error: 'must be a number' })], { error: 'must be a number, or a decimal number as text' })
+  .union([z.number({ error: 'must be a number' }), z.string({ error: 'must be a number' })], {
+    error: 'must be a number, or a decimal number as text',
+  })
   .transform((v, ctx) => {
     if (typeof v === 'number' && Number.isFinite(v) && v <= 0) {
       ctx.addIssue({ code: 'custom', message: 'must be positive' });
@@ -85,7 +89,10 @@ export const decimalAmount = z
     }
     const text = typeof v === 'number' ? (Number.isFinite(v) ? plainDecimal(v) : '') : v;
     if (!DECIMAL.test(text)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a plain decimal number (digits and at most one point: no sign, exponent, spaces or hex)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a plain decimal number (digits and at most one point: no sign, exponent, spaces or hex)',
+      });
       return z.NEVER;
     }
     const c = canonical(text);
@@ -96,14 +103,13 @@ export const decimalAmount = z
     return c;
   });
 
-/** Exact satoshis of a decimal BSV amount ("0.00015" → 15000); null when it is not a whole number of satoshis or too large. */
+/**
+ * Exact satoshis of a `decimalAmount` in BSV ("0.00015" → 15000), by the one shared reading (satoshis.ts);
+ * null when it is not a whole number of satoshis or too large.
+ */
 export function satoshisOfBsv(text: string): number | null {
-  const m = /^([0-9]+)(?:\.([0-9]+))?$/.exec(text);
-  if (!m) return null;
-  const [, whole, frac = ''] = m;
-  if (/[1-9]/.test(frac.slice(8))) return null;
-  const sats = Number(whole) * 100_000_000 + Number(frac.slice(0, 8).padEnd(8, '0'));
-  return Number.isSafeInteger(sats) && sats <= MAX_SATOSHIS && whole.length <= 8 ? sats : null;
+  const r = satoshisOfBsvText(text);
+  return r.ok ? r.satoshis : null;
 }
 
 /** A whole number from decimal text ("12" → 12); null when it has a fraction or is not safe. */

@@ -24,7 +24,10 @@ export const OP_CHANNELS: readonly string[] = OPERATION_NAMES.map((n) => IPC.op(
 /** Results cross IPC as tagged unions: Electron flattens thrown errors to a bare message. */
 export type BridgeResult<T> =
   | { ok: true; msg: string; output: T }
-  | { ok: false; error: { code: ErrorCode; msg: string; kind: ErrorKind; retryAfter?: number; errors?: unknown; details?: Record<string, unknown> } };
+  | {
+      ok: false;
+      error: { code: ErrorCode; msg: string; kind: ErrorKind; retryAfter?: number; errors?: unknown; details?: Record<string, unknown> };
+    };
 
 export interface VaultStatus {
   /** A database exists in the data directory. */

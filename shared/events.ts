@@ -37,7 +37,18 @@ export interface LiveEventData {
 
 export type LiveEventType = keyof LiveEventData;
 
-export const LIVE_EVENT_TYPES: readonly LiveEventType[] = ['balance', 'payment.received', 'payment.state', 'token.received', 'block', 'rate', 'sync.state', 'sync.error', 'feeManager.low', 'reset'];
+export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
+  'balance',
+  'payment.received',
+  'payment.state',
+  'token.received',
+  'block',
+  'rate',
+  'sync.state',
+  'sync.error',
+  'feeManager.low',
+  'reset',
+];
 
 export interface LiveEvent<T extends LiveEventType = LiveEventType> {
   id: number;

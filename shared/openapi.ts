@@ -1,42 +1,29 @@
 import { z } from 'zod';
 import type { AnyContract, RestBinding } from './operation.js';
-import { EXTRA_SHAPES } from './openapi-extra.js';
+import { pathParameters, type RouteDefinition } from './route.js';
 
 /**
  * The OpenAPI 3.1 document of the REST API, as a function of the operation contracts: every REST binding
  * of every operation becomes a path item (method, header/path/query parameters, the JSON body, the
  * success envelope around the operation's output, the error envelope), the roles go into the
- * description, and the security schemes are the credential forms the server reads.
+ * description, and the security schemes are the credential forms the server reads. The routes that are
+ * not operations (the paymail host's, the local node's, the event stream) come from their definitions
+ * (shared/routes/), the ones the server registered.
  */
-/** A route outside the operation contracts (the paymail host's, the local node's): listed with its path parameters. */
-export interface ExtraRoute {
-  method: string;
-  path: string;
-  tag: string;
-  summary: string;
-}
-
-export function openApiDocument(contracts: readonly AnyContract[], info: { version: string }, extra: readonly ExtraRoute[] = []): Record<string, unknown> {
+export function openApiDocument(
+  contracts: readonly AnyContract[],
+  info: { version: string },
+  routes: readonly RouteDefinition[] = [],
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of extra) {
-    const path = r.path.replace(/:(\w+)/g, '{$1}');
-    const shape = EXTRA_SHAPES[`${r.method} ${r.path}`];
+  for (const r of routes) {
+    const path = openApiPath(r.path);
     paths[path] ??= {};
-    paths[path][r.method.toLowerCase()] = {
-      operationId: `${r.tag}_${r.method.toLowerCase()}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
-      summary: r.summary,
-      tags: [r.tag],
-      parameters: [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...(shape?.request ? { requestBody: { required: true, content: { 'application/json': { schema: shape.request } } } } : {}),
-      responses: {
-        200: { description: shape?.contentType === 'text/event-stream' ? 'The event stream' : "This protocol's own shape, not the envelope", content: { [shape?.contentType ?? 'application/json']: { schema: shape?.response ?? {} } } },
-        default: { description: 'An error' },
-      },
-    };
+    paths[path][r.method.toLowerCase()] = routeObject(r);
   }
   for (const c of contracts) {
     c.rest.forEach((binding, i) => {
-      const path = binding.path.replace(/:(\w+)/g, '{$1}');
+      const path = openApiPath(binding.path);
       paths[path] ??= {};
       paths[path][binding.method.toLowerCase()] = operationObject(c, binding, c.rest.length > 1 ? `${c.name}_${i + 1}` : c.name);
     });
@@ -46,9 +33,11 @@ export function openApiDocument(contracts: readonly AnyContract[], info: { versi
     info: {
       title: 'Keystead API',
       version: info.version,
-      description: 'The embedded HTTP API of Keystead (loopback only). Every answer is an envelope: `{statusCode, data: {status, msg, …}}`; errors carry `data.code`. Every operation is also `POST /rpc/<operationId>` with its input as the body.',
+      description:
+        'The embedded HTTP API of Keystead (loopback only). Every answer is an envelope: `{statusCode, data: {status, msg, …}}`; errors carry `data.code`. Every operation is also `POST /rpc/<operationId>` with its input as the body.',
     },
     servers: [{ url: 'http://127.0.0.1:7480' }],
+    ...(routes.length ? { tags: [...new Map(routes.map((r) => [r.tag.name, r.tag])).values()] } : {}),
     paths,
     components: {
       securitySchemes: {
@@ -66,7 +55,12 @@ export function openApiDocument(contracts: readonly AnyContract[], info: { versi
             data: {
               type: 'object',
               required: ['status', 'msg', 'code'],
-              properties: { status: { const: 'error' }, msg: { type: 'string' }, code: { type: 'string' }, retryAfter: { type: 'integer', description: 'Seconds to wait, on 429.' } },
+              properties: {
+                status: { const: 'error' },
+                msg: { type: 'string' },
+                code: { type: 'string' },
+                retryAfter: { type: 'integer', description: 'Seconds to wait, on 429.' },
+              },
             },
           },
         },
@@ -79,21 +73,48 @@ function operationObject(c: AnyContract, binding: RestBinding, operationId: stri
   const input = jsonSchema(c.input, 'input');
   const properties = (input.properties ?? {}) as Record<string, Record<string, unknown>>;
   const parameters: Record<string, unknown>[] = [];
-  for (const name of binding.params ? [...binding.path.matchAll(/:(\w+)/g)].map((m) => m[1]) : []) {
+  for (const name of binding.params ? pathParameters(binding.path) : []) {
     parameters.push({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } });
   }
   for (const name of binding.headers ?? []) {
-    parameters.push({ name, in: 'header', required: false, schema: properties[name] ?? { type: 'string' }, description: 'Also accepted in the query string.' });
+    parameters.push({
+      name,
+      in: 'header',
+      required: false,
+      schema: properties[name] ?? { type: 'string' },
+      description: 'Also accepted in the query string.',
+    });
   }
   for (const [header, field] of Object.entries(binding.renames ?? {})) {
-    parameters.push({ name: header, in: 'header', required: false, schema: properties[field] ?? { type: 'string' }, description: `Sets \`${field}\`.` });
+    parameters.push({
+      name: header,
+      in: 'header',
+      required: false,
+      schema: properties[field] ?? { type: 'string' },
+      description: `Sets \`${field}\`.`,
+    });
   }
-  if (binding.wallet) parameters.push({ name: 'walletID', in: 'header', required: false, schema: { type: 'string' }, description: 'The wallet (also `walletID` in the query or body).' });
+  if (binding.wallet)
+    parameters.push({
+      name: 'walletID',
+      in: 'header',
+      required: false,
+      schema: { type: 'string' },
+      description: 'The wallet (also `walletID` in the query or body).',
+    });
   if (binding.query) {
     const taken = new Set(parameters.map((p) => p.name));
-    for (const [name, schema] of Object.entries(properties)) if (!taken.has(name)) parameters.push({ name, in: 'query', required: false, schema });
+    for (const [name, schema] of Object.entries(properties))
+      if (!taken.has(name)) parameters.push({ name, in: 'query', required: false, schema });
   }
-  if (c.enterprise) parameters.push({ name: 'serviceid', in: 'header', required: true, schema: { type: 'string' }, description: "The organisation's service id." });
+  if (c.enterprise)
+    parameters.push({
+      name: 'serviceid',
+      in: 'header',
+      required: true,
+      schema: { type: 'string' },
+      description: "The organisation's service id.",
+    });
   const roles = c.access === 'public' ? 'Public: no credentials.' : `Roles: ${c.access.join(', ')}.`;
   const operation: Record<string, unknown> = {
     operationId,
@@ -109,17 +130,90 @@ function operationObject(c: AnyContract, binding: RestBinding, operationId: stri
             schema: {
               type: 'object',
               required: ['statusCode', 'data'],
-              properties: { statusCode: { const: 200 }, data: { allOf: [{ type: 'object', required: ['status', 'msg'], properties: { status: { enum: ['success', 'partial success'] }, msg: { type: 'string' } } }, jsonSchema(c.output, 'output')] } },
+              properties: {
+                statusCode: { const: 200 },
+                data: {
+                  allOf: [
+                    {
+                      type: 'object',
+                      required: ['status', 'msg'],
+                      properties: { status: { enum: ['success', 'partial success'] }, msg: { type: 'string' } },
+                    },
+                    jsonSchema(c.output, 'output'),
+                  ],
+                },
+              },
             },
           },
         },
       },
-      default: { description: 'An error, with `data.code` and `data.msg`.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+      default: {
+        description: 'An error, with `data.code` and `data.msg`.',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      },
     },
   };
   if (binding.body) operation.requestBody = { required: false, content: { 'application/json': { schema: input } } };
-  if (c.access !== 'public') operation.security = [{ authToken: [] }, { bearer: [] }, { uid: [], apikey: [] }];
+  if (c.access !== 'public') operation.security = CREDENTIALS;
   return operation;
+}
+
+/** Any of the credential forms, as the security schemes name them. */
+const CREDENTIALS = [{ authToken: [] }, { bearer: [] }, { uid: [], apikey: [] }];
+
+function routeObject(r: RouteDefinition): Record<string, unknown> {
+  const fields = (schema: z.ZodObject | undefined, where: 'query' | 'header') =>
+    Object.entries(schema?.shape ?? {}).map(([name, field]) => ({
+      name,
+      in: where,
+      required: !accepts(field, undefined),
+      schema: jsonSchema(field, 'input'),
+    }));
+  const pathSchema = (name: string) => {
+    const field = r.params?.shape[name];
+    return field ? jsonSchema(field, 'input') : { type: 'string' };
+  };
+  const responseType = r.responseType ?? 'application/json';
+  const route: Record<string, unknown> = {
+    operationId: `${r.tag.name}_${r.method.toLowerCase()}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+    summary: r.summary,
+    ...(r.auth === 'node key' ? { description: "The node's API key in `Authorization`, when the node was started with one." } : {}),
+    tags: [r.tag.name],
+    parameters: [
+      ...pathParameters(r.path).map((name) => ({ name, in: 'path', required: true, schema: pathSchema(name) })),
+      ...fields(r.query, 'query'),
+      ...fields(r.headers, 'header'),
+    ],
+    ...(r.body
+      ? { requestBody: { required: !accepts(r.body, undefined), content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }
+      : {}),
+    responses: {
+      200: {
+        description: responseType === 'text/event-stream' ? 'The event stream' : "This protocol's own shape, not the envelope",
+        // Read as written ('input'): a foreign protocol's answer may carry fields beyond those listed.
+        content: { [responseType]: { schema: jsonSchema(r.response, 'input') } },
+      },
+      ...(r.refusal ? { [r.refusal.status]: refusalObject(r.refusal.body) } : {}),
+      default: { description: 'An error' },
+    },
+  };
+  if (r.auth === 'credentials') route.security = CREDENTIALS;
+  return route;
+}
+
+/** The answer to a request the route's schemas refuse, as it is sent. */
+function refusalObject(body: unknown): Record<string, unknown> {
+  const type = typeof body === 'string' ? 'text/plain' : 'application/json';
+  return { description: "A request this route's schemas refuse, in the protocol's own shape", content: { [type]: { example: body } } };
+}
+
+function accepts(schema: z.ZodType, value: unknown): boolean {
+  return schema.safeParse(value).success;
+}
+
+/** `/a/:b` as OpenAPI writes it, `/a/{b}`. */
+function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
 }
 
 /** A zod schema as JSON Schema (draft 2020-12, which OpenAPI 3.1 uses); what JSON cannot say becomes `{}`. */

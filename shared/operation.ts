@@ -4,8 +4,8 @@ import type { Role } from './roles.js';
 /**
  * The wire contract of one operation: everything about it that main, preload and renderer share. The
  * engine adds the handler (main/engine/<capability>/operations.ts); the REST routes, the UI's RPC, the
- * IPC channels, the renderer's view of roles and the README's role table are all derived from these
- * contracts, and so will the OpenAPI document be (the schemas are zod, so they convert to JSON Schema).
+ * IPC channels, the renderer's view of roles, the README's role table and the OpenAPI document
+ * (shared/openapi.ts, converting the zod schemas to JSON Schema) are all derived from these contracts.
  */
 export type Access = 'public' | readonly Role[];
 
@@ -52,7 +52,9 @@ export interface OperationContract<N extends string = string, I extends z.ZodTyp
 
 export type AnyContract = OperationContract<string, z.ZodType, z.ZodType>;
 
-export function defineOperation<const N extends string, I extends z.ZodType, O extends z.ZodType>(contract: OperationContract<N, I, O>): OperationContract<N, I, O> {
+export function defineOperation<const N extends string, I extends z.ZodType, O extends z.ZodType>(
+  contract: OperationContract<N, I, O>,
+): OperationContract<N, I, O> {
   return contract;
 }
 

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { satoshisSchema } from './amount-schema.js';
+import { TOKEN_PROTOCOL_IDS } from './token-protocols.js';
 import { boolish, walletId, walletPassword } from './wallet-schemas.js';
 
-const hex = z.string({ error: 'must be a hex string' }).trim().toLowerCase().regex(/^([0-9a-f]{2})*$/, { error: 'must be hex' });
+const hex = z
+  .string({ error: 'must be a hex string' })
+  .trim()
+  .toLowerCase()
+  .regex(/^([0-9a-f]{2})*$/, { error: 'must be hex' });
 
 /** The payment request of the resolver (the spec's table), which pay takes back. */
 export const paymentRequest = z.object({
@@ -40,19 +45,38 @@ const unwrapData = (v: unknown) => {
 };
 
 /** The quote's `reviewId`: given, pay refuses (409) anything but the reviewed payment. */
-const reviewId = z.string({ error: 'must be the reviewId a quote answered' }).trim().toLowerCase().regex(/^[0-9a-f]{64}$/, { error: 'must be the reviewId a quote answered (64 hex digits)' });
+const reviewId = z
+  .string({ error: 'must be the reviewId a quote answered' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{64}$/, { error: 'must be the reviewId a quote answered (64 hex digits)' });
 
-export const payInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId, walletPassword, idempotencyKey: z.string().trim().min(1).max(200).optional(), reviewId: reviewId.optional() }));
+export const payInput = z.preprocess(
+  unwrapData,
+  paymentRequest.extend({
+    walletId,
+    walletPassword,
+    idempotencyKey: z.string().trim().min(1).max(200).optional(),
+    reviewId: reviewId.optional(),
+  }),
+);
 
 export const quoteInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId }));
 
-export const LOOKUP_TYPES = ['ALL', 'BSV', 'KST-20', 'KST-789', 'STAS', 'STAS-20', 'STAS-789'] as const;
+/** What lookup can look for: everything, plain BSV, or one token protocol. */
+export const LOOKUP_TYPES = ['ALL', 'BSV', ...TOKEN_PROTOCOL_IDS] as const;
 
 export const lookupInput = z.object({
   privateKey: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200, { error: 'is too long' }),
-  type: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v), z.enum(LOOKUP_TYPES, { error: `must be one of: ${LOOKUP_TYPES.join(', ')}` }).default('ALL')),
+  type: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v),
+    z.enum(LOOKUP_TYPES, { error: `must be one of: ${LOOKUP_TYPES.join(', ')}` }).default('ALL'),
+  ),
   currency: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().max(10).default('USD')),
-  nextPageToken: z.preprocess((v) => (v === '' || v === 'null' ? undefined : v), z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0)),
+  nextPageToken: z.preprocess(
+    (v) => (v === '' || v === 'null' ? undefined : v),
+    z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0),
+  ),
   compact: z.preprocess((v) => (v === undefined || v === '' ? true : v), boolish).transform((v) => v !== false),
   // -1 asks for every entry, as the public service takes it.
   maxResults: z.preprocess(

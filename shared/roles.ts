@@ -8,7 +8,10 @@ export type Role = (typeof ROLES)[number];
  */
 export function normalizeRole(value: unknown): Role | null {
   if (typeof value !== 'string') return null;
-  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return (ROLES as readonly string[]).includes(key) ? (key as Role) : null;
 }
 

@@ -44,6 +44,15 @@ export const label = z.string({ error: 'must be a string' }).trim().max(100, { e
 
 /** Paging for lists that grow (audit log): newest first, `nextPageToken` from the previous page. */
 export const paging = z.object({
-  limit: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(200, { error: 'must be 200 at most' }).default(50),
-  nextPageToken: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).positive({ error: 'must be positive' }).nullish(),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(200, { error: 'must be 200 at most' })
+    .default(50),
+  nextPageToken: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .positive({ error: 'must be positive' })
+    .nullish(),
 });

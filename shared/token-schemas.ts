@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { decimalAmount, MAX_TOKEN_SUPPLY, satoshisSchema, tokenCountSchema, wholeNumber } from './amount-schema.js';
+import { STAS_PROTOCOL_IDS, TOKEN_PROTOCOL_IDS } from './token-protocols.js';
 import { boolish, walletId } from './wallet-schemas.js';
 
-/** The token protocols: Keystead's open template, and the STAS family (licensed templates the organisation installs). */
-export const TOKEN_PROTOCOL_IDS = ['KST-20', 'KST-789', 'STAS', 'STAS-20', 'STAS-789'] as const;
-export const STAS_PROTOCOL_IDS = ['STAS', 'STAS-20', 'STAS-789'] as const;
-/** Protocols whose tokens are NFTs: one token per output, with per-token data. */
-export const NFT_PROTOCOL_IDS: readonly string[] = ['KST-789', 'STAS-789'];
+export { NFT_PROTOCOL_IDS, STAS_PROTOCOL_IDS, TOKEN_PROTOCOL_IDS } from './token-protocols.js';
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** The STAS schema's properties (reference §4.6), each optional; 20 KB at most as JSON. */
 const properties = z
   .object({
-    legal: z.object({ terms: z.string().max(4000).optional(), licenceId: z.string().max(200).optional() }).partial().optional(),
+    legal: z
+      .object({ terms: z.string().max(4000).optional(), licenceId: z.string().max(200).optional() })
+      .partial()
+      .optional(),
     issuer: z
       .object({
         organisation: z.string().max(200),
@@ -30,7 +30,9 @@ const properties = z
         schemaId: z.string().max(200),
         website: z.string().max(500),
         legal: z.object({ terms: z.string().max(4000) }).partial(),
-        media: z.array(z.object({ URI: z.string().max(500), type: z.string().max(100).optional(), altURI: z.string().max(500).optional() })).max(20),
+        media: z
+          .array(z.object({ URI: z.string().max(500), type: z.string().max(100).optional(), altURI: z.string().max(500).optional() }))
+          .max(20),
       })
       .partial()
       .optional(),
@@ -40,9 +42,19 @@ const properties = z
 
 /** The issue specification (the spec's table), with the limits of the STAS technical documentation (appendix A). */
 export const issueInput = z.object({
-  name: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).refine((s) => Buffer.byteLength(s, 'utf8') <= 32, { error: 'must be 32 bytes at most' }),
-  protocolId: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(TOKEN_PROTOCOL_IDS, { error: `must be one of: ${TOKEN_PROTOCOL_IDS.join(', ')}` })),
-  symbol: z.string({ error: 'is required' }).trim().regex(/^[A-Za-z0-9]{1,9}$/, { error: 'must be 1 to 9 letters or digits' }),
+  name: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, { error: 'is required' })
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= 32, { error: 'must be 32 bytes at most' }),
+  protocolId: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
+    z.enum(TOKEN_PROTOCOL_IDS, { error: `must be one of: ${TOKEN_PROTOCOL_IDS.join(', ')}` }),
+  ),
+  symbol: z
+    .string({ error: 'is required' })
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,9}$/, { error: 'must be 1 to 9 letters or digits' }),
   description: z.preprocess(blank, z.string().max(512, { error: 'must be 512 characters at most' }).default('')),
   image: z.preprocess(blank, z.url({ error: 'must be a URL' }).max(512, { error: 'must be 512 characters at most' }).optional()),
   tokenSupply: tokenCountSchema({ max: MAX_TOKEN_SUPPLY, minMessage: 'must be at least 1' }),
@@ -51,7 +63,9 @@ export const issueInput = z.object({
   splitable: boolish,
   properties: properties.optional(),
   /** NFTs: the data written into each token's script, by serial number: {"1": ["…"], "2": ["…"]}. */
-  data: z.record(z.string().regex(/^[1-9][0-9]*$/, { error: 'keys must be serial numbers 1, 2, …' }), z.array(z.string().max(2000)).max(10)).optional(),
+  data: z
+    .record(z.string().regex(/^[1-9][0-9]*$/, { error: 'keys must be serial numbers 1, 2, …' }), z.array(z.string().max(2000)).max(10))
+    .optional(),
   reminting: boolish,
   walletId,
 });
@@ -100,7 +114,13 @@ export const batchOutput = z.object({
   msg: z.string().optional(),
 });
 
-export const serial = z.object({ sn: z.number().int(), data: z.array(z.string()), txid: z.string().nullable(), vout: z.number().int().nullable(), redeemed: z.boolean() });
+export const serial = z.object({
+  sn: z.number().int(),
+  data: z.array(z.string()),
+  txid: z.string().nullable(),
+  vout: z.number().int().nullable(),
+  redeemed: z.boolean(),
+});
 
 export const tokenDetails = z.object({
   tokenId: z.string(),
@@ -124,7 +144,10 @@ export const tokenDetails = z.object({
 });
 
 export const tokenTemplateInput = z.object({
-  protocolId: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(STAS_PROTOCOL_IDS, { error: `must be one of: ${STAS_PROTOCOL_IDS.join(', ')}` })),
+  protocolId: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toUpperCase() : v),
+    z.enum(STAS_PROTOCOL_IDS, { error: `must be one of: ${STAS_PROTOCOL_IDS.join(', ')}` }),
+  ),
   template: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200_100, { error: 'is too large' }),
 });
 

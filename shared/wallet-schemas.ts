@@ -10,7 +10,14 @@ export const DEFAULT_WALLET_ID = '0000-00000000-00000';
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 export const optionalText = (max: number) =>
-  z.preprocess(blankToUndefined, z.string({ error: 'must be a string' }).trim().max(max, { error: `is too long (${max} characters at most)` }).optional());
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(max, { error: `is too long (${max} characters at most)` })
+      .optional(),
+  );
 
 /** true/false as JSON booleans or as the strings headers carry ("true", "1", "yes"). */
 export const boolish = z.preprocess(
@@ -30,8 +37,14 @@ export const walletType = z.preprocess(
   z.enum(WALLET_TYPES, { error: `must be one of: ${WALLET_TYPES.join(', ')}` }).default('standard'),
 );
 
-export const walletId = z.preprocess(blankToUndefined, z.string({ error: 'must be a string' }).trim().max(100, { error: 'is too long' }).optional());
-export const requiredWalletId = z.preprocess(blankToUndefined, z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }));
+export const walletId = z.preprocess(
+  blankToUndefined,
+  z.string({ error: 'must be a string' }).trim().max(100, { error: 'is too long' }).optional(),
+);
+export const requiredWalletId = z.preprocess(
+  blankToUndefined,
+  z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }),
+);
 
 /** The spellings clients use for a wallet id: the public service's `walletID`, and `walletId`, `walletid`. */
 export const WALLET_ID_KEYS = ['walletID', 'walletId', 'walletid'] as const;
@@ -47,7 +60,8 @@ export function oneWalletId(values: readonly unknown[]): { id: unknown } | { con
   return distinct.size > 1 ? { conflict: true } : { id: typeof given[0] === 'string' ? given[0].trim() : given[0] };
 }
 
-export const WALLET_ID_CONFLICT = 'was given more than once with different values (walletID, walletId or walletid, in the headers, query or body); send one';
+export const WALLET_ID_CONFLICT =
+  'was given more than once with different values (walletID, walletId or walletid, in the headers, query or body); send one';
 
 /**
  * An operation input that names a wallet: the id is read under any of its spellings and handed on as
@@ -81,8 +95,19 @@ export const logoUrl = z.preprocess(
 
 /** A list of users, as a JSON array or a comma-separated header. */
 export const memberList = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
-  z.array(z.string({ error: 'must be a list of user ids or e-mails' }).trim().min(1).max(254), { error: 'must be a list of user ids or e-mails' }).max(100, { error: 'has too many members (100 at most)' }).optional(),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z
+    .array(z.string({ error: 'must be a list of user ids or e-mails' }).trim().min(1).max(254), {
+      error: 'must be a list of user ids or e-mails',
+    })
+    .max(100, { error: 'has too many members (100 at most)' })
+    .optional(),
 );
 
 export const walletPassword = z.preprocess(

@@ -1,7 +1,7 @@
 import type { FeePolicy } from './types.js';
 
-/** The most one faucet request of a development chain may ask for. */
-export const MAX_FAUCET = 1_000_000_000;
+/** The most one faucet request of a development chain may ask for (its route documents it). */
+export { MAX_FAUCET } from '../../shared/routes/chain.js';
 
 /** The local node's default policy: 1 satoshi per 1,000 bytes (today's usual BSV rate), dust below 1 satoshi. */
 export const DEFAULT_FEE_POLICY: FeePolicy = { satoshis: 1, bytes: 1000, dustLimit: 1 };

@@ -33,6 +33,17 @@ export function parseTransactionHex(input: string): ParsedTransaction {
   if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) throw new MalformedTransactionError('The transaction is not hex.');
   const bytes = Buffer.from(hex, 'hex');
   const ef = isExtendedFormat(bytes);
+  // The usual case, a standard serialization with minimal counts and nothing after it, needs no second
+  // serialization to prove it (@bsv/sdk keeps each script's bytes as given); anything else is judged below.
+  if (!ef && standardLength(bytes) === bytes.length) {
+    let tx: Transaction;
+    try {
+      tx = Transaction.fromBinary(bytes as unknown as number[]);
+    } catch (err) {
+      throw new MalformedTransactionError(`The transaction cannot be parsed: ${(err as Error).message}`);
+    }
+    return { tx, txid: Buffer.from(sha256(sha256(bytes))).reverse().toString('hex'), raw: hex };
+  }
   let tx: Transaction;
   try {
     tx = ef ? Transaction.fromEF(bytes) : Transaction.fromBinary(bytes);
@@ -51,4 +62,44 @@ export function parseTransactionHex(input: string): ParsedTransaction {
   }
   const standard = ef ? Buffer.from(fresh.toBinary()) : own;
   return { tx, txid: Buffer.from(sha256(sha256(standard))).reverse().toString('hex'), raw: standard.toString('hex') };
+}
+
+/**
+ * The length of the standard serialization at the start of `bytes` when every count and script length in it
+ * is minimally encoded; null when one is not, or the bytes end first. Reads only the structure.
+ */
+function standardLength(bytes: Buffer): number | null {
+  let at = 0;
+  const varint = (): number | null => {
+    if (at >= bytes.length) return null;
+    const first = bytes[at];
+    if (first < 0xfd) {
+      at += 1;
+      return first;
+    }
+    const size = first === 0xfd ? 2 : first === 0xfe ? 4 : 8;
+    if (at + 1 + size > bytes.length) return null;
+    const n = size === 2 ? bytes.readUInt16LE(at + 1) : size === 4 ? bytes.readUInt32LE(at + 1) : Number(bytes.readBigUInt64LE(at + 1));
+    // Minimal: the smallest encoding that holds n (anything larger than a transaction is no count of ours).
+    if (n < (size === 2 ? 0xfd : size === 4 ? 0x10000 : 0x100000000) || n > bytes.length) return null;
+    at += 1 + size;
+    return n;
+  };
+  const skip = (n: number) => (at += n) <= bytes.length;
+  if (!skip(4)) return null;
+  const inputs = varint();
+  if (inputs === null) return null;
+  for (let i = 0; i < inputs; i++) {
+    if (!skip(36)) return null;
+    const script = varint();
+    if (script === null || !skip(script + 4)) return null;
+  }
+  const outputs = varint();
+  if (outputs === null) return null;
+  for (let i = 0; i < outputs; i++) {
+    if (!skip(8)) return null;
+    const script = varint();
+    if (script === null || !skip(script)) return null;
+  }
+  return skip(4) ? at : null;
 }

@@ -8,7 +8,10 @@ import { isTrustedSender } from './hardening.js';
 export function authFrom(value: unknown): CallAuth {
   if (value === null || typeof value !== 'object') return {};
   const { authToken, serviceId } = value as Record<string, unknown>;
-  return { authToken: typeof authToken === 'string' ? authToken : undefined, serviceId: typeof serviceId === 'string' ? serviceId : undefined };
+  return {
+    authToken: typeof authToken === 'string' ? authToken : undefined,
+    serviceId: typeof serviceId === 'string' ? serviceId : undefined,
+  };
 }
 
 /** One handler per bridge function; each checks that the sender is our own bundle before anything else. */
@@ -20,9 +23,18 @@ export function registerIpc(ipcMain: IpcMain, vault: Vault): void {
       return fn(event, ...args);
     };
 
-  ipcMain.handle(IPC.vaultStatus, guarded(() => vault.status()));
-  ipcMain.handle(IPC.vaultSetup, guarded((_e, input: unknown) => vault.setup(input)));
-  ipcMain.handle(IPC.vaultUnlock, guarded((_e, input: { email: string; password: string }) => vault.unlock(input)));
+  ipcMain.handle(
+    IPC.vaultStatus,
+    guarded(() => vault.status()),
+  );
+  ipcMain.handle(
+    IPC.vaultSetup,
+    guarded((_e, input: unknown) => vault.setup(input)),
+  );
+  ipcMain.handle(
+    IPC.vaultUnlock,
+    guarded((_e, input: { email: string; password: string }) => vault.unlock(input)),
+  );
   // One live event stream per window, pushed on IPC.eventsPush; closed when the window goes away.
   const streams = new Map<number, { close(): void }>();
   const closeStream = (id: number) => {
@@ -38,7 +50,12 @@ export function registerIpc(ipcMain: IpcMain, vault: Vault): void {
         if (!sender.isDestroyed()) sender.send(IPC.eventsPush, payload);
       };
       const from = typeof lastEventId === 'number' && Number.isSafeInteger(lastEventId) ? lastEventId : undefined;
-      const { result, stream } = vault.openEvents(authFrom(auth), from, (e) => push({ kind: 'event', event: e }), (reason) => push({ kind: 'end', reason }));
+      const { result, stream } = vault.openEvents(
+        authFrom(auth),
+        from,
+        (e) => push({ kind: 'event', event: e }),
+        (reason) => push({ kind: 'end', reason }),
+      );
       if (stream) {
         streams.set(sender.id, stream);
         sender.once('destroyed', () => closeStream(sender.id));
@@ -46,7 +63,10 @@ export function registerIpc(ipcMain: IpcMain, vault: Vault): void {
       return result;
     }),
   );
-  ipcMain.handle(IPC.eventsClose, guarded((event) => closeStream(event.sender.id)));
+  ipcMain.handle(
+    IPC.eventsClose,
+    guarded((event) => closeStream(event.sender.id)),
+  );
   for (const name of OPERATION_NAMES) {
     ipcMain.handle(
       IPC.op(name),

@@ -45,17 +45,28 @@ export interface EngineConfig {
 }
 
 /**
- * What every capability may use. Each capability declares what else it needs in its own services.ts
- * (narrow, typed dependencies); the engine builds one object that satisfies them all.
+ * What every capability may use. Each capability declares what else it needs in its own services.ts:
+ * the repositories its code uses (`repos: Pick<Repos, …>`), database transactions if it groups writes,
+ * and its narrow, typed dependencies. The engine builds one object that satisfies them all, and the type
+ * check refuses a capability reaching a repository it did not declare.
  */
 export interface CoreServices {
-  db: Db;
-  repos: Repos;
   config: EngineConfig;
   now: () => number;
   logger: Logger;
   /** Where capabilities say what changed, for the live event stream. */
   events: EventPublisher;
+}
+
+/** The store's repositories, by name: a capability picks the ones it uses (`repos: Pick<Repos, 'wallets' | …>`). */
+export type { Repos };
+
+/**
+ * For a capability that groups its writes in one database transaction (`db.transaction(fn)()`): the
+ * handle's transaction and nothing else, so no capability runs SQL of its own beside its repositories.
+ */
+export interface TransactionServices {
+  db: Pick<Db, 'transaction'>;
 }
 
 /** Who may receive an event: every signed-in user, those who may see a wallet, or some roles. */

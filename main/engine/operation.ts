@@ -13,7 +13,9 @@ export interface Implementation<C extends AnyContract = AnyContract, S extends C
   target?: (input: ParsedInputOf<C>, output?: OutputOf<C>) => string | null;
 }
 
-type Handlers<O extends Record<string, AnyContract>, S extends CoreServices> = { [K in keyof O]: Omit<Implementation<O[K], S>, 'contract'> };
+type Handlers<O extends Record<string, AnyContract>, S extends CoreServices> = {
+  [K in keyof O]: Omit<Implementation<O[K], S>, 'contract'>;
+};
 
 /**
  * Pairs each contract of a capability with its handler; a missing or extra one is a type error. The
@@ -21,5 +23,7 @@ type Handlers<O extends Record<string, AnyContract>, S extends CoreServices> = {
  */
 export function implement<S extends CoreServices>() {
   return <O extends Record<string, AnyContract>>(contracts: O, handlers: Handlers<O, S>): { [K in keyof O]: Implementation<O[K], S> } =>
-    Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, { contract: contracts[name], ...h }])) as { [K in keyof O]: Implementation<O[K], S> };
+    Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, { contract: contracts[name], ...h }])) as {
+      [K in keyof O]: Implementation<O[K], S>;
+    };
 }

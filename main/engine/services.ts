@@ -1,9 +1,29 @@
+import type { AuditServices } from './audit/services.js';
+import type { AuthServices } from './auth/services.js';
+import type { ChainOpServices } from './chain/services.js';
 import type { ContractServices } from './contracts/services.js';
 import type { EventServices } from './events/services.js';
+import type { OrgServices } from './org/services.js';
 import type { PaymailServices } from './paymail/services.js';
 import type { PaymentServices } from './payments/services.js';
 import type { RateServices } from './rates/services.js';
+import type { SyncServices } from './sync/services.js';
 import type { TokenServices } from './tokens/services.js';
+import type { WalletServices } from './wallets/services.js';
 
-/** Everything the engine builds once: one object that gives each capability what it declared it needs. */
-export type EngineServices = PaymentServices & PaymailServices & ContractServices & RateServices & TokenServices & EventServices;
+/**
+ * Everything the engine builds once: one object that gives each capability what it declared it needs
+ * (its repositories are a subset of all of them, so one object satisfies every capability's narrower view).
+ */
+export type EngineServices = AuditServices &
+  AuthServices &
+  OrgServices &
+  RateServices &
+  ContractServices &
+  WalletServices &
+  SyncServices &
+  PaymailServices &
+  PaymentServices &
+  TokenServices &
+  ChainOpServices &
+  EventServices;

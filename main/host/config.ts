@@ -113,15 +113,42 @@ function integer(name: string, raw: string, min: number, max: number): number {
 }
 
 export function isDomainName(value: string): boolean {
-  return value.length <= 253 && /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value);
+  return (
+    value.length <= 253 && /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value)
+  );
 }
 
 /** Parses argv (without node and script). Returns null when --help was asked for. */
 export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostConfig | null {
   const flags = new Map<string, string>();
   const known = [
-    '--data-dir', '--port', '--password-file', '--network', '--session-ttl', '--body-limit', '--paymail-domain', '--paymail-hosts', '--paymail-listen', '--paymail-public-url', '--trust-proxy',
-    '--remote-url', '--arc-url', '--arc-api-key', '--woc-url', '--woc-api-key', '--mine-interval', '--sync-interval', '--fee-rate', '--chain-api-key', '--log-level', '--broadcast-window', '--compile-timeout', '--compile-memory', '--compile-max-source', '--compile-workers', '--token-templates',
+    '--data-dir',
+    '--port',
+    '--password-file',
+    '--network',
+    '--session-ttl',
+    '--body-limit',
+    '--paymail-domain',
+    '--paymail-hosts',
+    '--paymail-listen',
+    '--paymail-public-url',
+    '--trust-proxy',
+    '--remote-url',
+    '--arc-url',
+    '--arc-api-key',
+    '--woc-url',
+    '--woc-api-key',
+    '--mine-interval',
+    '--sync-interval',
+    '--fee-rate',
+    '--chain-api-key',
+    '--log-level',
+    '--broadcast-window',
+    '--compile-timeout',
+    '--compile-memory',
+    '--compile-max-source',
+    '--compile-workers',
+    '--token-templates',
   ];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -139,7 +166,8 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   const ttl = pick('--session-ttl', 'KEYSTEAD_SESSION_TTL');
   const bodyLimit = pick('--body-limit', 'KEYSTEAD_BODY_LIMIT');
   const paymailDomain = (pick('--paymail-domain', 'KEYSTEAD_PAYMAIL_DOMAIN') ?? DEFAULT_PAYMAIL_DOMAIN).toLowerCase();
-  if (!isDomainName(paymailDomain)) throw new UsageError(`--paymail-domain must be a domain name like example.com, got "${paymailDomain}".`);
+  if (!isDomainName(paymailDomain))
+    throw new UsageError(`--paymail-domain must be a domain name like example.com, got "${paymailDomain}".`);
   const url = (flag: string, envName: string) => {
     const v = pick(flag, envName);
     if (v === undefined) return undefined;
@@ -152,7 +180,10 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     return v.replace(/\/+$/, '');
   };
   const paymailHosts: Record<string, string> = {};
-  for (const pair of (pick('--paymail-hosts', 'KEYSTEAD_PAYMAIL_HOSTS') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of (pick('--paymail-hosts', 'KEYSTEAD_PAYMAIL_HOSTS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [domain, target] = pair.split('=');
     if (!domain || !target || !isDomainName(domain.toLowerCase()) || !/^https?:\/\/[^\s/]+\/?$/.test(target)) {
       throw new UsageError(`--paymail-hosts entries look like domain=http://host:port, got "${pair}".`);
@@ -174,7 +205,8 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   };
   const logLevel = pick('--log-level', 'KEYSTEAD_LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of: ${LOG_LEVELS.join(', ')}.`);
-  if (chain.network === 'remote' && !chain.remoteUrl) throw new UsageError('--network remote needs --remote-url <the other Keystead\'s address>.');
+  if (chain.network === 'remote' && !chain.remoteUrl)
+    throw new UsageError("--network remote needs --remote-url <the other Keystead's address>.");
   const tokenTemplates = pick('--token-templates', 'KEYSTEAD_TOKEN_TEMPLATES');
   const listen = pick('--paymail-listen', 'KEYSTEAD_PAYMAIL_LISTEN');
   let paymailListen: HostConfig['paymailListen'];
@@ -211,10 +243,31 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     paymailHosts,
     logLevel: logLevel as LogLevel,
     compile: {
-      timeoutMs: integer('--compile-timeout', pick('--compile-timeout', 'KEYSTEAD_COMPILE_TIMEOUT') ?? String(DEFAULT_COMPILE_LIMITS.timeoutMs / 1000), 1, 600) * 1000,
-      memoryMb: integer('--compile-memory', pick('--compile-memory', 'KEYSTEAD_COMPILE_MEMORY') ?? String(DEFAULT_COMPILE_LIMITS.memoryMb), 64, 16_384),
-      maxSourceBytes: integer('--compile-max-source', pick('--compile-max-source', 'KEYSTEAD_COMPILE_MAX_SOURCE') ?? String(DEFAULT_COMPILE_LIMITS.maxSourceBytes), 1_000, 100_000_000),
-      workers: integer('--compile-workers', pick('--compile-workers', 'KEYSTEAD_COMPILE_WORKERS') ?? String(defaultCompileWorkers()), 1, 256),
+      timeoutMs:
+        integer(
+          '--compile-timeout',
+          pick('--compile-timeout', 'KEYSTEAD_COMPILE_TIMEOUT') ?? String(DEFAULT_COMPILE_LIMITS.timeoutMs / 1000),
+          1,
+          600,
+        ) * 1000,
+      memoryMb: integer(
+        '--compile-memory',
+        pick('--compile-memory', 'KEYSTEAD_COMPILE_MEMORY') ?? String(DEFAULT_COMPILE_LIMITS.memoryMb),
+        64,
+        16_384,
+      ),
+      maxSourceBytes: integer(
+        '--compile-max-source',
+        pick('--compile-max-source', 'KEYSTEAD_COMPILE_MAX_SOURCE') ?? String(DEFAULT_COMPILE_LIMITS.maxSourceBytes),
+        1_000,
+        100_000_000,
+      ),
+      workers: integer(
+        '--compile-workers',
+        pick('--compile-workers', 'KEYSTEAD_COMPILE_WORKERS') ?? String(defaultCompileWorkers()),
+        1,
+        256,
+      ),
     },
   };
 }

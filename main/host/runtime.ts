@@ -95,7 +95,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   let paymailServer: FastifyInstance | null = null;
   try {
     await engine.ready;
-    server = await buildServer({ engine, node: chain.node, chainApiKey: chainCfg.chainApiKey, uiDir: opts.uiDir, bodyLimit: opts.bodyLimit });
+    server = await buildServer({
+      engine,
+      node: chain.node,
+      chainApiKey: chainCfg.chainApiKey,
+      uiDir: opts.uiDir,
+      bodyLimit: opts.bodyLimit,
+    });
     await server.listen({ host: '127.0.0.1', port: opts.port });
     if (opts.paymailListen) {
       paymailServer = await buildPaymailServer({ engine, publicUrl: opts.paymailPublicUrl, trustedProxies: opts.trustProxy });
@@ -107,8 +113,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   const paymailAddress = paymailServer?.server.address() as AddressInfo | null | undefined;
-  const paymailUrl = paymailAddress ? `http://${paymailAddress.family === 'IPv6' ? `[${paymailAddress.address}]` : paymailAddress.address}:${paymailAddress.port}` : null;
-  if (paymailUrl) logger.info({ url: paymailUrl, publicUrl: opts.paymailPublicUrl ?? null, domain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN }, 'the public paymail listener is running');
+  const paymailUrl = paymailAddress
+    ? `http://${paymailAddress.family === 'IPv6' ? `[${paymailAddress.address}]` : paymailAddress.address}:${paymailAddress.port}`
+    : null;
+  if (paymailUrl)
+    logger.info(
+      { url: paymailUrl, publicUrl: opts.paymailPublicUrl ?? null, domain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN },
+      'the public paymail listener is running',
+    );
   const port = (server.server.address() as AddressInfo).port;
   engine.setSelfUrl(`http://127.0.0.1:${port}`);
   logger.info({ url: `http://127.0.0.1:${port}`, network: chain.provider.network, dataDir: opts.dataDir }, 'Keystead is running');

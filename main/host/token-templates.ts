@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { STAS_PROTOCOL_IDS } from '../../shared/token-schemas.js';
-import { checkStasTemplate } from '../engine/tokens/templates/stas.js';
+import { checkStasTemplate } from '../engine/token-templates/stas.js';
 import { UsageError } from './config.js';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { BridgeResult, CallAuth, UnlockInput, VaultStatus } from '../../shared/bridge.js';
 import { OPERATIONS, type OperationName, type OperationOutput, type SessionOutput } from '../../shared/operations.js';
-import { describeIssues } from '../engine/engine.js';
+import { describeIssues } from '../engine/execute.js';
 import { DomainError } from '../../shared/errors.js';
 import { DATABASE_FILE, WrongPasswordError } from '../store/database.js';
 import { toBridgeResult } from './bridge-result.js';
@@ -42,13 +42,19 @@ export class Vault {
   }
 
   status(): VaultStatus {
-    return { exists: existsSync(this.dbFile), unlocked: this.runtime !== null, apiUrl: this.runtime?.url ?? null, dataDir: this.opts.dataDir };
+    return {
+      exists: existsSync(this.dbFile),
+      unlocked: this.runtime !== null,
+      apiUrl: this.runtime?.url ?? null,
+      dataDir: this.opts.dataDir,
+    };
   }
 
   setup(rawInput: unknown): Promise<BridgeResult<SessionOutput>> {
     return this.once(() =>
       toBridgeResult(async () => {
-        if (this.runtime || existsSync(this.dbFile)) throw new DomainError('ALREADY_SET_UP', 'Keystead is already set up on this computer. Unlock it instead.');
+        if (this.runtime || existsSync(this.dbFile))
+          throw new DomainError('ALREADY_SET_UP', 'Keystead is already set up on this computer. Unlock it instead.');
         const parsed = OPERATIONS.setup.input.safeParse(rawInput ?? {});
         if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, rawInput));
         const runtime = await this.start(parsed.data.password);
@@ -80,7 +86,8 @@ export class Vault {
             this.runtime = await this.start(password);
             ticket.succeed();
           } catch (err) {
-            if (err instanceof WrongPasswordError) throw new DomainError('INVALID_CREDENTIALS', 'That password does not unlock this Keystead.');
+            if (err instanceof WrongPasswordError)
+              throw new DomainError('INVALID_CREDENTIALS', 'That password does not unlock this Keystead.');
             throw err;
           } finally {
             ticket.release();
@@ -99,7 +106,12 @@ export class Vault {
   }
 
   /** Opens a live event stream for a window (see Engine.openEventStream); the stream, or why not. */
-  openEvents(auth: CallAuth, lastEventId: number | undefined, deliver: (event: LiveEvent) => void, end: (reason: string) => void): { result: BridgeResult<{ open: true }>; stream: EventStream | null } {
+  openEvents(
+    auth: CallAuth,
+    lastEventId: number | undefined,
+    deliver: (event: LiveEvent) => void,
+    end: (reason: string) => void,
+  ): { result: BridgeResult<{ open: true }>; stream: EventStream | null } {
     try {
       if (!this.runtime) throw new DomainError('NOT_READY', 'Keystead is locked. Unlock it first.');
       const stream = this.runtime.engine.openEventStream({ credentials: { authToken: auth.authToken }, lastEventId }, deliver, end);

@@ -83,8 +83,10 @@ export async function guardedRequest(url: string, req: OutboundRequest): Promise
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode ?? 0) && location) {
         res.destroy();
-        if (req.method !== 'GET') throw new OutboundError('redirect', `${target.host} answered the ${req.method} with a redirect, which is not followed`, true);
-        if (redirects >= req.limits.maxRedirects) throw new OutboundError('redirect', `${target.host} redirected more than ${req.limits.maxRedirects} times`, true);
+        if (req.method !== 'GET')
+          throw new OutboundError('redirect', `${target.host} answered the ${req.method} with a redirect, which is not followed`, true);
+        if (redirects >= req.limits.maxRedirects)
+          throw new OutboundError('redirect', `${target.host} redirected more than ${req.limits.maxRedirects} times`, true);
         target = parseTarget(location, target);
         continue;
       }
@@ -92,7 +94,11 @@ export async function guardedRequest(url: string, req: OutboundRequest): Promise
       const status = res.statusCode ?? 0;
       if (req.expect === 'json' && status >= 200 && status < 300 && !isJsonType(contentType)) {
         res.destroy();
-        throw new OutboundError('content-type', `${target.host} answered with ${contentType ? `content type ${contentType.slice(0, 80)}` : 'no content type'} where JSON was expected`, true);
+        throw new OutboundError(
+          'content-type',
+          `${target.host} answered with ${contentType ? `content type ${contentType.slice(0, 80)}` : 'no content type'} where JSON was expected`,
+          true,
+        );
       }
       const text = await readCapped(res, target, req.limits, deadline.signal);
       return { status, contentType, text, url: target.href };
@@ -109,7 +115,8 @@ function parseTarget(url: string, base?: URL): URL {
   } catch {
     throw new OutboundError('url', `not a URL: ${url.slice(0, 100)}`, false);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundError('url', `only http and https are used, not ${u.protocol}`, false);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new OutboundError('url', `only http and https are used, not ${u.protocol}`, false);
   if (u.username || u.password) throw new OutboundError('url', 'URLs with credentials are not used', false);
   return u;
 }
@@ -118,7 +125,11 @@ function parseTarget(url: string, base?: URL): URL {
  * Refuses a URL that the guarded client would refuse to contact (scheme, credentials, address), without
  * contacting it: for URLs that are stored now and used later (a receive-transaction endpoint).
  */
-export async function checkTarget(url: string, rule: Pick<OutboundRequest, 'trusted' | 'resolve'>, timeoutMs = PAYMAIL_LIMITS.timeoutMs): Promise<void> {
+export async function checkTarget(
+  url: string,
+  rule: Pick<OutboundRequest, 'trusted' | 'resolve'>,
+  timeoutMs = PAYMAIL_LIMITS.timeoutMs,
+): Promise<void> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   try {
@@ -138,17 +149,23 @@ async function pinAddress(u: URL, req: Pick<OutboundRequest, 'trusted' | 'resolv
   const host = u.hostname;
   const cls = classifyHost(host);
   if (cls === 'public') return null;
-  if (cls !== 'name') throw new OutboundError('address', `${host} is a ${cls} address, which Keystead does not contact for a remote party`, false);
+  if (cls !== 'name')
+    throw new OutboundError('address', `${host} is a ${cls} address, which Keystead does not contact for a remote party`, false);
   let addresses: { address: string; family: number }[];
   try {
     addresses = await (req.resolve ?? systemResolver)(host);
   } catch (err) {
-    throw new OutboundError('network', `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, false);
+    throw new OutboundError(
+      'network',
+      `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      false,
+    );
   }
   if (!addresses.length) throw new OutboundError('network', `${host} resolves to no address`, false);
   for (const a of addresses) {
     const c = classifyAddress(a.address);
-    if (c !== 'public') throw new OutboundError('address', `${host} resolves to a ${c} address, which Keystead does not contact for a remote party`, false);
+    if (c !== 'public')
+      throw new OutboundError('address', `${host} resolves to a ${c} address, which Keystead does not contact for a remote party`, false);
   }
   return addresses[0];
 }
@@ -177,7 +194,12 @@ export function pinnedLookup(pinned: { address: string; family: number }): Looku
 }
 
 /** One request and its response head; the body is left to readCapped. */
-function exchange(u: URL, pinned: { address: string; family: number } | null, req: OutboundRequest, signal: AbortSignal): Promise<IncomingMessage> {
+function exchange(
+  u: URL,
+  pinned: { address: string; family: number } | null,
+  req: OutboundRequest,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     let connected = false;
     const lookup = pinned ? pinnedLookup(pinned) : undefined;

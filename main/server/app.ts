@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { errorEnvelope, successEnvelope } from '../../shared/envelope.js';
-import { openApiDocument, type ExtraRoute } from '../../shared/openapi.js';
+import { openApiDocument } from '../../shared/openapi.js';
+import type { RouteDefinition } from '../../shared/route.js';
 import { isOperationName, OPERATIONS, type OperationName } from '../../shared/operations.js';
 import type { Engine } from '../engine/engine.js';
 import { DomainError } from '../../shared/errors.js';
@@ -14,7 +15,8 @@ import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOri
 import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
-import { EVENTS_PATH, registerEventsRoute } from './events-route.js';
+import { registerEventsRoute } from './events-route.js';
+import { definitionOf } from './route-binding.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 
 export interface ServerOptions {
@@ -30,17 +32,16 @@ export interface ServerOptions {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-const EXTRA_ROUTE_SUMMARIES = {
-  'local node': "The embedded node's ARC, WhatsOnChain or development route (the node's API key in Authorization when one is set)",
-  'paymail host': 'The bsvalias (paymail) protocol',
-  'live events':
-    'Server-Sent Events of what changed (balance, payment.received, payment.state, token.received, block, rate, sync.state, sync.error, feeManager.low; reset when a replay is no longer possible), only what the caller may see. Credentials as on every route, or `?ticket=` from POST /v1/events/ticket; `Last-Event-ID` replays what a reconnecting client missed.',
-} as const;
-
 /** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
 const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health', '/openapi.json'];
 
-export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit = DEFAULT_BODY_LIMIT }: ServerOptions): Promise<FastifyInstance> {
+export async function buildServer({
+  engine,
+  node,
+  chainApiKey,
+  uiDir,
+  bodyLimit = DEFAULT_BODY_LIMIT,
+}: ServerOptions): Promise<FastifyInstance> {
   const startedAt = Date.now();
   const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true, clientErrorHandler: answerClientError });
 
@@ -56,7 +57,8 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   const port = () => (app.server.address() as AddressInfo | null)?.port ?? 0;
 
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url.length > MAX_URL_LENGTH) return sendError(reply, new DomainError('URI_TOO_LONG', `The URL is too long (${MAX_URL_LENGTH} characters at most).`));
+    if (req.url.length > MAX_URL_LENGTH)
+      return sendError(reply, new DomainError('URI_TOO_LONG', `The URL is too long (${MAX_URL_LENGTH} characters at most).`));
     // The UI is served without source maps, even if a build left some behind.
     if (req.url.split('?')[0].endsWith('.map')) return sendError(reply, new DomainError('NOT_FOUND', 'No such file.'));
     if (!isAllowedHost(req.headers.host, port())) {
@@ -82,7 +84,10 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
   app.addHook('onResponse', async (req, reply) => {
     if (closing) app.server.closeIdleConnections();
     // The path only: a query string may carry a credential a careless client put there.
-    engine.logger.debug({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    engine.logger.debug(
+      { method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
 
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -120,16 +125,18 @@ export async function buildServer({ engine, node, chainApiKey, uiDir, bodyLimit 
     ),
   );
 
-  // The API's OpenAPI 3.1 document: the operation routes from their contracts, the paymail host's and the
-  // local node's routes as they are registered (built once, on the first request, when all are known).
-  const extraRoutes: ExtraRoute[] = [];
+  // The API's OpenAPI 3.1 document: the operation routes from their contracts, the other routes (the paymail
+  // host's, the local node's, the event stream) from the definitions they were registered with, those this
+  // server registered (built once, on the first request, when all are known).
+  const extraRoutes: RouteDefinition[] = [];
   app.addHook('onRoute', (route) => {
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
-    const tag = route.url.startsWith('/chain/') ? 'local node' : route.url.startsWith('/api/bsvalias/') || route.url === '/.well-known/bsvalias' ? 'paymail host' : route.url === EVENTS_PATH ? 'live events' : null;
-    if (tag) for (const method of methods) extraRoutes.push({ method, path: route.url, tag, summary: EXTRA_ROUTE_SUMMARIES[tag] });
+    const definition = definitionOf(route);
+    if (definition && route.method !== 'HEAD') extraRoutes.push(definition);
   });
   let openApi: Record<string, unknown> | null = null;
-  app.get('/openapi.json', async (_req, reply) => reply.send((openApi ??= openApiDocument(Object.values(OPERATIONS), { version: engine.config.version }, extraRoutes))));
+  app.get('/openapi.json', async (_req, reply) =>
+    reply.send((openApi ??= openApiDocument(Object.values(OPERATIONS), { version: engine.config.version }, extraRoutes))),
+  );
 
   for (const route of REST_ROUTES) {
     app.route({

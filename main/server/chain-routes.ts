@@ -1,15 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { LOCAL_BLOCK_VERSION, MAX_FAUCET, type LocalNode } from '../chain/local/local-node.js';
+import { LOCAL_BLOCK_VERSION, type LocalNode } from '../chain/local/local-node.js';
 import { LOCAL_BITS } from '../chain/block.js';
 import type { BroadcastResult, ExchangeRate, RejectReason } from '../chain/types.js';
+import type { RouteDefinition } from '../../shared/route.js';
+import { CHAIN_ROUTES } from '../../shared/routes/chain.js';
+import { registerRoute, type RouteBinding } from './route-binding.js';
 
 /**
  * The embedded node's public face, in the shapes of the services it stands in for: ARC under
  * /chain/arc and WhatsOnChain under /chain/woc/v1/bsv/local, so @bsv/sdk's ARC broadcaster, its
  * WhatsOnChain chain tracker, or another Keystead can use it unchanged. Like the public services these
  * need no user credentials; an optional API key can be required. These routes answer in the foreign
- * protocols' shapes, not Keystead's envelope.
+ * protocols' shapes, not Keystead's envelope; each is defined, with what it accepts, in
+ * shared/routes/chain.ts, and only its handler is here.
  */
 export interface ChainRouteOptions {
   node: LocalNode;
@@ -17,6 +21,9 @@ export interface ChainRouteOptions {
   /** When set, callers must send it (ARC: Authorization: Bearer <key>; WhatsOnChain: Authorization: <key>). */
   apiKey?: string;
 }
+
+/** The broadcast routes take a whole transaction, in hex. */
+const MAX_TX_BODY = 32 * 1024 * 1024;
 
 const ARC_STATUS: Record<RejectReason, number> = {
   malformed: 461,
@@ -29,9 +36,17 @@ const ARC_STATUS: Record<RejectReason, number> = {
   'double-spend': 200,
 };
 
-const ARC_TITLE: Record<number, string> = { 461: 'Malformed transaction', 462: 'Invalid inputs', 464: 'Invalid outputs', 465: 'Fee too low' };
+const ARC_TITLE: Record<number, string> = {
+  461: 'Malformed transaction',
+  462: 'Invalid inputs',
+  464: 'Invalid outputs',
+  465: 'Fee too low',
+};
 
-export function arcBroadcastReply(result: BroadcastResult, status: { blockHash: string | null; blockHeight: number | null; state: string }) {
+export function arcBroadcastReply(
+  result: BroadcastResult,
+  status: { blockHash: string | null; blockHeight: number | null; state: string },
+) {
   const timestamp = new Date().toISOString();
   if (result.status === 'accepted') {
     const mined = status.state === 'mined';
@@ -50,16 +65,47 @@ export function arcBroadcastReply(result: BroadcastResult, status: { blockHash: 
     };
   }
   if (result.status === 'unknown') {
-    return { code: 503, body: { type: 'https://arc.bitcoinsv.com/errors/503', title: 'Service unavailable', status: 503, detail: result.message, instance: null, txid: result.txid } };
+    return {
+      code: 503,
+      body: {
+        type: 'https://arc.bitcoinsv.com/errors/503',
+        title: 'Service unavailable',
+        status: 503,
+        detail: result.message,
+        instance: null,
+        txid: result.txid,
+      },
+    };
   }
   if (result.reason === 'double-spend') {
     // `reason` marks our node's verdict as final (real ARC leaves a double spend open).
-    return { code: 200, body: { txid: result.txid, txStatus: 'DOUBLE_SPEND_ATTEMPTED', extraInfo: result.message, competingTxs: result.competingTxs ?? [], reason: result.reason, status: 200, title: 'OK', timestamp } };
+    return {
+      code: 200,
+      body: {
+        txid: result.txid,
+        txStatus: 'DOUBLE_SPEND_ATTEMPTED',
+        extraInfo: result.message,
+        competingTxs: result.competingTxs ?? [],
+        reason: result.reason,
+        status: 200,
+        title: 'OK',
+        timestamp,
+      },
+    };
   }
   const code = ARC_STATUS[result.reason];
   return {
     code,
-    body: { type: `https://arc.bitcoinsv.com/errors/${code}`, title: ARC_TITLE[code] ?? 'Rejected', status: code, detail: result.message, instance: null, txid: result.txid, extraInfo: result.reason, reason: result.reason },
+    body: {
+      type: `https://arc.bitcoinsv.com/errors/${code}`,
+      title: ARC_TITLE[code] ?? 'Rejected',
+      status: code,
+      detail: result.message,
+      instance: null,
+      txid: result.txid,
+      extraInfo: result.reason,
+      reason: result.reason,
+    },
   };
 }
 
@@ -74,26 +120,33 @@ function keyMatches(given: string | undefined, key: string): boolean {
 export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKey }: ChainRouteOptions): void {
   const guard = async (req: FastifyRequest, reply: FastifyReply) => {
     if (apiKey && !keyMatches(req.headers.authorization, apiKey)) {
-      return reply.code(401).send({ status: 401, title: 'Unauthorized', detail: 'This node requires its API key in the Authorization header.' });
+      return reply
+        .code(401)
+        .send({ status: 401, title: 'Unauthorized', detail: 'This node requires its API key in the Authorization header.' });
     }
   };
+  // The API key is checked first: a caller without it learns nothing, not even that its request was malformed.
+  const route = <D extends RouteDefinition>(definition: D, handler: RouteBinding<D>['handler'], bodyLimit?: number) =>
+    registerRoute(app, definition, { preHandler: guard, handler, bodyLimit });
+  const R = CHAIN_ROUTES;
 
   // ---- ARC ----
-  app.post('/chain/arc/v1/tx', { preHandler: guard, bodyLimit: 32 * 1024 * 1024 }, async (req, reply) => {
-    const body = req.body as { rawTx?: unknown } | string | undefined;
-    const raw = typeof body === 'string' ? body : typeof body?.rawTx === 'string' ? body.rawTx : null;
-    if (!raw || !/^[0-9a-fA-F]+$/.test(raw.trim())) {
-      return reply.code(400).send({ status: 400, title: 'Bad request', detail: 'Send {"rawTx": "<hex>"} as JSON, or the hex as text/plain.' });
-    }
-    const result = await node.accept(raw);
-    const status = result.txid ? node.txStatus(result.txid) : { blockHash: null, blockHeight: null, state: 'unknown' };
-    const r = arcBroadcastReply(result, status);
-    return reply.code(r.code).send(r.body);
-  });
+  route(
+    R.arcBroadcast,
+    async (_req, reply, { body: raw }) => {
+      const result = await node.accept(raw);
+      const status = result.txid ? node.txStatus(result.txid) : { blockHash: null, blockHeight: null, state: 'unknown' };
+      const r = arcBroadcastReply(result, status);
+      return reply.code(r.code).send(r.body);
+    },
+    MAX_TX_BODY,
+  );
 
-  app.get<{ Params: { txid: string } }>('/chain/arc/v1/tx/:txid', { preHandler: guard }, async (req, reply) => {
-    const s = node.txStatus(req.params.txid.toLowerCase());
-    if (s.state === 'unknown') return reply.code(404).send({ status: 404, title: 'Not found', detail: `Transaction ${req.params.txid} is not known.` });
+  route(R.arcStatus, async (_req, reply, { params }) => {
+    const s = node.txStatus(params.txid.toLowerCase());
+    if (s.state === 'unknown') {
+      return reply.code(404).send({ status: 404, title: 'Not found', detail: `Transaction ${params.txid} is not known.` });
+    }
     return reply.send({
       txid: s.txid,
       txStatus: s.state === 'mined' ? 'MINED' : 'SEEN_ON_NETWORK',
@@ -105,75 +158,85 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
     });
   });
 
-  app.get('/chain/arc/v1/policy', { preHandler: guard }, async (_req, reply) =>
+  route(R.arcPolicy, async (_req, reply) =>
     reply.send({
-      policy: { maxscriptsizepolicy: 100_000_000, maxtxsigopscountspolicy: 4_294_967_295, maxtxsizepolicy: 10 * 1024 * 1024, miningFee: { satoshis: node.policy.satoshis, bytes: node.policy.bytes } },
+      policy: {
+        maxscriptsizepolicy: 100_000_000,
+        maxtxsigopscountspolicy: 4_294_967_295,
+        maxtxsizepolicy: 10 * 1024 * 1024,
+        miningFee: { satoshis: node.policy.satoshis, bytes: node.policy.bytes },
+      },
       timestamp: new Date().toISOString(),
     }),
   );
 
   // ---- development: what makes this a test chain (another Keystead on --network remote uses these) ----
-  const devBody = (req: FastifyRequest) => (req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {});
-  app.post('/chain/dev/faucet', { preHandler: guard }, async (req, reply) => {
-    const { address, satoshis } = devBody(req);
-    if (typeof address !== 'string' || !Number.isSafeInteger(satoshis) || (satoshis as number) <= 0 || (satoshis as number) > MAX_FAUCET) {
-      return reply.code(400).send({ status: 400, title: 'Bad request', detail: `Send {"address", "satoshis"} (1 to ${MAX_FAUCET}).` });
-    }
-    return reply.send(await node.faucet(address, satoshis as number));
-  });
-  app.post('/chain/dev/mine', { preHandler: guard }, async (req, reply) => {
-    const blocks = Number(devBody(req).blocks ?? 1);
-    if (!Number.isInteger(blocks) || blocks < 1 || blocks > 100) return reply.code(400).send({ status: 400, title: 'Bad request', detail: 'blocks: 1 to 100' });
-    return reply.send(node.mineBlocks(blocks));
-  });
-  app.post('/chain/dev/mempool', { preHandler: guard }, async (_req, reply) => reply.send({ size: node.mempoolSize() }));
+  route(R.faucet, async (_req, reply, { body }) => reply.send(await node.faucet(body.address, body.satoshis)));
+  route(R.mine, async (_req, reply, { body }) => reply.send(node.mineBlocks(body.blocks)));
+  route(R.mempool, async (_req, reply) => reply.send({ size: node.mempoolSize() }));
 
   // ---- WhatsOnChain ----
-  const woc = '/chain/woc/v1/bsv/local';
   const header = (height: number) => {
     const b = node.blockAt(height);
     // WhatsOnChain's fields, enough to rebuild the 80-byte header (SPV clients check headers themselves).
-    return b && { hash: b.hash, height: b.height, version: LOCAL_BLOCK_VERSION, merkleroot: b.merkleRoot, time: b.time, bits: LOCAL_BITS.toString(16), nonce: 0, previousblockhash: b.prevHash, confirmations: node.tip().height - b.height + 1, nTx: b.txCount };
+    return (
+      b && {
+        hash: b.hash,
+        height: b.height,
+        version: LOCAL_BLOCK_VERSION,
+        merkleroot: b.merkleRoot,
+        time: b.time,
+        bits: LOCAL_BITS.toString(16),
+        nonce: 0,
+        previousblockhash: b.prevHash,
+        confirmations: node.tip().height - b.height + 1,
+        nTx: b.txCount,
+      }
+    );
   };
 
-  app.get(`${woc}/chain/info`, { preHandler: guard }, async (_req, reply) => {
+  route(R.wocInfo, async (_req, reply) => {
     const tip = node.tip();
     return reply.send({ chain: 'local', blocks: tip.height, headers: tip.height, bestblockhash: tip.hash });
   });
-  app.get(`${woc}/block/headers`, { preHandler: guard }, async (_req, reply) => {
+  route(R.wocHeaders, async (_req, reply) => {
     const tip = node.tip().height;
     const list = [];
     for (let h = tip; h >= Math.max(0, tip - 9); h--) list.push(header(h));
     return reply.send(list);
   });
-  app.get<{ Params: { height: string } }>(`${woc}/block/:height/header`, { preHandler: guard }, async (req, reply) => {
-    const h = /^\d+$/.test(req.params.height) ? header(Number(req.params.height)) : null;
-    return h ? reply.send(h) : reply.code(404).send({ error: 'block not found' });
+  route(R.wocHeader, async (_req, reply, { params }) => {
+    const h = header(Number(params.height));
+    return h ? reply.send(h) : reply.code(404).send(R.wocHeader.refusal.body);
   });
-  app.get<{ Params: { address: string } }>(`${woc}/address/:address/unspent`, { preHandler: guard }, async (req, reply) =>
-    reply.send(node.utxos(req.params.address).map((u) => ({ height: u.height ?? 0, tx_pos: u.vout, tx_hash: u.txid, value: u.satoshis }))),
+  route(R.wocUnspent, async (_req, reply, { params }) =>
+    reply.send(node.utxos(params.address).map((u) => ({ height: u.height ?? 0, tx_pos: u.vout, tx_hash: u.txid, value: u.satoshis }))),
   );
-  app.get<{ Params: { address: string } }>(`${woc}/address/:address/history`, { preHandler: guard }, async (req, reply) =>
-    reply.send(node.history(req.params.address).map((h) => ({ tx_hash: h.txid, height: h.height ?? 0 }))),
+  route(R.wocHistory, async (_req, reply, { params }) =>
+    reply.send(node.history(params.address).map((h) => ({ tx_hash: h.txid, height: h.height ?? 0 }))),
   );
-  app.get<{ Params: { address: string } }>(`${woc}/address/:address/balance`, { preHandler: guard }, async (req, reply) => {
-    const utxos = node.utxos(req.params.address);
+  route(R.wocBalance, async (_req, reply, { params }) => {
+    const utxos = node.utxos(params.address);
     const sum = (confirmed: boolean) => utxos.filter((u) => (u.height !== null) === confirmed).reduce((s, u) => s + u.satoshis, 0);
     return reply.send({ confirmed: sum(true), unconfirmed: sum(false) });
   });
-  app.get<{ Params: { txid: string } }>(`${woc}/tx/:txid/hex`, { preHandler: guard }, async (req, reply) => {
-    const hex = node.txHex(req.params.txid.toLowerCase());
+  route(R.wocTxHex, async (_req, reply, { params }) => {
+    const hex = node.txHex(params.txid.toLowerCase());
     return hex ? reply.type('text/plain').send(hex) : reply.code(404).type('text/plain').send('Not Found');
   });
-  app.post(`${woc}/tx/raw`, { preHandler: guard, bodyLimit: 32 * 1024 * 1024 }, async (req, reply) => {
-    const raw = (req.body as { txhex?: unknown } | undefined)?.txhex;
-    if (typeof raw !== 'string') return reply.code(400).send('send {"txhex": "<hex>"}');
-    const r = await node.accept(raw);
-    if (r.status === 'accepted') return reply.send(r.txid);
-    return r.status === 'rejected' ? reply.code(400).send(`${r.reason}: ${r.message}`) : reply.code(503).send(r.message);
-  });
-  app.get(`${woc}/exchangerate`, { preHandler: guard }, async (_req, reply) => {
+  route(
+    R.wocBroadcast,
+    async (_req, reply, { body }) => {
+      const r = await node.accept(body.txhex);
+      if (r.status === 'accepted') return reply.send(r.txid);
+      return r.status === 'rejected' ? reply.code(400).send(`${r.reason}: ${r.message}`) : reply.code(503).send(r.message);
+    },
+    MAX_TX_BODY,
+  );
+  route(R.wocExchangeRate, async (_req, reply) => {
     const r = usdRate();
-    return r ? reply.send({ currency: 'USD', rate: r.rate, time: Math.floor(Date.parse(r.time) / 1000) }) : reply.code(404).send({ error: 'no USD rate set' });
+    return r
+      ? reply.send({ currency: 'USD', rate: r.rate, time: Math.floor(Date.parse(r.time) / 1000) })
+      : reply.code(404).send({ error: 'no USD rate set' });
   });
 }

@@ -5,14 +5,21 @@ import { envelopeFor, httpStatusOf } from './http-errors.js';
 /** Longer request targets are refused with 414 (Node's own header limit, 16 KiB, covers the rest with 431). */
 export const MAX_URL_LENGTH = 8192;
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+};
 
 /** What a request Node could not even parse was: a too-long URL, too-large headers, or plain garbage. */
 export function classifyClientError(err: { code?: string; rawPacket?: unknown }): { code: ErrorCode; message: string } {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : Buffer.alloc(0);
     const lineEnd = raw.indexOf('\r\n');
-    if (lineEnd === -1 || lineEnd > MAX_URL_LENGTH) return { code: 'URI_TOO_LONG', message: `The URL is too long (${MAX_URL_LENGTH} characters at most).` };
+    if (lineEnd === -1 || lineEnd > MAX_URL_LENGTH)
+      return { code: 'URI_TOO_LONG', message: `The URL is too long (${MAX_URL_LENGTH} characters at most).` };
     return { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large.' };
   }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'BAD_REQUEST', message: 'The request was not sent in time.' };

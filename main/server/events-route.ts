@@ -1,11 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { EVENT_TICKET_PARAM, type LiveEvent } from '../../shared/events.js';
 import { DomainError } from '../../shared/errors.js';
+import type { RouteInput } from '../../shared/route.js';
+import { EVENT_ROUTES } from '../../shared/routes/events.js';
 import type { Engine } from '../engine/engine.js';
 import { credentialsFromHeaders, SECURITY_HEADERS } from './guards.js';
+import { registerRoute } from './route-binding.js';
 
-export const EVENTS_PATH = '/v1/events';
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 /** Streams one user may hold open at once (each tab or script holds one). */
@@ -20,9 +22,9 @@ export const MAX_STREAMS_PER_USER = 16;
 export function registerEventsRoute(app: FastifyInstance, engine: Engine): () => void {
   const open = new Map<ServerResponse, { uid: string; end: () => void }>();
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(EVENTS_PATH, async (req, reply) => {
-    const ticket = req.query[EVENT_TICKET_PARAM];
-    const lastEventId = parseLastEventId(req.headers['last-event-id'] ?? req.query.lastEventId);
+  async function serve(req: FastifyRequest, reply: FastifyReply, { query, headers }: RouteInput<typeof EVENT_ROUTES.stream>) {
+    const ticket = query[EVENT_TICKET_PARAM];
+    const lastEventId = parseLastEventId(headers['last-event-id'] ?? query.lastEventId);
     const res = reply.raw;
     const write = (chunk: string) => {
       if (!res.writableEnded) res.write(chunk);
@@ -70,16 +72,16 @@ export function registerEventsRoute(app: FastifyInstance, engine: Engine): () =>
     // On shutdown the connection just closes: the client reconnects (with its last id) when Keystead is back.
     open.set(res, { uid, end: () => finish() });
     req.raw.on('close', () => finish());
-  });
+  }
+  registerRoute(app, EVENT_ROUTES.stream, { handler: serve });
 
   return () => {
     for (const s of [...open.values()]) s.end();
   };
 }
 
-function parseLastEventId(value: unknown): number | undefined {
-  const s = Array.isArray(value) ? value[0] : value;
-  if (typeof s !== 'string' || s.trim() === '') return undefined;
+function parseLastEventId(s: string | undefined): number | undefined {
+  if (s === undefined || s.trim() === '') return undefined;
   // An id we could not have given (not a whole number) replays nothing and asks the client to reload.
   return /^\d{1,16}$/.test(s.trim()) ? Number(s.trim()) : -1;
 }

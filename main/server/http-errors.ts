@@ -67,5 +67,9 @@ export function mapHttpError(err: unknown): MappedError {
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { envelope: errorEnvelope(e.statusCode, 'BAD_REQUEST', 'The request could not be read.'), headers: {}, unexpected: false };
   }
-  return { envelope: envelopeFor('INTERNAL', 'Something went wrong inside Keystead. The error was logged.'), headers: {}, unexpected: true };
+  return {
+    envelope: envelopeFor('INTERNAL', 'Something went wrong inside Keystead. The error was logged.'),
+    headers: {},
+    unexpected: true,
+  };
 }

@@ -4,6 +4,9 @@ import { isDomainError } from '../../shared/errors.js';
 import { httpStatusOf } from './http-errors.js';
 import { PaymailError } from '../engine/paymail/host.js';
 import { MAX_RECEIVED_BEEF_BYTES, MAX_RECEIVED_TX_BYTES, RECEIVE_ENVELOPE_BYTES } from '../engine/paymail/receive-limits.js';
+import type { RouteDefinition } from '../../shared/route.js';
+import { PAYMAIL_ROUTES } from '../../shared/routes/paymail.js';
+import { registerRoute, type RouteBinding } from './route-binding.js';
 
 /**
  * Each route's largest body, sized to what it carries: a destination request is a few small fields; a
@@ -22,7 +25,11 @@ export const PAYMAIL_BODY_LIMITS = {
  * API's port and, with `--paymail-listen`, on the public paymail listener; `baseUrl` is where the
  * capabilities point.
  */
-export function registerPaymailRoutes(app: FastifyInstance, engine: Engine, baseUrl: (req: FastifyRequest) => string = (req) => `http://${req.headers.host}`): void {
+export function registerPaymailRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  baseUrl: (req: FastifyRequest) => string = (req) => `http://${req.headers.host}`,
+): void {
   const host = engine.paymailHost;
   const answer = async (reply: FastifyReply, work: () => unknown) => {
     try {
@@ -34,14 +41,26 @@ export function registerPaymailRoutes(app: FastifyInstance, engine: Engine, base
       return reply.code(500).send({ code: 'internal', message: 'The paymail host failed.' });
     }
   };
-  type H = { Params: { handle: string; pubkey?: string } };
+  const R = PAYMAIL_ROUTES;
+  // The host checks each body itself, with the route's schema, once it has found the paymail.
+  const lookup = <D extends RouteDefinition>(definition: D, handler: RouteBinding<D>['handler']) =>
+    registerRoute(app, definition, { handler });
+  const destination = <D extends RouteDefinition>(definition: D, bodyLimit: number, handler: RouteBinding<D, 'body'>['handler']) =>
+    registerRoute(app, definition, { handler, bodyLimit, checkedByHandler: ['body'] });
 
-  app.get('/.well-known/bsvalias', async (req, reply) => reply.send(host.capabilities(baseUrl(req))));
-  app.get<H>('/api/bsvalias/id/:handle', (req, reply) => answer(reply, () => host.pki(req.params.handle)));
-  app.get<H>('/api/bsvalias/verify-pubkey/:handle/:pubkey', (req, reply) => answer(reply, () => host.verifyPubkey(req.params.handle, req.params.pubkey!)));
-  app.get<H>('/api/bsvalias/public-profile/:handle', (req, reply) => answer(reply, () => host.profile(req.params.handle)));
-  app.post<H>('/api/bsvalias/address/:handle', { bodyLimit: PAYMAIL_BODY_LIMITS.destination }, (req, reply) => answer(reply, () => host.basicDestination(req.params.handle, req.body)));
-  app.post<H>('/api/bsvalias/p2p-payment-destination/:handle', { bodyLimit: PAYMAIL_BODY_LIMITS.destination }, (req, reply) => answer(reply, () => host.p2pDestination(req.params.handle, req.body)));
-  app.post<H>('/api/bsvalias/receive-transaction/:handle', { bodyLimit: PAYMAIL_BODY_LIMITS.receiveTransaction }, (req, reply) => answer(reply, () => host.receiveTransaction(req.params.handle, req.body)));
-  app.post<H>('/api/bsvalias/beef/:handle', { bodyLimit: PAYMAIL_BODY_LIMITS.beef }, (req, reply) => answer(reply, () => host.receiveBeef(req.params.handle, req.body)));
+  lookup(R.capabilities, async (req, reply) => reply.send(host.capabilities(baseUrl(req))));
+  lookup(R.pki, (_req, reply, { params }) => answer(reply, () => host.pki(params.handle)));
+  lookup(R.verifyPubkey, (_req, reply, { params }) => answer(reply, () => host.verifyPubkey(params.handle, params.pubkey)));
+  lookup(R.publicProfile, (_req, reply, { params }) => answer(reply, () => host.profile(params.handle)));
+  const limits = PAYMAIL_BODY_LIMITS;
+  destination(R.basicDestination, limits.destination, (req, reply, { params }) =>
+    answer(reply, () => host.basicDestination(params.handle, req.body)),
+  );
+  destination(R.p2pDestination, limits.destination, (req, reply, { params }) =>
+    answer(reply, () => host.p2pDestination(params.handle, req.body)),
+  );
+  destination(R.receiveTransaction, limits.receiveTransaction, (req, reply, { params }) =>
+    answer(reply, () => host.receiveTransaction(params.handle, req.body)),
+  );
+  destination(R.receiveBeef, limits.beef, (req, reply, { params }) => answer(reply, () => host.receiveBeef(params.handle, req.body)));
 }

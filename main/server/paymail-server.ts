@@ -54,7 +54,13 @@ export interface PaymailServerOptions {
  * limit holds per caller: requests a minute and connections per client, time to send a request, and a
  * body no larger than its route needs (paymail-routes.ts).
  */
-export async function buildPaymailServer({ engine, publicUrl, perClientPerMinute, limits: given = {}, trustedProxies = [] }: PaymailServerOptions): Promise<FastifyInstance> {
+export async function buildPaymailServer({
+  engine,
+  publicUrl,
+  perClientPerMinute,
+  limits: given = {},
+  trustedProxies = [],
+}: PaymailServerOptions): Promise<FastifyInstance> {
   const limits = { ...DEFAULT_LISTENER_LIMITS, ...given, ...(perClientPerMinute !== undefined ? { perClientPerMinute } : {}) };
   const trusted = new Set(trustedProxies.map(normaliseAddress));
   const app = Fastify({
@@ -77,11 +83,17 @@ export async function buildPaymailServer({ engine, publicUrl, perClientPerMinute
   app.addHook('onRequest', async (req, reply) => {
     const client = limitKey(clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted));
     if (!limit.take(client)) {
-      return reply.code(429).header('retry-after', String(limit.retryAfter(client))).send({ code: 'rate-limited', message: 'Too many requests; try again shortly.' });
+      return reply
+        .code(429)
+        .header('retry-after', String(limit.retryAfter(client)))
+        .send({ code: 'rate-limited', message: 'Too many requests; try again shortly.' });
     }
     // The GET routes take no body; Node would otherwise read and discard whatever a client streams.
     if ((req.method === 'GET' || req.method === 'HEAD') && hasBody(req)) {
-      return reply.code(413).header('connection', 'close').send({ code: 'payload-too-large', message: 'This route takes no request body.' });
+      return reply
+        .code(413)
+        .header('connection', 'close')
+        .send({ code: 'payload-too-large', message: 'This route takes no request body.' });
     }
   });
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -97,11 +109,20 @@ export async function buildPaymailServer({ engine, publicUrl, perClientPerMinute
 
   const baseUrl = (req: FastifyRequest) => {
     if (publicUrl) return publicUrl;
-    const proto = String(req.headers['x-forwarded-proto'] ?? 'http').split(',')[0].trim() === 'https' ? 'https' : 'http';
+    const proto =
+      String(req.headers['x-forwarded-proto'] ?? 'http')
+        .split(',')[0]
+        .trim() === 'https'
+        ? 'https'
+        : 'http';
     return `${proto}://${req.headers['x-forwarded-host'] ?? req.headers.host}`;
   };
   registerPaymailRoutes(app, engine, baseUrl);
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ code: 'not-found', message: `Only the paymail routes are served here, not ${req.method} ${req.url.split('?')[0]}.` }));
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send({ code: 'not-found', message: `Only the paymail routes are served here, not ${req.method} ${req.url.split('?')[0]}.` }),
+  );
   app.setErrorHandler((err: { statusCode?: number }, req, reply) => {
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) engine.logger.error({ err }, 'unexpected error on the public paymail listener');
@@ -110,7 +131,10 @@ export async function buildPaymailServer({ engine, publicUrl, perClientPerMinute
       const message = `The request body is larger than this route takes (${req.routeOptions.bodyLimit ?? 1024} bytes).`;
       return reply.code(413).header('connection', 'close').send({ code: 'payload-too-large', message });
     }
-    return reply.code(status).send({ code: status === 500 ? 'internal' : 'bad-request', message: status === 500 ? 'The paymail host failed.' : 'The request could not be read.' });
+    return reply.code(status).send({
+      code: status === 500 ? 'internal' : 'bad-request',
+      message: status === 500 ? 'The paymail host failed.' : 'The request could not be read.',
+    });
   });
   return app;
 }
@@ -121,7 +145,11 @@ function hasBody(req: FastifyRequest): boolean {
 }
 
 /** At most `maxConnections` sockets in all and `maxConnectionsPerPeer` from one peer (proxies exempt). */
-function capConnections(server: Server<typeof IncomingMessage, typeof ServerResponse>, limits: PaymailListenerLimits, trusted: ReadonlySet<string>): void {
+function capConnections(
+  server: Server<typeof IncomingMessage, typeof ServerResponse>,
+  limits: PaymailListenerLimits,
+  trusted: ReadonlySet<string>,
+): void {
   // Node closes connections past this itself, before any byte is read.
   server.maxConnections = limits.maxConnections;
   const open = new Map<string, number>();

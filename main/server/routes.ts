@@ -42,7 +42,11 @@ function withWallet(req: FastifyRequest, input: Record<string, unknown>): Record
   const header = req.headers.walletid;
   const query = (req.query ?? {}) as Record<string, unknown>;
   const body = bodyOf(req);
-  const one = oneWalletId([Array.isArray(header) ? header.join(',') : header, ...WALLET_ID_KEYS.map((k) => query[k]), ...WALLET_ID_KEYS.map((k) => body[k])]);
+  const one = oneWalletId([
+    Array.isArray(header) ? header.join(',') : header,
+    ...WALLET_ID_KEYS.map((k) => query[k]),
+    ...WALLET_ID_KEYS.map((k) => body[k]),
+  ]);
   if (one && 'conflict' in one) throw new DomainError('VALIDATION_FAILED', `walletID: ${WALLET_ID_CONFLICT}`);
   const out = { ...input };
   for (const k of WALLET_ID_KEYS) delete out[k];

@@ -43,7 +43,14 @@ export interface Store {
  * with `fileMustExist`, and the key is checked with a read before any pragma that writes, so a wrong
  * password leaves the file exactly as it was.
  */
-export function openStore({ dataDir, password, migrations = MIGRATIONS, nativeBinding, fileName = DATABASE_FILE, cipher = 'sqlcipher' }: OpenOptions): Store {
+export function openStore({
+  dataDir,
+  password,
+  migrations = MIGRATIONS,
+  nativeBinding,
+  fileName = DATABASE_FILE,
+  cipher = 'sqlcipher',
+}: OpenOptions): Store {
   if (!password) throw new Error('A database password is required.');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, fileName);
@@ -121,4 +128,3 @@ function restrictPermissions(file: string): void {
     if (existsSync(f)) chmodSync(f, 0o600);
   }
 }
-

@@ -1,6 +1,13 @@
+import { ROLES } from '../../shared/roles.js';
 import type { Migration } from './migrations.js';
+import { sqlStringList } from './sql-list.js';
 
-/** The schema, one migration per change; never edit a released migration, add the next one. */
+/**
+ * The schema, one migration per change; never edit a released migration, add the next one.
+ * The users' role CHECK is written from shared/roles.ts, which gives the released text exactly. A CHECK
+ * stays in each database's stored schema as it was created, so a new role also needs a migration that
+ * widens it in existing databases (test/unit/store-roles.test.ts fails until there is one).
+ */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -16,7 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
         uid            TEXT PRIMARY KEY,
         email          TEXT NOT NULL,
         password_hash  TEXT NOT NULL,
-        role           TEXT NOT NULL CHECK (role IN ('admin','manager','operator','viewer','api_user')),
+        role           TEXT NOT NULL CHECK (role IN (${sqlStringList(ROLES)})),
         first_name     TEXT NOT NULL DEFAULT '',
         last_name      TEXT NOT NULL DEFAULT '',
         title          TEXT NOT NULL DEFAULT '',

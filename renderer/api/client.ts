@@ -1,26 +1,11 @@
+import type { CallResult } from '../../shared/api-client.js';
 import type { CallAuth } from '../../shared/bridge.js';
-import type { ErrorCode, ErrorKind } from '../../shared/errors.js';
 import type { AnyContract, InputOf, OutputOf } from '../../shared/operation.js';
 import type { OPERATIONS, SessionOutput } from '../../shared/operations.js';
 import type { LiveEvent } from '../../shared/events.js';
 
-/** A failed call, with the API's code and message; views show `message` as it is. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly kind: ErrorKind,
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export interface CallResult<T> {
-  msg: string;
-  output: T;
-}
+// The typed client's error and result are shared with the CLI and the benchmarks (shared/api-client.ts).
+export { ApiError, type CallResult } from '../../shared/api-client.js';
 
 /** Receives the live event stream: each event, and the end when the session no longer holds. */
 export interface LiveListener {

@@ -1,9 +1,7 @@
+import { ApiError, createApiClient, sessionHeaders, type CallResult } from '../../shared/api-client.js';
 import type { CallAuth } from '../../shared/bridge.js';
-import type { Envelope, ErrorData } from '../../shared/envelope.js';
-import { kindOf } from '../../shared/errors.js';
-import type { AnyContract } from '../../shared/operation.js';
 import { OPERATIONS } from '../../shared/operations.js';
-import { ApiError, type CallResult, type KeysteadClient, type LiveListener } from './client.js';
+import type { KeysteadClient, LiveListener } from './client.js';
 import { EVENT_TICKET_PARAM, LIVE_EVENT_TYPES, type LiveEventType } from '../../shared/events.js';
 
 /** How long to wait before reconnecting a dropped event stream. */
@@ -11,39 +9,15 @@ const RECONNECT_MS = 2_000;
 
 /** The UI's RPC over HTTP: POST /rpc/<operation>, same origin as the page. */
 export function createHttpClient(baseUrl = '', pageOrigin: () => string = () => window.location.origin): KeysteadClient {
-  async function call(op: AnyContract, input: unknown, auth?: CallAuth): Promise<CallResult<never>> {
-    let response: Response;
-    try {
-      response = await fetch(`${baseUrl}/rpc/${op.name}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(auth?.authToken ? { authorization: `Bearer ${auth.authToken}` } : {}),
-          ...(auth?.serviceId ? { serviceid: auth.serviceId } : {}),
-        },
-        body: JSON.stringify(input ?? {}),
-      });
-    } catch {
-      throw new ApiError('NOT_READY', 'Cannot reach the Keystead server. Is it still running?', 'unavailable');
-    }
-    const body = (await response.json().catch(() => null)) as Envelope<Record<string, unknown>> | null;
-    if (!body || typeof body.data !== 'object') throw new ApiError('INTERNAL', `Unexpected answer from the server (HTTP ${response.status}).`, 'internal');
-    if (body.data.status === 'error') {
-      // The error's details (a compile's `errors`, a transpile's `errorLogs`, …) travel on the ApiError.
-      const { status: _status, code, msg, retryAfter, ...details } = body.data as unknown as ErrorData & Record<string, unknown>;
-      throw Object.assign(new ApiError(code, msg, kindOf(code) ?? 'internal', retryAfter), details);
-    }
-    const { status: _s, msg, ...output } = body.data;
-    return { msg, output } as never;
-  }
+  const api = createApiClient({ baseUrl, routes: 'rpc' });
+  const call: KeysteadClient['call'] = (op, input, auth) => api.call(op, input, sessionHeaders(auth));
   return {
     host: 'browser',
     keepsToken: true,
-    call: call as KeysteadClient['call'],
+    call,
     async start() {
       const { output } = await call(OPERATIONS.appStatus, {});
-      const s = output as { initialised: boolean; version: string; network: string };
-      return { state: s.initialised ? 'signIn' : 'firstRun', version: s.version, network: s.network };
+      return { state: output.initialised ? 'signIn' : 'firstRun', version: output.version, network: output.network };
     },
     async setup(input) {
       return (await call(OPERATIONS.setup, input)).output;
@@ -55,7 +29,7 @@ export function createHttpClient(baseUrl = '', pageOrigin: () => string = () => 
       return pageOrigin();
     },
     liveEvents(auth, listener) {
-      return followEvents(baseUrl, (a) => call(OPERATIONS.eventTicket, {}, a) as Promise<CallResult<{ ticket: string }>>, auth, listener);
+      return followEvents(baseUrl, (a) => call(OPERATIONS.eventTicket, {}, a), auth, listener);
     },
   };
 }
@@ -64,7 +38,12 @@ export function createHttpClient(baseUrl = '', pageOrigin: () => string = () => 
  * The browser's EventSource cannot send headers, so each connection opens with a fresh single-use ticket;
  * after a drop it reconnects with a new ticket and the last id seen, so nothing is missed.
  */
-function followEvents(baseUrl: string, ticket: (auth: CallAuth) => Promise<CallResult<{ ticket: string }>>, auth: CallAuth, listener: LiveListener): () => void {
+function followEvents(
+  baseUrl: string,
+  ticket: (auth: CallAuth) => Promise<CallResult<{ ticket: string }>>,
+  auth: CallAuth,
+  listener: LiveListener,
+): () => void {
   let source: EventSource | null = null;
   let lastId: number | undefined;
   let stopped = false;

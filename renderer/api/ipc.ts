@@ -30,7 +30,9 @@ export function createIpcClient(bridge: KeysteadBridge): KeysteadClient {
       return unwrap(await bridge.vault.setup(input)).output;
     },
     async signIn(email, password, locked) {
-      return locked ? unwrap(await bridge.vault.unlock({ email, password })).output : (await call(OPERATIONS.login, { email, password })).output;
+      return locked
+        ? unwrap(await bridge.vault.unlock({ email, password })).output
+        : (await call(OPERATIONS.login, { email, password })).output;
     },
     async apiUrl() {
       return (await bridge.vault.status()).apiUrl;

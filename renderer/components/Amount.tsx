@@ -13,7 +13,17 @@ export function useFiat(satoshis: number): string | null {
  * An amount, one rule everywhere: BSV first, satoshis and the user's currency beside it (and the exact
  * satoshis on hover). `signed` shows a + for incoming amounts.
  */
-export function Amount({ satoshis, signed = false, testId, inline = false }: { satoshis: number; signed?: boolean; testId?: string; inline?: boolean }) {
+export function Amount({
+  satoshis,
+  signed = false,
+  testId,
+  inline = false,
+}: {
+  satoshis: number;
+  signed?: boolean;
+  testId?: string;
+  inline?: boolean;
+}) {
   const fiat = useFiat(satoshis);
   const bsv = `${signed && satoshis > 0 ? '+' : ''}${formatBsv(satoshis)} BSV`;
   const beside = [formatSats(satoshis), fiat].filter(Boolean).join(' · ');

@@ -21,7 +21,19 @@ export const emptyAmount = (unit: AmountUnit): AmountField => ({ text: '', unit 
  * An amount typed in BSV or satoshis (a switch beside the field; switching converts what is typed, exactly).
  * The value is never rounded: half a satoshi is an error shown under the field.
  */
-export function AmountInput({ label, description, value, onChange, required }: { label: string; description?: string; value: AmountField; onChange: (v: AmountField) => void; required?: boolean }) {
+export function AmountInput({
+  label,
+  description,
+  value,
+  onChange,
+  required,
+}: {
+  label: string;
+  description?: string;
+  value: AmountField;
+  onChange: (v: AmountField) => void;
+  required?: boolean;
+}) {
   const setInputUnit = usePrefs((s) => s.setInputUnit);
   const { satoshis, error } = amountOf(value);
   const fiat = useFiat(satoshis ?? 0);
@@ -34,14 +46,23 @@ export function AmountInput({ label, description, value, onChange, required }: {
       <TextInput
         style={{ flex: 1 }}
         label={`${label} (${value.unit === 'BSV' ? 'BSV' : 'satoshis'})`}
-        description={description ?? (satoshis !== null ? `${satoshis.toLocaleString('en-US')} satoshis${fiat ? ` · ${fiat}` : ''}` : undefined)}
+        description={
+          description ?? (satoshis !== null ? `${satoshis.toLocaleString('en-US')} satoshis${fiat ? ` · ${fiat}` : ''}` : undefined)
+        }
         value={value.text}
         onChange={(e) => onChange({ ...value, text: e.currentTarget.value })}
         error={error}
         inputMode="decimal"
         required={required}
       />
-      <SegmentedControl mt={description || satoshis !== null ? 44 : 25} size="xs" data={['BSV', 'sat']} value={value.unit} onChange={(v) => switchUnit(v as AmountUnit)} aria-label={`Unit of the ${label.toLowerCase()}`} />
+      <SegmentedControl
+        mt={description || satoshis !== null ? 44 : 25}
+        size="xs"
+        data={['BSV', 'sat']}
+        value={value.unit}
+        onChange={(v) => switchUnit(v as AmountUnit)}
+        aria-label={`Unit of the ${label.toLowerCase()}`}
+      />
     </Group>
   );
 }

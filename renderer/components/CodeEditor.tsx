@@ -22,13 +22,15 @@ export interface CodeEditorHandle {
 /** The words each language colours; everything else about the two is alike enough for one tokenizer. */
 const WORDS = {
   scrypt: {
-    keywords: 'contract library struct function public private static const constructor require return if else loop auto type import asm new this true false exit',
+    keywords:
+      'contract library struct function public private static const constructor require return if else loop auto type import asm new this true false exit',
     types: 'int bool bytes PubKey Sig Ripemd160 PubKeyHash Sha1 Sha256 SigHashType SigHashPreimage OpCodeType PrivKey',
   },
   solidity: {
     keywords:
       'pragma solidity import contract library interface abstract is struct enum event error emit function modifier constructor receive fallback public private internal external pure view payable constant immutable memory storage calldata returns return if else for while do break continue require assert revert new delete this true false mapping using unchecked try catch assembly',
-    types: 'address bool string bytes byte int uint int8 int16 int32 int64 int128 int256 uint8 uint16 uint32 uint64 uint128 uint256 bytes1 bytes4 bytes8 bytes16 bytes20 bytes32',
+    types:
+      'address bool string bytes byte int uint int8 int16 int32 int64 int128 int256 uint8 uint16 uint32 uint64 uint128 uint256 bytes1 bytes4 bytes8 bytes16 bytes20 bytes32',
   },
 } as const;
 

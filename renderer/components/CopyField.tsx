@@ -20,7 +20,12 @@ export function CopyAction({ label, value }: { label: string; value: string }) {
 export function CopyField({ label, value, size = 'sm' }: { label: string; value: string; size?: 'sm' | 'md' | 'lg' }) {
   return (
     <Group gap={6} wrap="nowrap">
-      <Text size={size} ff="monospace" style={{ wordBreak: 'break-all' }} data-testid={`copy-field-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+      <Text
+        size={size}
+        ff="monospace"
+        style={{ wordBreak: 'break-all' }}
+        data-testid={`copy-field-${label.toLowerCase().replace(/\s+/g, '-')}`}
+      >
         {value}
       </Text>
       <CopyAction label={label} value={value} />

@@ -3,7 +3,9 @@ export function formatBsv(satoshis: number): string {
   const sign = satoshis < 0 ? '-' : '';
   const abs = Math.abs(satoshis);
   const whole = Math.floor(abs / 1e8);
-  const frac = String(abs % 1e8).padStart(8, '0').replace(/0+$/, '');
+  const frac = String(abs % 1e8)
+    .padStart(8, '0')
+    .replace(/0+$/, '');
   return `${sign}${whole.toLocaleString('en-US')}${frac ? `.${frac}` : ''}`;
 }
 
@@ -15,6 +17,11 @@ export const formatTime = (iso: string | null) => (iso ? new Date(iso).toLocaleS
 export function formatFiat(satoshis: number, rate: { currency: string; rate: number }): string {
   const value = (satoshis / 1e8) * rate.rate;
   const digits = Math.abs(value) >= 1 ? 2 : 4;
-  const text = new Intl.NumberFormat('en-US', { style: 'currency', currency: rate.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  const text = new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: rate.currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
   return text;
 }

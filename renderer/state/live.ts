@@ -43,7 +43,12 @@ export interface LiveNotices {
  * out), turns events into topic ticks the views reload on, and tells the user about what arrived.
  */
 export function createLiveStore(session: SessionStore, notices: LiveNotices) {
-  const store = create<LiveState>(() => ({ connected: false, ticks: { wallets: 0, history: 0, tokens: 0, chain: 0, rates: 0, fees: 0 }, tip: null, syncError: null }));
+  const store = create<LiveState>(() => ({
+    connected: false,
+    ticks: { wallets: 0, history: 0, tokens: 0, chain: 0, rates: 0, fees: 0 },
+    tip: null,
+    syncError: null,
+  }));
   const due = new Set<LiveTopic>();
   let flush: ReturnType<typeof setTimeout> | undefined;
   const bump = (topics: readonly LiveTopic[]) => {

@@ -17,7 +17,8 @@ export const useLive = createLiveStore(useSession, {
   received: (e) => notifySuccess(`Received ${formatBsv(e.satoshis)} BSV in ${e.walletTitle}.`),
   tokensReceived: (e) => notifySuccess(`Received ${e.amount.toLocaleString('en-US')} ${e.symbol} in ${e.walletTitle}.`),
   syncError: (message) => notifyError(new Error(`Keeping the wallets in step with the chain failed; it is retried. (${message})`)),
-  feeManagerLow: (e) => notifyInfo(`The fee manager holds ${formatBsv(e.satoshis)} BSV, below ${formatBsv(e.threshold)} BSV: fund it so it keeps paying fees.`),
+  feeManagerLow: (e) =>
+    notifyInfo(`The fee manager holds ${formatBsv(e.satoshis)} BSV, below ${formatBsv(e.threshold)} BSV: fund it so it keeps paying fees.`),
 });
 
 /** How amounts are shown and typed (currency, unit), and the rates to convert with. */

@@ -32,11 +32,15 @@ export function ApiView() {
     <Stack>
       <Title order={2}>API</Title>
       <Text c="dimmed" size="sm">
-        Every route of the embedded API (also as OpenAPI 3.1 at <Code>/openapi.json</Code>). Scripts sign in with{' '}
-        <Code>POST /v1/auth</Code> and send the token as the <Code>authToken</Code> header; every operation is also{' '}
-        <Code>POST /rpc/&lt;operationId&gt;</Code>.
+        Every route of the embedded API (also as OpenAPI 3.1 at <Code>/openapi.json</Code>). Scripts sign in with <Code>POST /v1/auth</Code>{' '}
+        and send the token as the <Code>authToken</Code> header; every operation is also <Code>POST /rpc/&lt;operationId&gt;</Code>.
       </Text>
-      <TextInput label="Find a route" placeholder="pay, /v1/wallets, token…" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+      <TextInput
+        label="Find a route"
+        placeholder="pay, /v1/wallets, token…"
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+      />
       <Accordion variant="separated" multiple>
         {shown.map((r) => (
           <Accordion.Item key={`${r.method} ${r.path}`} value={`${r.method}${r.path}`.replace(/[^A-Za-z0-9]+/g, '-')}>
@@ -87,11 +91,7 @@ function RouteDetail({ route, allowed }: { route: RouteDoc; allowed: boolean }) 
       <Text size="sm">{route.description}</Text>
       <Text size="sm">
         Operation <Code>{route.contract.name}</Code>
-        {route.parameters.length > 0 && (
-          <>
-            ; parameters: {route.parameters.map((p) => `${p.name} (${p.in})`).join(', ')}
-          </>
-        )}
+        {route.parameters.length > 0 && <>; parameters: {route.parameters.map((p) => `${p.name} (${p.in})`).join(', ')}</>}
       </Text>
       {route.body !== undefined && (
         <details>
@@ -101,7 +101,14 @@ function RouteDetail({ route, allowed }: { route: RouteDoc; allowed: boolean }) 
       )}
       {allowed ? (
         <>
-          <Textarea label={`Input for ${route.contract.name} (JSON)`} autosize minRows={2} value={input} onChange={(e) => setInput(e.currentTarget.value)} ff="monospace" />
+          <Textarea
+            label={`Input for ${route.contract.name} (JSON)`}
+            autosize
+            minRows={2}
+            value={input}
+            onChange={(e) => setInput(e.currentTarget.value)}
+            ff="monospace"
+          />
           <Group>
             <Button size="xs" onClick={() => void tryIt()} loading={busy}>
               Try it
@@ -134,7 +141,8 @@ function routesOf(doc: Record<string, unknown>): RouteDoc[] {
     for (const [method, op] of Object.entries(item)) {
       const contract = byId.get(String(op.operationId).replace(/_\d+$/, ''));
       if (!contract) continue;
-      const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']?.schema;
+      const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.['application/json']
+        ?.schema;
       out.push({
         method: method.toUpperCase(),
         path,

@@ -38,10 +38,20 @@ export function FeeManagerView() {
       <Stack maw={640}>
         <Title order={2}>Fee manager</Title>
         {metrics.error && <Alert color="red">{metrics.error}</Alert>}
-        <Text>The fee manager is a wallet of the organisation that pays the network fee of every payment its users make, so they can move coins without holding fee money.</Text>
+        <Text>
+          The fee manager is a wallet of the organisation that pays the network fee of every payment its users make, so they can move coins
+          without holding fee money.
+        </Text>
         <form onSubmit={init.onSubmit}>
           <Stack gap="sm">
-            <Textarea label="Recovery phrase (optional)" description="Import an existing fee wallet; leave empty for a new one." value={mnemonic} onChange={(e) => setMnemonic(e.currentTarget.value)} autosize minRows={2} />
+            <Textarea
+              label="Recovery phrase (optional)"
+              description="Import an existing fee wallet; leave empty for a new one."
+              value={mnemonic}
+              onChange={(e) => setMnemonic(e.currentTarget.value)}
+              autosize
+              minRows={2}
+            />
             {init.error && <Alert color="red">{init.error}</Alert>}
             <Group>
               <Button type="submit" loading={init.busy}>

@@ -61,8 +61,12 @@ export function HistoryView() {
       const end = Date.parse(`${to}T23:59:59.999Z`);
       if (Number.isNaN(start) || Number.isNaN(end) || start > end) throw new Error('Choose a start date on or before the end date.');
       const rows: HistoryEntry[] = [];
-      for (let token: number | null = 0; token !== null; ) {
-        const r: { history: HistoryEntry[]; meta: { nextPageToken: number | null } } = await call(OPS.history, { walletId: walletId ?? undefined, nextPageToken: token, maxResults: 200 });
+      for (let token: number | null = 0; token !== null;) {
+        const r: { history: HistoryEntry[]; meta: { nextPageToken: number | null } } = await call(OPS.history, {
+          walletId: walletId ?? undefined,
+          nextPageToken: token,
+          maxResults: 200,
+        });
         rows.push(...r.history.filter((e) => Date.parse(e.time) >= start && Date.parse(e.time) <= end));
         const oldest: HistoryEntry | undefined = r.history[r.history.length - 1];
         token = oldest && Date.parse(oldest.time) < start ? null : r.meta.nextPageToken;
@@ -106,8 +110,22 @@ export function HistoryView() {
         <WalletSelect wallets={wallets.data} value={walletId} onChange={setWalletId} />
       </Group>
       <Group align="flex-end" gap="sm">
-        <Select label="Direction" data={[{ value: 'all', label: 'all' }, ...(['in', 'out', 'self'] as const).map((d) => ({ value: d, label: DIRECTION_WORDS[d] }))]} value={direction} onChange={(v) => setDirection(v ?? 'all')} allowDeselect={false} w={110} />
-        <Select label="State" data={['all', 'pending', 'confirmed', 'failed']} value={stateFilter} onChange={(v) => setStateFilter(v ?? 'all')} allowDeselect={false} w={130} />
+        <Select
+          label="Direction"
+          data={[{ value: 'all', label: 'all' }, ...(['in', 'out', 'self'] as const).map((d) => ({ value: d, label: DIRECTION_WORDS[d] }))]}
+          value={direction}
+          onChange={(v) => setDirection(v ?? 'all')}
+          allowDeselect={false}
+          w={110}
+        />
+        <Select
+          label="State"
+          data={['all', 'pending', 'confirmed', 'failed']}
+          value={stateFilter}
+          onChange={(v) => setStateFilter(v ?? 'all')}
+          allowDeselect={false}
+          w={130}
+        />
         <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={160} />
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={160} />
         <Button variant="default" onClick={() => void exportCsv()} loading={exporting}>
@@ -131,38 +149,47 @@ export function HistoryView() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {entries.filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter)).map((e) => (
-              <Table.Tr key={e.txid}>
-                <Table.Td>{formatTime(e.time)}</Table.Td>
-                <Table.Td>
-                  <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Amount satoshis={e.amount} signed />
-                </Table.Td>
-                <Table.Td>
-                  {e.fee === null ? '—' : formatSats(e.fee)}
-                  {e.feePaidBy === 'feeManager' && (
-                    <Text size="xs" c="dimmed">
-                      paid by the fee manager
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
-                <Table.Td>{e.memo ?? '—'}</Table.Td>
-                <Table.Td>
-                  <StateCell e={e} />
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={2} wrap="nowrap">
-                    <Button variant="subtle" size="compact-xs" ff="monospace" onClick={() => setOpen(e.txid)} aria-label={`Details of transaction ${e.txid}`} title={e.txid}>
-                      {e.txid.slice(0, 10)}…
-                    </Button>
-                    <CopyAction label={`txid ${e.txid}`} value={e.txid} />
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
+            {entries
+              .filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter))
+              .map((e) => (
+                <Table.Tr key={e.txid}>
+                  <Table.Td>{formatTime(e.time)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Amount satoshis={e.amount} signed />
+                  </Table.Td>
+                  <Table.Td>
+                    {e.fee === null ? '—' : formatSats(e.fee)}
+                    {e.feePaidBy === 'feeManager' && (
+                      <Text size="xs" c="dimmed">
+                        paid by the fee manager
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
+                  <Table.Td>{e.memo ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <StateCell e={e} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={2} wrap="nowrap">
+                      <Button
+                        variant="subtle"
+                        size="compact-xs"
+                        ff="monospace"
+                        onClick={() => setOpen(e.txid)}
+                        aria-label={`Details of transaction ${e.txid}`}
+                        title={e.txid}
+                      >
+                        {e.txid.slice(0, 10)}…
+                      </Button>
+                      <CopyAction label={`txid ${e.txid}`} value={e.txid} />
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
           </Table.Tbody>
         </ScrollTable>
       )}

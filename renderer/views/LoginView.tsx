@@ -18,8 +18,22 @@ export function LoginView({ locked }: { locked: boolean }) {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
-          <TextInput label="E-mail" type="email" required autoFocus autoComplete="username" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <PasswordInput label="Password" required autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+          <TextInput
+            label="E-mail"
+            type="email"
+            required
+            autoFocus
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+          <PasswordInput
+            label="Password"
+            required
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
           {error && (
             <Alert color="red" role="alert" title={locked ? 'Could not unlock' : 'Could not log in'}>
               {error}

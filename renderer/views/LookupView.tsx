@@ -1,4 +1,18 @@
-import { Alert, Button, Group, NumberInput, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type LookupOutput } from '../../shared/operations.js';
@@ -33,13 +47,29 @@ export function LookupView() {
       <Paper withBorder p="md">
         <form onSubmit={first.onSubmit}>
           <Stack gap="sm">
-            <PasswordInput label="Private key" description="WIF or 64-character hex. Used for this lookup only; never stored or logged." value={privateKey} onChange={(e) => setPrivateKey(e.currentTarget.value)} required />
+            <PasswordInput
+              label="Private key"
+              description="WIF or 64-character hex. Used for this lookup only; never stored or logged."
+              value={privateKey}
+              onChange={(e) => setPrivateKey(e.currentTarget.value)}
+              required
+            />
             <Group grow>
-              <Select label="Protocol" data={[...LOOKUP_TYPES]} value={type} onChange={(v) => v && setType(v as typeof type)} allowDeselect={false} />
+              <Select
+                label="Protocol"
+                data={[...LOOKUP_TYPES]}
+                value={type}
+                onChange={(v) => v && setType(v as typeof type)}
+                allowDeselect={false}
+              />
               <TextInput label="Currency" value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} />
               <NumberInput hideControls label="Results per page" value={maxResults} onChange={setMaxResults} min={1} max={1000} />
             </Group>
-            <Switch label="Compact (totals per token); off lists each output" checked={compact} onChange={(e) => setCompact(e.currentTarget.checked)} />
+            <Switch
+              label="Compact (totals per token); off lists each output"
+              checked={compact}
+              onChange={(e) => setCompact(e.currentTarget.checked)}
+            />
             {first.error && <Alert color="red">{first.error}</Alert>}
             <Group>
               <Button type="submit" loading={first.busy}>

@@ -44,7 +44,11 @@ export function NetworkView() {
       </Group>
       {status.error && <Alert color="red">{status.error}</Alert>}
       {s?.error && <Alert color="orange">{s.error}</Alert>}
-      {s?.syncError && <Alert color="orange" title="Wallet sync">{s.syncError}</Alert>}
+      {s?.syncError && (
+        <Alert color="orange" title="Wallet sync">
+          {s.syncError}
+        </Alert>
+      )}
       {s?.syncing && (
         <Alert color="blue" title="Syncing" role="status">
           Keystead is scanning the wallets&apos; addresses against the chain; balances fill in as it goes.
@@ -70,7 +74,9 @@ export function NetworkView() {
                   <span data-testid="mempool-size">{s.mempoolSize}</span> transactions
                 </Row>
               )}
-              <Row label="Fee policy">{s.feePolicy ? `${s.feePolicy.satoshis} sat per ${s.feePolicy.bytes} bytes; dust below ${s.feePolicy.dustLimit} sat` : '—'}</Row>
+              <Row label="Fee policy">
+                {s.feePolicy ? `${s.feePolicy.satoshis} sat per ${s.feePolicy.bytes} bytes; dust below ${s.feePolicy.dustLimit} sat` : '—'}
+              </Row>
               <Row label="USD rate">{s.rates ? `${s.rates.rate} (${s.rates.source}, ${formatTime(s.rates.updatedAt)})` : '—'}</Row>
             </Stack>
           </Paper>

@@ -32,8 +32,19 @@ function Money() {
   const org = useLoad(() => (treasury ? call(OPS.organisationBalance, {}) : Promise.resolve(null)), [treasury]);
   const recent = useLoad(async () => {
     const list = wallets.data ?? [];
-    const pages = await Promise.all(list.map(async (w) => (await call(OPS.history, { walletId: w.walletID, maxResults: 5 })).history.map((e) => ({ ...e, wallet: w.walletTitle, walletID: w.walletID }))));
-    return pages.flat().sort((a, b) => Date.parse(b.time) - Date.parse(a.time)).slice(0, 8);
+    const pages = await Promise.all(
+      list.map(async (w) =>
+        (await call(OPS.history, { walletId: w.walletID, maxResults: 5 })).history.map((e) => ({
+          ...e,
+          wallet: w.walletTitle,
+          walletID: w.walletID,
+        })),
+      ),
+    );
+    return pages
+      .flat()
+      .sort((a, b) => Date.parse(b.time) - Date.parse(a.time))
+      .slice(0, 8);
   }, [wallets.data]);
   useLiveReload(['wallets', 'fees'], org.reload);
   useLiveReload(['history'], recent.reload);
@@ -43,64 +54,83 @@ function Money() {
     <>
       {wallets.data?.length === 0 && (
         <Alert color="blue" title="Getting started" data-testid="getting-started">
-          1. Create a wallet in <Anchor href="#/wallets">Wallets</Anchor>. 2. Back up its recovery phrase at once (Back up, beside the wallet): written down
-          and kept offline, it is the only way to restore the wallet if this computer or its data is lost. 3. Receive coins at its address or paymail.
+          1. Create a wallet in <Anchor href="#/wallets">Wallets</Anchor>. 2. Back up its recovery phrase at once (Back up, beside the
+          wallet): written down and kept offline, it is the only way to restore the wallet if this computer or its data is lost. 3. Receive
+          coins at its address or paymail.
         </Alert>
       )}
-    <SimpleGrid cols={{ base: 1, md: 2 }}>
-      <Paper withBorder p="md">
-        <Stack gap="xs">
-          <Title order={4}>Balance</Title>
-          {o && (
-            <Fact label={`Organisation (${o.wallets} wallet${o.wallets === 1 ? '' : 's'})`} value={<Amount satoshis={o.confirmed + o.unconfirmed} testId="org-balance" inline />} />
-          )}
-          <Fact label="Your wallets" value={<Amount satoshis={yours} testId="your-balance" inline />} />
-          {(wallets.data ?? []).map((w) => (
-            <Fact key={w.walletID} label={`· ${w.walletTitle}`} value={<Amount satoshis={w.balance.confirmed + w.balance.unconfirmed} inline />} />
-          ))}
-          {o && (
-            <Fact
-              label="Fee manager"
-              value={
-                o.feeManager === null ? (
-                  <Text size="sm" c="dimmed">
-                    not set up: payments pay their own fees
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder p="md">
+          <Stack gap="xs">
+            <Title order={4}>Balance</Title>
+            {o && (
+              <Fact
+                label={`Organisation (${o.wallets} wallet${o.wallets === 1 ? '' : 's'})`}
+                value={<Amount satoshis={o.confirmed + o.unconfirmed} testId="org-balance" inline />}
+              />
+            )}
+            <Fact label="Your wallets" value={<Amount satoshis={yours} testId="your-balance" inline />} />
+            {(wallets.data ?? []).map((w) => (
+              <Fact
+                key={w.walletID}
+                label={`· ${w.walletTitle}`}
+                value={<Amount satoshis={w.balance.confirmed + w.balance.unconfirmed} inline />}
+              />
+            ))}
+            {o && (
+              <Fact
+                label="Fee manager"
+                value={
+                  o.feeManager === null ? (
+                    <Text size="sm" c="dimmed">
+                      not set up: payments pay their own fees
+                    </Text>
+                  ) : (
+                    <Group gap={6} wrap="nowrap">
+                      <Amount satoshis={o.feeManager} inline />
+                      {o.feeManager < FEE_MANAGER_LOW_BALANCE ? (
+                        <Badge color="orange">low: fund it</Badge>
+                      ) : (
+                        <Badge color="teal">paying fees</Badge>
+                      )}
+                    </Group>
+                  )
+                }
+              />
+            )}
+          </Stack>
+        </Paper>
+        <Paper withBorder p="md">
+          <Stack gap="xs">
+            <Title order={4}>Recent activity</Title>
+            {recent.data?.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No transactions yet.
+              </Text>
+            )}
+            {recent.data?.map((e) => (
+              <Group key={`${e.walletID}:${e.txid}`} justify="space-between" wrap="nowrap" gap="xs">
+                <Stack gap={0}>
+                  <Text size="sm">
+                    {DIRECTION_WORDS[e.direction]} · {e.wallet}
+                    {e.memo ? ` · ${e.memo}` : ''}
                   </Text>
-                ) : (
-                  <Group gap={6} wrap="nowrap">
-                    <Amount satoshis={o.feeManager} inline />
-                    {o.feeManager < FEE_MANAGER_LOW_BALANCE ? <Badge color="orange">low: fund it</Badge> : <Badge color="teal">paying fees</Badge>}
-                  </Group>
-                )
-              }
-            />
-          )}
-        </Stack>
-      </Paper>
-      <Paper withBorder p="md">
-        <Stack gap="xs">
-          <Title order={4}>Recent activity</Title>
-          {recent.data?.length === 0 && <Text size="sm" c="dimmed">No transactions yet.</Text>}
-          {recent.data?.map((e) => (
-            <Group key={`${e.walletID}:${e.txid}`} justify="space-between" wrap="nowrap" gap="xs">
-              <Stack gap={0}>
-                <Text size="sm">
-                  {DIRECTION_WORDS[e.direction]} · {e.wallet}
-                  {e.memo ? ` · ${e.memo}` : ''}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {formatTime(e.time)} · <Badge color={STATE_COLORS[e.state]} size="xs">{e.state}</Badge>
-                </Text>
-              </Stack>
-              <Amount satoshis={e.amount} signed inline />
-            </Group>
-          ))}
-          <Anchor href="#/history" size="sm">
-            All history
-          </Anchor>
-        </Stack>
-      </Paper>
-    </SimpleGrid>
+                  <Text size="xs" c="dimmed">
+                    {formatTime(e.time)} ·{' '}
+                    <Badge color={STATE_COLORS[e.state]} size="xs">
+                      {e.state}
+                    </Badge>
+                  </Text>
+                </Stack>
+                <Amount satoshis={e.amount} signed inline />
+              </Group>
+            ))}
+            <Anchor href="#/history" size="sm">
+              All history
+            </Anchor>
+          </Stack>
+        </Paper>
+      </SimpleGrid>
     </>
   );
 }
@@ -146,7 +176,10 @@ export function OverviewView() {
           <Stack gap="xs">
             <Title order={4}>Calling the API from a script</Title>
             <Text size="sm">Log in once, then send the token and your service ID with each call:</Text>
-            <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{`curl -s ${apiUrl ?? 'http://127.0.0.1:7480'}/api/v1/login \\
+            <Code
+              block
+              style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+            >{`curl -s ${apiUrl ?? 'http://127.0.0.1:7480'}/api/v1/login \\
   -H 'content-type: application/json' \\
   -d '{"email":"${me.email}","password":"…"}'
 # then: -H "authToken: <token>" -H "serviceid: ${me.serviceId}"`}</Code>

@@ -32,7 +32,15 @@ type Scan = OperationOutput<'scanRecoveryPhrase'>;
  * The import half of the new-wallet form: the phrase, where its coins are (a scan of the common paths and
  * the user's own), and the path to import with. Choosing a scanned path makes it the wallet's path.
  */
-export function PhraseImport({ value, onChange, errors = {} }: { value: PhraseChoice; onChange: (c: PhraseChoice) => void; errors?: Record<string, string> }) {
+export function PhraseImport({
+  value,
+  onChange,
+  errors = {},
+}: {
+  value: PhraseChoice;
+  onChange: (c: PhraseChoice) => void;
+  errors?: Record<string, string>;
+}) {
   const call = useSession((s) => s.call);
   const [scan, setScan] = useState<Scan | null>(null);
   const [scanning, setScanning] = useState(false);
@@ -42,7 +50,10 @@ export function PhraseImport({ value, onChange, errors = {} }: { value: PhraseCh
     setScanning(true);
     setError(null);
     try {
-      const r = await call(OPS.scanRecoveryPhrase, { mnemonicPhrase: value.mnemonicPhrase, derivationPath: value.derivation === 'custom' ? value.customPath || undefined : undefined });
+      const r = await call(OPS.scanRecoveryPhrase, {
+        mnemonicPhrase: value.mnemonicPhrase,
+        derivationPath: value.derivation === 'custom' ? value.customPath || undefined : undefined,
+      });
       setScan(r);
       onChange({ ...value, derivation: 'custom', customPath: r.suggested });
     } catch (err) {
@@ -76,7 +87,14 @@ export function PhraseImport({ value, onChange, errors = {} }: { value: PhraseCh
         allowDeselect={false}
       />
       {value.derivation === 'custom' && (
-        <TextInput label="Account path" error={errors.derivationPath} placeholder="m/44'/236'/0'" description="Addresses are <path>/0/i (receive) and <path>/1/i (change)." value={value.customPath} onChange={(e) => onChange({ ...value, customPath: e.currentTarget.value })} />
+        <TextInput
+          label="Account path"
+          error={errors.derivationPath}
+          placeholder="m/44'/236'/0'"
+          description="Addresses are <path>/0/i (receive) and <path>/1/i (change)."
+          value={value.customPath}
+          onChange={(e) => onChange({ ...value, customPath: e.currentTarget.value })}
+        />
       )}
       <Group>
         <Button variant="light" onClick={() => void findFunds()} loading={scanning} disabled={!value.mnemonicPhrase.trim()}>
@@ -94,7 +112,11 @@ export function PhraseImport({ value, onChange, errors = {} }: { value: PhraseCh
         </Alert>
       )}
       {scan && (
-        <Radio.Group value={value.derivation === 'custom' ? value.customPath : ''} onChange={(path) => onChange({ ...value, derivation: 'custom', customPath: path })} label="Where this phrase's coins are">
+        <Radio.Group
+          value={value.derivation === 'custom' ? value.customPath : ''}
+          onChange={(path) => onChange({ ...value, derivation: 'custom', customPath: path })}
+          label="Where this phrase's coins are"
+        >
           <ScrollTable aria-label="Where this phrase's coins are" verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>

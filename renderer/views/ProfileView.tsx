@@ -54,7 +54,14 @@ function DisplaySettings() {
           Amounts are shown in BSV, with satoshis and your currency beside them (from the rate table). Kept on this computer.
         </Text>
         <Group align="flex-end">
-          <Select label="Currency" data={codes.includes(currency) ? codes : [currency, ...codes]} value={currency} onChange={(v) => v && setCurrency(v)} allowDeselect={false} w={160} />
+          <Select
+            label="Currency"
+            data={codes.includes(currency) ? codes : [currency, ...codes]}
+            value={currency}
+            onChange={(v) => v && setCurrency(v)}
+            allowDeselect={false}
+            w={160}
+          />
           <Select
             label="Type amounts in"
             data={[
@@ -67,7 +74,11 @@ function DisplaySettings() {
             w={160}
           />
         </Group>
-        {!(currency in rates) && <Text size="sm" c="orange">The rate table has no rate for {currency} yet: amounts show without it.</Text>}
+        {!(currency in rates) && (
+          <Text size="sm" c="orange">
+            The rate table has no rate for {currency} yet: amounts show without it.
+          </Text>
+        )}
       </Stack>
     </Paper>
   );
@@ -102,8 +113,8 @@ function ApiKeys() {
         <div>
           <Title order={4}>API keys</Title>
           <Text size="sm" c="dimmed">
-            Scripts sign in with the headers <code>uid: {uid}</code> and <code>apikey: &lt;key&gt;</code>. Each key acts with your role, but cannot create keys (only a
-            password sign-in can). “Last used” is kept to the minute.
+            Scripts sign in with the headers <code>uid: {uid}</code> and <code>apikey: &lt;key&gt;</code>. Each key acts with your role, but
+            cannot create keys (only a password sign-in can). “Last used” is kept to the minute.
           </Text>
         </div>
         {keys.error && <Alert color="red">{keys.error}</Alert>}
@@ -152,7 +163,12 @@ function ApiKeys() {
         {keys.data?.length === 0 && <Text size="sm">You have no API keys.</Text>}
         <form onSubmit={create}>
           <Group align="flex-end">
-            <TextInput label="New key label" placeholder="e.g. nightly report" value={label} onChange={(e) => setLabel(e.currentTarget.value)} />
+            <TextInput
+              label="New key label"
+              placeholder="e.g. nightly report"
+              value={label}
+              onChange={(e) => setLabel(e.currentTarget.value)}
+            />
             <Button type="submit" loading={busy}>
               Create API key
             </Button>
@@ -183,12 +199,17 @@ function ChangePassword({ onChanged }: { onChanged: () => void }) {
   const call = useSession((s) => s.call);
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' });
   const [keepApiKeys, setKeepApiKeys] = useState(false);
-  const field = (k: keyof typeof form) => ({ value: form[k], onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value }) });
+  const field = (k: keyof typeof form) => ({
+    value: form[k],
+    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value }),
+  });
 
   const { busy, error, onSubmit } = useSubmit(async () => {
     if (form.newPassword !== form.confirm) throw new LocalCheck('The two new passwords differ.');
     const r = await call(OPS.changePassword, { currentPassword: form.currentPassword, newPassword: form.newPassword, keepApiKeys });
-    const keys = r.revokedApiKeys.length ? ` ${r.revokedApiKeys.length} API key(s) revoked: ${r.revokedApiKeys.map((k) => k.label || k.keyId).join(', ')}.` : '';
+    const keys = r.revokedApiKeys.length
+      ? ` ${r.revokedApiKeys.length} API key(s) revoked: ${r.revokedApiKeys.map((k) => k.label || k.keyId).join(', ')}.`
+      : '';
     notifySuccess(`Password changed. ${r.signedOutSessions} other session(s) signed out.${keys}`);
     setForm({ currentPassword: '', newPassword: '', confirm: '' });
     setKeepApiKeys(false);
@@ -201,7 +222,13 @@ function ChangePassword({ onChanged }: { onChanged: () => void }) {
         <Stack gap="sm" maw={420}>
           <Title order={4}>Change password</Title>
           <PasswordInput label="Current password" autoComplete="current-password" required {...field('currentPassword')} />
-          <PasswordInput label="New password" description={`${PASSWORD_RULE}.`} autoComplete="new-password" required {...field('newPassword')} />
+          <PasswordInput
+            label="New password"
+            description={`${PASSWORD_RULE}.`}
+            autoComplete="new-password"
+            required
+            {...field('newPassword')}
+          />
           <PasswordInput label="Confirm new password" autoComplete="new-password" required {...field('confirm')} />
           <Checkbox
             label="Keep my API keys"

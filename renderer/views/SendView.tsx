@@ -27,7 +27,10 @@ interface Review {
 
 /** "payto:alice@x.com?amount=…" → "alice@x.com"; null for an address or bitcoin: URI. */
 function paymailOf(uri: string): string | null {
-  const target = uri.trim().replace(/^payto:/i, '').split('?')[0];
+  const target = uri
+    .trim()
+    .replace(/^payto:/i, '')
+    .split('?')[0];
   return /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@localhost$/i.test(target) ? target.toLowerCase() : null;
 }
 
@@ -54,10 +57,12 @@ export function SendView() {
   const chosen = wallets.data?.find((w) => w.walletID === walletId) ?? null;
 
   // Any edit after a review makes it stale: it is dropped, and must be asked for again.
-  const edit = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setReview(null);
-  };
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setReview(null);
+    };
 
   const ask = useSubmit(async () => {
     setSent(null);
@@ -183,7 +188,14 @@ export function SendView() {
                 {q.problem}
               </Alert>
             )}
-            {chosen?.type === 'secure' && <PasswordInput label="Wallet password" value={walletPassword} onChange={(e) => setWalletPassword(e.currentTarget.value)} required />}
+            {chosen?.type === 'secure' && (
+              <PasswordInput
+                label="Wallet password"
+                value={walletPassword}
+                onChange={(e) => setWalletPassword(e.currentTarget.value)}
+                required
+              />
+            )}
             {confirm.error && (
               <Alert color="red" role="alert">
                 {confirm.error}
@@ -206,11 +218,13 @@ export function SendView() {
           <Stack gap={4}>
             <CopyField label="txid" value={sent.txid} />
             <Text size="sm">
-              Fee {formatSats(sent.fee)}, paid by {sent.feePaidBy === 'feeManager' ? 'the fee manager' : 'the wallet'}; {sent.delivered === 'p2p' ? 'delivered to the receiver' : 'broadcast'}.
+              Fee {formatSats(sent.fee)}, paid by {sent.feePaidBy === 'feeManager' ? 'the fee manager' : 'the wallet'};{' '}
+              {sent.delivered === 'p2p' ? 'delivered to the receiver' : 'broadcast'}.
             </Text>
             {!sent.seenByChain && (
               <Text size="sm">
-                The receiver has the payment but the network has not shown it yet. It stays pending in History; if the receiver does not broadcast it soon, Keystead broadcasts it itself.
+                The receiver has the payment but the network has not shown it yet. It stays pending in History; if the receiver does not
+                broadcast it soon, Keystead broadcasts it itself.
               </Text>
             )}
           </Stack>

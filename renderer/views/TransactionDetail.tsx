@@ -41,7 +41,9 @@ export function TransactionDetail({ walletId, txid, onClose }: { walletId: strin
               <Text size="xs" c="dimmed">
                 Fee
               </Text>
-              <Text size="sm">{d.fee === null ? '—' : `${formatSats(d.fee)}${d.feePaidBy === 'feeManager' ? ', paid by the fee manager' : ''}`}</Text>
+              <Text size="sm">
+                {d.fee === null ? '—' : `${formatSats(d.fee)}${d.feePaidBy === 'feeManager' ? ', paid by the fee manager' : ''}`}
+              </Text>
             </Stack>
             <Stack gap={0}>
               <Text size="xs" c="dimmed">
@@ -114,7 +116,8 @@ export function TransactionDetail({ walletId, txid, onClose }: { walletId: strin
                     <Table.Tr key={o.vout}>
                       <Table.Td>{o.vout}</Table.Td>
                       <Table.Td style={{ wordBreak: 'break-all' }}>
-                        {o.address ?? (o.kind === 'data' ? 'data (OP_RETURN)' : 'script')} {o.kind === 'token' && <Badge color="grape">token</Badge>}{' '}
+                        {o.address ?? (o.kind === 'data' ? 'data (OP_RETURN)' : 'script')}{' '}
+                        {o.kind === 'token' && <Badge color="grape">token</Badge>}{' '}
                         {o.mine && <Badge color="teal">{o.change ? 'change' : 'this wallet'}</Badge>}
                       </Table.Td>
                       <Table.Td ta="right">{formatSats(o.satoshis ?? 0)}</Table.Td>

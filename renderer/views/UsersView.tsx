@@ -59,7 +59,14 @@ export function UsersView() {
                   <Button size="xs" variant="default" onClick={() => setEditing(u)}>
                     Edit
                   </Button>
-                  <Button size="xs" variant="subtle" color="red" onClick={() => setDeleting(u)} disabled={u.uid === myUid} title={u.uid === myUid ? 'You cannot delete yourself here' : undefined}>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => setDeleting(u)}
+                    disabled={u.uid === myUid}
+                    title={u.uid === myUid ? 'You cannot delete yourself here' : undefined}
+                  >
                     Delete
                   </Button>
                 </Group>
@@ -112,14 +119,25 @@ export function UsersView() {
   );
 }
 
-function UserForm(props: { opened: boolean; title: string; initial: Draft; withCredentials?: boolean; onClose: () => void; onSubmit: (d: Draft) => Promise<void> }) {
+function UserForm(props: {
+  opened: boolean;
+  title: string;
+  initial: Draft;
+  withCredentials?: boolean;
+  onClose: () => void;
+  onSubmit: (d: Draft) => Promise<void>;
+}) {
   const [d, setD] = useState<Draft>(props.initial);
   const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
     await props.onSubmit(d);
     setD(props.initial);
     props.onClose();
   }, Object.keys(EMPTY));
-  const text = (k: keyof Draft) => ({ value: d[k], error: fieldErrors[k], onChange: (e: { currentTarget: { value: string } }) => setD({ ...d, [k]: e.currentTarget.value }) });
+  const text = (k: keyof Draft) => ({
+    value: d[k],
+    error: fieldErrors[k],
+    onChange: (e: { currentTarget: { value: string } }) => setD({ ...d, [k]: e.currentTarget.value }),
+  });
 
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered>
@@ -131,10 +149,24 @@ function UserForm(props: { opened: boolean; title: string; initial: Draft; withC
             <TextInput label="Last name" {...text('lastName')} />
           </Group>
           <TextInput label="Job title" {...text('title')} />
-          <Select label="Role" data={ROLE_OPTIONS} value={d.role} onChange={(v) => v && setD({ ...d, role: v as Role })} allowDeselect={false} required description={roleHelp(d.role)} error={fieldErrors.role} />
+          <Select
+            label="Role"
+            data={ROLE_OPTIONS}
+            value={d.role}
+            onChange={(v) => v && setD({ ...d, role: v as Role })}
+            allowDeselect={false}
+            required
+            description={roleHelp(d.role)}
+            error={fieldErrors.role}
+          />
           {props.withCredentials && (
             <>
-              <PasswordInput label="Initial password" description={`${PASSWORD_RULE}. They can change it in their profile.`} required {...text('password')} />
+              <PasswordInput
+                label="Initial password"
+                description={`${PASSWORD_RULE}. They can change it in their profile.`}
+                required
+                {...text('password')}
+              />
             </>
           )}
           {error && (

@@ -1,4 +1,19 @@
-import { Alert, Badge, Button, Checkbox, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall, type WalletSummary } from '../../shared/operations.js';
@@ -36,7 +51,9 @@ export function WalletsView() {
         {canCall(role, OPS.createWallet) && <Button onClick={() => setCreating(true)}>New wallet</Button>}
       </Group>
       {wallets.error && <Alert color="red">{wallets.error}</Alert>}
-      {wallets.data?.length === 0 && <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>}
+      {wallets.data?.length === 0 && (
+        <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>
+      )}
       {wallets.data && wallets.data.length > 0 && (
         <ScrollTable minWidth={860} striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
           <Table.Thead>
@@ -106,32 +123,46 @@ export function WalletsView() {
 
 function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
   const call = useSession((s) => s.call);
-  const blank = { walletTitle: '', type: 'standard' as WalletTypeName, walletLogo: '', paymail: '', paymailActivate: true, walletPassword: '', members: '' };
+  const blank = {
+    walletTitle: '',
+    type: 'standard' as WalletTypeName,
+    walletLogo: '',
+    paymail: '',
+    paymailActivate: true,
+    walletPassword: '',
+    members: '',
+  };
   const [f, setF] = useState(blank);
   const [phrase, setPhrase] = useState<PhraseChoice>(BLANK_PHRASE);
   const [importing, setImporting] = useState(false);
   const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
     const r = await call(OPS.createWallet, {
-        walletTitle: f.walletTitle,
-        type: f.type,
-        walletLogo: f.walletLogo || undefined,
-        paymail: f.paymail || undefined,
-        paymailActivate: f.paymail ? f.paymailActivate : undefined,
-        walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
-        members: f.type === 'shared' ? f.members : undefined,
-        mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
-        derivationPath: importing ? derivationOf(phrase) : undefined,
-      });
+      walletTitle: f.walletTitle,
+      type: f.type,
+      walletLogo: f.walletLogo || undefined,
+      paymail: f.paymail || undefined,
+      paymailActivate: f.paymail ? f.paymailActivate : undefined,
+      walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
+      members: f.type === 'shared' ? f.members : undefined,
+      mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
+      derivationPath: importing ? derivationOf(phrase) : undefined,
+    });
     const made = `Wallet “${r.walletTitle}” ${importing ? `imported on ${r.derivationPath}` : 'created'}${r.paymail ? ` with paymail ${r.paymail}` : ''}.`;
     // A new phrase exists only here until it is written down: say so now.
-    notifySuccess(importing ? made : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`);
+    notifySuccess(
+      importing ? made : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`,
+    );
     setF(blank);
     setPhrase(BLANK_PHRASE);
     setImporting(false);
     onCreated();
     onClose();
   }, [...Object.keys(blank), 'mnemonicPhrase', 'derivationPath']);
-  const text = (k: keyof typeof f) => ({ value: String(f[k]), error: fieldErrors[k], onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }) });
+  const text = (k: keyof typeof f) => ({
+    value: String(f[k]),
+    error: fieldErrors[k],
+    onChange: (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value }),
+  });
 
   return (
     <Modal opened={opened} onClose={onClose} title="New wallet" centered size="lg">
@@ -147,11 +178,25 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
             description={TYPE_HELP[f.type]}
             allowDeselect={false}
           />
-          {f.type === 'secure' && <PasswordInput label="Wallet password" required description="At least 8 characters. It cannot be recovered." {...text('walletPassword')} />}
-          {f.type === 'shared' && <TextInput label="Members" description="E-mails of the users who may use it, separated by commas." {...text('members')} />}
+          {f.type === 'secure' && (
+            <PasswordInput
+              label="Wallet password"
+              required
+              description="At least 8 characters. It cannot be recovered."
+              {...text('walletPassword')}
+            />
+          )}
+          {f.type === 'shared' && (
+            <TextInput label="Members" description="E-mails of the users who may use it, separated by commas." {...text('members')} />
+          )}
           <Group grow align="flex-start">
             <TextInput label="Paymail alias" placeholder="e.g. treasury" {...text('paymail')} />
-            <Switch mt={30} label="Active" checked={f.paymailActivate} onChange={(e) => setF({ ...f, paymailActivate: e.currentTarget.checked })} />
+            <Switch
+              mt={30}
+              label="Active"
+              checked={f.paymailActivate}
+              onChange={(e) => setF({ ...f, paymailActivate: e.currentTarget.checked })}
+            />
           </Group>
           <TextInput label="Logo URL" placeholder="https://…" {...text('walletLogo')} />
           <Checkbox label="Import from a recovery phrase" checked={importing} onChange={(e) => setImporting(e.currentTarget.checked)} />
@@ -181,7 +226,11 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
   const [walletPassword, setWalletPassword] = useState('');
   const [phrase, setPhrase] = useState<string | null>(null);
   const { busy, error, onSubmit } = useSubmit(async () => {
-    const r = await call(OPS.exportMnemonic, { walletId: wallet.walletID, password, walletPassword: wallet.type === 'secure' ? walletPassword : undefined });
+    const r = await call(OPS.exportMnemonic, {
+      walletId: wallet.walletID,
+      password,
+      walletPassword: wallet.type === 'secure' ? walletPassword : undefined,
+    });
     setPhrase(r.mnemonic);
   });
 
@@ -204,7 +253,14 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
           <Stack gap="sm">
             <Text size="sm">Confirm it is you before the recovery phrase is shown.</Text>
             <PasswordInput label="Your account password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-            {wallet.type === 'secure' && <PasswordInput label="Wallet password" required value={walletPassword} onChange={(e) => setWalletPassword(e.currentTarget.value)} />}
+            {wallet.type === 'secure' && (
+              <PasswordInput
+                label="Wallet password"
+                required
+                value={walletPassword}
+                onChange={(e) => setWalletPassword(e.currentTarget.value)}
+              />
+            )}
             {error && (
               <Alert color="red" role="alert">
                 {error}
@@ -257,7 +313,12 @@ function DeleteModal({ wallet, onClose, onDeleted }: { wallet: WalletSummary; on
         {funded && (
           <Alert color="orange" title={`This wallet still holds ${formatBsv(funded)} BSV. Delete it anyway?`}>
             Move the coins to another wallet first, unless you have written down its recovery phrase.
-            <Checkbox mt="sm" label="Yes, delete it: I have its recovery phrase, or accept losing the coins" checked={force} onChange={(e) => setForce(e.currentTarget.checked)} />
+            <Checkbox
+              mt="sm"
+              label="Yes, delete it: I have its recovery phrase, or accept losing the coins"
+              checked={force}
+              onChange={(e) => setForce(e.currentTarget.checked)}
+            />
           </Alert>
         )}
         {error && <Alert color="red">{error}</Alert>}

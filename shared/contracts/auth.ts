@@ -13,7 +13,8 @@ export const API_KEY_OPERATIONS = byName(
     input: z.object({ label: label.optional() }),
     output: newApiKey,
     access: ALL_ROLES,
-    summary: 'Creates an API key for yourself (for uid + apikey credentials). The key is shown once. Needs a password sign-in (authToken): an API key cannot create keys (403 SESSION_REQUIRED).',
+    summary:
+      'Creates an API key for yourself (for uid + apikey credentials). The key is shown once. Needs a password sign-in (authToken): an API key cannot create keys (403 SESSION_REQUIRED).',
     msg: 'API key created. Copy it now: it is not shown again.',
     rest: [{ method: 'POST', path: '/api/v1/apiKeys', body: true }],
     audit: true,

@@ -44,7 +44,14 @@ export const CHAIN_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'mineBlock',
-    input: z.object({ blocks: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(100, { error: 'must be 100 at most' }).default(1) }),
+    input: z.object({
+      blocks: z.coerce
+        .number({ error: 'must be a number' })
+        .int()
+        .min(1, { error: 'must be at least 1' })
+        .max(100, { error: 'must be 100 at most' })
+        .default(1),
+    }),
     output: z.object({ height: z.number().int(), hash: z.string(), blocks: z.number().int(), txCount: z.number().int() }),
     access: TREASURY,
     summary: 'A development chain only: mines the mempool into new blocks now.',

@@ -14,7 +14,13 @@ const base64Source = (what: string) =>
     .max(4_000_000, { error: 'is too large (about 3 MB of source at most)' })
     .regex(/^[A-Za-z0-9+/=\s]+$/, { error: 'must be base64' });
 
-export const compileDiagnostic = z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), message: z.string(), severity: z.enum(['error', 'warning']) });
+export const compileDiagnostic = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  message: z.string(),
+  severity: z.enum(['error', 'warning']),
+});
 
 export const CONTRACT_OPERATIONS = byName(
   defineOperation({
@@ -50,7 +56,8 @@ export const CONTRACT_OPERATIONS = byName(
       errorLogs: z.array(transpileLog),
     }),
     access: ALL_ROLES,
-    summary: 'Transpiles Solidity (base64) to sCrypt, offline: the sCrypt and every unsupported construct as an error log at its position; with force, the best-effort sCrypt despite errors.',
+    summary:
+      'Transpiles Solidity (base64) to sCrypt, offline: the sCrypt and every unsupported construct as an error log at its position; with force, the best-effort sCrypt despite errors.',
     msg: 'Operation completed successfully',
     rest: [{ method: 'POST', path: '/v1/transpile', body: true, headers: ['force'], bodyLimit: 8 * 1024 * 1024 }],
   }),

@@ -43,7 +43,11 @@ export const FEE_OPERATIONS = byName(
   defineOperation({
     name: 'feeManagerMetrics',
     input: z.object({ includeSpent: boolish }),
-    output: z.object({ totalBalance: z.object({ balance: z.number().int(), dustBalance: z.number().int() }), availableUtxos: z.array(feeUtxo), lowBalance: z.boolean() }),
+    output: z.object({
+      totalBalance: z.object({ balance: z.number().int(), dustBalance: z.number().int() }),
+      availableUtxos: z.array(feeUtxo),
+      lowBalance: z.boolean(),
+    }),
     access: TREASURY,
     enterprise: true,
     summary: "Refreshes and returns the fee wallet's balance and outputs with their states.",

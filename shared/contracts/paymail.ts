@@ -15,8 +15,18 @@ export const PAYMAIL_OPERATIONS = byName(
   defineOperation({
     name: 'setPaymailHost',
     input: z.object({
-      domain: z.string({ error: 'is required' }).trim().toLowerCase().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, { error: 'must be a domain name' }),
-      url: z.union([z.string().trim().regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, { error: 'must be an http(s) origin like http://127.0.0.1:7480' }), z.null()]),
+      domain: z
+        .string({ error: 'is required' })
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, { error: 'must be a domain name' }),
+      url: z.union([
+        z
+          .string()
+          .trim()
+          .regex(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, { error: 'must be an http(s) origin like http://127.0.0.1:7480' }),
+        z.null(),
+      ]),
     }),
     output: z.object({ domain: z.string(), url: z.string().nullable() }),
     access: ADMIN,

@@ -77,7 +77,9 @@ export const transactionDetail = historyEntry.extend({
   size: z.number().int().nullable(),
   inputs: z.array(z.object({ txid: z.string(), vout: z.number().int(), ...txSide })).nullable(),
   /** `kind`: p2pkh, data (OP_RETURN), token (a recognised token output) or script. `change` for this wallet's change. */
-  outputs: z.array(z.object({ vout: z.number().int(), kind: z.enum(['p2pkh', 'data', 'token', 'script']), ...txSide, change: z.boolean() })).nullable(),
+  outputs: z
+    .array(z.object({ vout: z.number().int(), kind: z.enum(['p2pkh', 'data', 'token', 'script']), ...txSide, change: z.boolean() }))
+    .nullable(),
   unavailable: z.string().nullable(),
 });
 
@@ -131,7 +133,8 @@ export const PAYMENT_OPERATIONS = byName(
     input: withWalletId(quoteInput),
     output: quoteOutput,
     access: WALLET_USERS,
-    summary: 'What a payment request would cost from a wallet, before paying: recipients, fee, who pays it, the balance after, and whether the funds suffice.',
+    summary:
+      'What a payment request would cost from a wallet, before paying: recipients, fee, who pays it, the balance after, and whether the funds suffice.',
     msg: 'Payment priced.',
     rest: [{ method: 'POST', path: '/v1/pay/quote', wallet: true, body: true }],
   }),
@@ -142,7 +145,16 @@ export const PAYMENT_OPERATIONS = byName(
     access: WALLET_USERS,
     summary: 'Pays a payment request from a wallet: P2P to a paymail peer, or broadcast.',
     msg: 'Transaction sent successfully',
-    rest: [{ method: 'POST', path: '/v1/pay', wallet: true, body: true, headers: ['walletPassword'], renames: { 'idempotency-key': 'idempotencyKey' } }],
+    rest: [
+      {
+        method: 'POST',
+        path: '/v1/pay',
+        wallet: true,
+        body: true,
+        headers: ['walletPassword'],
+        renames: { 'idempotency-key': 'idempotencyKey' },
+      },
+    ],
     audit: true,
   }),
   defineOperation({
@@ -151,10 +163,19 @@ export const PAYMENT_OPERATIONS = byName(
       z.object({
         walletId,
         nextPageToken: z.coerce.number({ error: 'must be a number' }).int().min(0, { error: 'must not be negative' }).default(0),
-        maxResults: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(200, { error: 'must be 200 at most' }).default(20),
+        maxResults: z.coerce
+          .number({ error: 'must be a number' })
+          .int()
+          .min(1, { error: 'must be at least 1' })
+          .max(200, { error: 'must be 200 at most' })
+          .default(20),
       }),
     ),
-    output: z.object({ walletID: z.string(), history: z.array(historyEntry), meta: z.object({ nextPageToken: z.number().int().nullable() }) }),
+    output: z.object({
+      walletID: z.string(),
+      history: z.array(historyEntry),
+      meta: z.object({ nextPageToken: z.number().int().nullable() }),
+    }),
     access: ALL_ROLES,
     summary: "A wallet's transactions, newest first, paged.",
     msg: 'History fetched successfully.',
@@ -162,10 +183,20 @@ export const PAYMENT_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'transactionDetail',
-    input: withWalletId(z.object({ walletId, txid: z.string({ error: 'is required' }).trim().toLowerCase().regex(/^[0-9a-f]{64}$/, { error: 'must be a transaction id (64 hex digits)' }) })),
+    input: withWalletId(
+      z.object({
+        walletId,
+        txid: z
+          .string({ error: 'is required' })
+          .trim()
+          .toLowerCase()
+          .regex(/^[0-9a-f]{64}$/, { error: 'must be a transaction id (64 hex digits)' }),
+      }),
+    ),
     output: transactionDetail,
     access: ALL_ROLES,
-    summary: "One transaction of a wallet's history: its history row, and its inputs and outputs (amounts, addresses, which are the wallet's own).",
+    summary:
+      "One transaction of a wallet's history: its history row, and its inputs and outputs (amounts, addresses, which are the wallet's own).",
     msg: 'Transaction fetched successfully.',
     rest: [{ method: 'GET', path: '/v1/transaction', wallet: true, headers: ['txid'] }],
   }),

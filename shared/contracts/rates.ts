@@ -3,7 +3,12 @@ import { positiveDecimalNumber, satoshisSchema } from '../amount-schema.js';
 import { byName, defineOperation } from '../operation.js';
 import { ALL_ROLES, TREASURY } from './access.js';
 
-export const rateOutput = z.object({ currency: z.string(), rate: z.number().nullable(), source: z.string(), updatedAt: z.string().nullable() });
+export const rateOutput = z.object({
+  currency: z.string(),
+  rate: z.number().nullable(),
+  source: z.string(),
+  updatedAt: z.string().nullable(),
+});
 
 export const RATE_OPERATIONS = byName(
   defineOperation({
@@ -18,7 +23,11 @@ export const RATE_OPERATIONS = byName(
   defineOperation({
     name: 'setRate',
     input: z.object({
-      currency: z.string({ error: 'must be a string' }).trim().toUpperCase().regex(/^[A-Z]{3,10}$/, { error: 'must be a currency code like EUR' }),
+      currency: z
+        .string({ error: 'must be a string' })
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{3,10}$/, { error: 'must be a currency code like EUR' }),
       rate: z.union([positiveDecimalNumber, z.null()]),
     }),
     output: rateOutput,
@@ -34,7 +43,14 @@ export const RATE_OPERATIONS = byName(
       satoshis: satoshisSchema({ min: 0, minMessage: 'must not be negative' }),
       currency: z.string({ error: 'must be a string' }).trim().min(1, { error: 'is required' }).max(10, { error: 'is too long' }),
     }),
-    output: z.object({ satoshis: z.number().int(), currency: z.string(), amount: z.number(), rate: z.number(), source: z.string(), updatedAt: z.string().nullable() }),
+    output: z.object({
+      satoshis: z.number().int(),
+      currency: z.string(),
+      amount: z.number(),
+      rate: z.number(),
+      source: z.string(),
+      updatedAt: z.string().nullable(),
+    }),
     access: ALL_ROLES,
     summary: 'Converts satoshis into a currency of the rate table.',
     msg: 'Amount converted.',

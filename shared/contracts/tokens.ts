@@ -30,7 +30,8 @@ export const TOKEN_OPERATIONS = byName(
     output: z.object({ tokenId: z.string(), contractTxid: z.string(), issueTxid: z.string(), tokenObj: z.record(z.string(), z.unknown()) }),
     access: TREASURY,
     enterprise: true,
-    summary: 'Issues a token from a wallet: the contract transaction (issuer P2PKH + schema), then the issue transaction (the supply, or one output per NFT).',
+    summary:
+      'Issues a token from a wallet: the contract transaction (issuer P2PKH + schema), then the issue transaction (the supply, or one output per NFT).',
     msg: 'Token issued successfully.',
     rest: [{ method: 'POST', path: '/api/v1/issue', wallet: true, body: true, headers: ['reminting'] }],
     audit: true,
@@ -61,7 +62,10 @@ export const TOKEN_OPERATIONS = byName(
     name: 'send',
     input: withWalletId(
       z.object({
-        dataArray: z.array(sendItem, { error: 'must be an array' }).min(1, { error: 'must name at least one recipient' }).max(50, { error: 'takes 50 items at most' }),
+        dataArray: z
+          .array(sendItem, { error: 'must be an array' })
+          .min(1, { error: 'must name at least one recipient' })
+          .max(50, { error: 'takes 50 items at most' }),
         walletId,
         /** As pay's: a retried batch with the same key pays each item at most once (the same key with another body is 409). */
         idempotencyKey: z.string().trim().min(1).max(200).optional(),
@@ -76,7 +80,15 @@ export const TOKEN_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'redeemToken',
-    input: withWalletId(z.object({ dataArray: z.array(redeemItem, { error: 'must be an array' }).min(1, { error: 'must name at least one token' }).max(50, { error: 'takes 50 items at most' }), walletId })),
+    input: withWalletId(
+      z.object({
+        dataArray: z
+          .array(redeemItem, { error: 'must be an array' })
+          .min(1, { error: 'must name at least one token' })
+          .max(50, { error: 'takes 50 items at most' }),
+        walletId,
+      }),
+    ),
     output: batchOutput,
     access: TREASURY,
     enterprise: true,
@@ -130,7 +142,8 @@ export const TOKEN_OPERATIONS = byName(
     output: z.object({ protocolId: z.string() }),
     access: ADMIN,
     enterprise: true,
-    summary: 'Removes an installed STAS-family template (tokens already issued with it stay on chain; they cannot be moved until it is installed again).',
+    summary:
+      'Removes an installed STAS-family template (tokens already issued with it stay on chain; they cannot be moved until it is installed again).',
     msg: 'Token template removed.',
     rest: [{ method: 'DELETE', path: '/api/v1/tokenTemplates/:protocolId', params: true }],
     audit: true,

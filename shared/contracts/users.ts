@@ -7,7 +7,13 @@ import { ADMIN, ALL_ROLES } from './access.js';
 
 const wireRole = z.enum(ROLES);
 
-export const sessionOutput = z.object({ authToken: z.string(), uid: z.string(), role: wireRole, serviceId: z.string(), expiresAt: z.string() });
+export const sessionOutput = z.object({
+  authToken: z.string(),
+  uid: z.string(),
+  role: wireRole,
+  serviceId: z.string(),
+  expiresAt: z.string(),
+});
 export const meOutput = z.object({
   uid: z.string(),
   email: z.string(),
@@ -32,7 +38,13 @@ export const userOutput = z.object({
 export const USER_OPERATIONS = byName(
   defineOperation({
     name: 'setup',
-    input: z.object({ organisation: organisationName, email, password: newPassword, firstName: personName.optional(), lastName: personName.optional() }),
+    input: z.object({
+      organisation: organisationName,
+      email,
+      password: newPassword,
+      firstName: personName.optional(),
+      lastName: personName.optional(),
+    }),
     output: sessionOutput,
     access: 'public',
     summary: 'First run only: creates the organisation and its first admin, and signs that admin in.',
@@ -85,7 +97,14 @@ export const USER_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'createUser',
-    input: z.object({ email, password: newPassword, role, firstName: personName.default(''), lastName: personName.default(''), title: personName.default('') }),
+    input: z.object({
+      email,
+      password: newPassword,
+      role,
+      firstName: personName.default(''),
+      lastName: personName.default(''),
+      title: personName.default(''),
+    }),
     output: z.object({ uid: z.string(), email: z.string(), role: wireRole }),
     access: ADMIN,
     enterprise: true,
@@ -96,7 +115,13 @@ export const USER_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'updateUser',
-    input: z.object({ userId: id, role: role.optional(), firstName: personName.optional(), lastName: personName.optional(), title: personName.optional() }),
+    input: z.object({
+      userId: id,
+      role: role.optional(),
+      firstName: personName.optional(),
+      lastName: personName.optional(),
+      title: personName.optional(),
+    }),
     output: userOutput,
     access: ADMIN,
     enterprise: true,

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { byName, defineOperation } from '../operation.js';
 import { givenPassword } from '../schemas.js';
-import { boolish, logoUrl, memberList, optionalText, requiredWalletId, walletId, walletPassword, WALLET_TYPES, walletType, withWalletId } from '../wallet-schemas.js';
+import {
+  boolish,
+  logoUrl,
+  memberList,
+  optionalText,
+  requiredWalletId,
+  walletId,
+  walletPassword,
+  WALLET_TYPES,
+  walletType,
+  withWalletId,
+} from '../wallet-schemas.js';
 import { ALL_ROLES, SEED_EXPORTERS, WALLET_USERS } from './access.js';
 
 const walletRef = withWalletId(z.object({ walletId }));
@@ -31,7 +42,18 @@ export const addressesOutput = z.object({
 });
 const addressOutput = z.object({ walletID: z.string(), address: z.string(), paymail: z.string().nullable() });
 
-const CREATE_WALLET_FIELDS = ['walletTitle', 'mnemonicPhrase', 'derivationPath', 'paymail', 'paymailActivate', 'type', 'walletLogo', 'serviceId', 'walletPassword', 'members'];
+const CREATE_WALLET_FIELDS = [
+  'walletTitle',
+  'mnemonicPhrase',
+  'derivationPath',
+  'paymail',
+  'paymailActivate',
+  'type',
+  'walletLogo',
+  'serviceId',
+  'walletPassword',
+  'members',
+];
 const createWalletInput = z.object({
   walletTitle: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }),
   mnemonicPhrase: optionalText(1000),
@@ -45,13 +67,25 @@ const createWalletInput = z.object({
   members: memberList,
 });
 
-const pathFinding = z.object({ derivationPath: z.string(), label: z.string(), usedAddresses: z.number().int(), transactions: z.number().int(), satoshis: z.number().int() });
+const pathFinding = z.object({
+  derivationPath: z.string(),
+  label: z.string(),
+  usedAddresses: z.number().int(),
+  transactions: z.number().int(),
+  satoshis: z.number().int(),
+});
 
 export const WALLET_OPERATIONS = byName(
   defineOperation({
     name: 'createWallet',
     input: createWalletInput,
-    output: z.object({ walletID: z.string(), paymail: z.string().nullable(), walletTitle: z.string(), type: z.enum(WALLET_TYPES), derivationPath: z.string() }),
+    output: z.object({
+      walletID: z.string(),
+      paymail: z.string().nullable(),
+      walletTitle: z.string(),
+      type: z.enum(WALLET_TYPES),
+      derivationPath: z.string(),
+    }),
     access: WALLET_USERS,
     summary: 'Creates an HD wallet (new or from a mnemonic) in your account; walletTitle "default" creates the default wallet.',
     msg: 'Wallet created successfully.',

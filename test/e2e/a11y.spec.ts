@@ -1,5 +1,6 @@
 import { ADMIN, request } from '../helpers/http.js';
 import { expect, nav, signIn, test } from './fixtures.js';
+import { settled, watchRpc } from './settled.js';
 
 /** Controls without a name a screen reader could read out (label, aria-label, aria-labelledby, or text). */
 function unnamedControls(): string[] {
@@ -19,18 +20,26 @@ function unnamedControls(): string[] {
 test('every view: each control has a name, and at 200 % zoom the page never scrolls sideways', async ({ page, keystead }) => {
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   const auth = { authToken: s.body.data.authToken };
-  const w = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury with a long name', paymail: 'treasury' }, headers: auth })).body.data.walletID;
+  const w = (
+    await request(keystead.url, 'POST', '/v1/createWallet', {
+      body: { walletTitle: 'Treasury with a long name', paymail: 'treasury' },
+      headers: auth,
+    })
+  ).body.data.walletID;
   await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: w, satoshis: 123_456 }, headers: auth });
   // 640 × 400 CSS pixels is what a 1280 × 800 window shows at 200 % zoom.
   await page.setViewportSize({ width: 640, height: 400 });
+  const rpc = watchRpc(page);
   await signIn(page, ADMIN.email, ADMIN.password);
   const labels = await nav(page).allTextContents();
   expect(labels.length).toBeGreaterThan(10);
   for (const label of labels) {
     const view = { label };
-    await nav(page).filter({ hasText: new RegExp(`^${label}$`) }).click();
+    await nav(page)
+      .filter({ hasText: new RegExp(`^${label}$`) })
+      .click();
     await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
-    await page.waitForTimeout(300);
+    await settled(page, rpc, `the ${label} view`);
     expect(await page.evaluate(unnamedControls), `${view.label}: controls without a name`).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${view.label} scrolls sideways by ${overflow}px at 200 % zoom`).toBeLessThanOrEqual(0);

@@ -33,7 +33,10 @@ test('compile a contract in the Contracts view; errors show at their positions',
   await expect(editor).toBeFocused();
 });
 
-test('transpile Solidity in the Contracts view, see unsupported constructs where they are, compile the sCrypt', async ({ page, keystead }) => {
+test('transpile Solidity in the Contracts view, see unsupported constructs where they are, compile the sCrypt', async ({
+  page,
+  keystead,
+}) => {
   await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'Contracts' }).click();

@@ -4,7 +4,10 @@ import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 
 test('on the local network: get test coins for a wallet, mine, and see the balance confirm', async ({ page, keystead }) => {
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
-  await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: { authToken: s.body.data.authToken } });
+  await request(keystead.url, 'POST', '/v1/createWallet', {
+    body: { walletTitle: 'Treasury' },
+    headers: { authToken: s.body.data.authToken },
+  });
   await signIn(page, ADMIN.email, ADMIN.password);
 
   await nav(page).filter({ hasText: 'Network' }).click();

@@ -6,8 +6,12 @@ import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 test('send to a paymail: resolve, review, confirm, see the txid, balances and history', async ({ page, keystead }) => {
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   const auth = { authToken: s.body.data.authToken };
-  const from = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: auth })).body.data.walletID;
-  await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Petty cash', paymail: 'petty', paymailActivate: true }, headers: auth });
+  const from = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: auth })).body.data
+    .walletID;
+  await request(keystead.url, 'POST', '/v1/createWallet', {
+    body: { walletTitle: 'Petty cash', paymail: 'petty', paymailActivate: true },
+    headers: auth,
+  });
   await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: from, satoshis: 100_000 }, headers: auth });
 
   await signIn(page, ADMIN.email, ADMIN.password);
@@ -81,7 +85,9 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   await page.getByRole('option', { name: /^Treasury/ }).click();
   await page.getByRole('button', { name: 'Review payment' }).click();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'send-insufficient.png'), fullPage: true });
-  await expect(page.getByTestId('review-problem')).toContainText(/"Treasury" has 0\.000\d+ BSV available; this payment needs 0\.05\d* BSV including the network fee/);
+  await expect(page.getByTestId('review-problem')).toContainText(
+    /"Treasury" has 0\.000\d+ BSV available; this payment needs 0\.05\d* BSV including the network fee/,
+  );
   await expect(page.getByRole('button', { name: 'Confirm and send' })).toBeDisabled();
 
   // A bad URI is explained, not sent.

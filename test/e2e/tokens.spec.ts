@@ -2,14 +2,18 @@ import path from 'node:path';
 import { ADMIN, request } from '../helpers/http.js';
 import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 
-test('tokens: issue a fungible token with progress, see it held, open its details, send part to an address; issue NFTs and see their gallery', async ({ page, keystead }) => {
+test('tokens: issue a fungible token with progress, see it held, open its details, send part to an address; issue NFTs and see their gallery', async ({
+  page,
+  keystead,
+}) => {
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   const auth = { authToken: s.body.data.authToken, serviceid: s.body.data.serviceId };
   const w = await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: auth });
   const walletID = w.body.data.walletID as string;
   await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: walletID, satoshis: 500_000 }, headers: auth });
   const other = await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Ops' }, headers: auth });
-  const to = (await request(keystead.url, 'GET', '/v1/address', { headers: { ...auth, walletID: other.body.data.walletID } })).body.data.address as string;
+  const to = (await request(keystead.url, 'GET', '/v1/address', { headers: { ...auth, walletID: other.body.data.walletID } })).body.data
+    .address as string;
   await signIn(page, ADMIN.email, ADMIN.password);
 
   await nav(page).filter({ hasText: 'Tokens' }).click();

@@ -5,7 +5,22 @@ import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 test('an admin creates a manager; the manager signs in and sees only what a manager may use', async ({ page, keystead }) => {
   await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Send', 'Receive', 'History', 'Tokens', 'Lookup', 'Fee manager', 'Contracts', 'Network', 'Users', 'Audit log', 'API', 'Profile']);
+  await expect(nav(page)).toHaveText([
+    'Overview',
+    'Wallets',
+    'Send',
+    'Receive',
+    'History',
+    'Tokens',
+    'Lookup',
+    'Fee manager',
+    'Contracts',
+    'Network',
+    'Users',
+    'Audit log',
+    'API',
+    'Profile',
+  ]);
 
   await nav(page).filter({ hasText: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
@@ -33,14 +48,31 @@ test('an admin creates a manager; the manager signs in and sees only what a mana
 
   await page.getByRole('button', { name: 'Log out' }).click();
   await signIn(page, 'max@acme.io', 'manager-pass-1');
-  await expect(nav(page)).toHaveText(['Overview', 'Wallets', 'Send', 'Receive', 'History', 'Tokens', 'Lookup', 'Fee manager', 'Contracts', 'Network', 'API', 'Profile']);
+  await expect(nav(page)).toHaveText([
+    'Overview',
+    'Wallets',
+    'Send',
+    'Receive',
+    'History',
+    'Tokens',
+    'Lookup',
+    'Fee manager',
+    'Contracts',
+    'Network',
+    'API',
+    'Profile',
+  ]);
   await expect(page.getByText('Manager', { exact: true }).first()).toBeVisible();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'manager-navigation.png'), fullPage: true });
 
   // The hidden views are refused by the engine too, not just hidden: a manager's RPC call gets 403.
   const status = await page.evaluate(async () => {
     const token = sessionStorage.getItem('keystead.authToken');
-    const r = await fetch('/rpc/listUsers', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+    const r = await fetch('/rpc/listUsers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
     return r.status;
   });
   expect(status).toBe(403);
@@ -68,7 +100,10 @@ test('a user creates an API key in their profile; it works once shown and stops 
 
 test('changing the password in Profile revokes the API keys unless kept, and says which', async ({ page, keystead }) => {
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
-  const key = await request(keystead.url, 'POST', '/api/v1/apiKeys', { body: { label: 'nightly-report' }, headers: { authToken: s.body.data.authToken } });
+  const key = await request(keystead.url, 'POST', '/api/v1/apiKeys', {
+    body: { label: 'nightly-report' },
+    headers: { authToken: s.body.data.authToken },
+  });
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'Profile' }).click();
   await expect(page.getByRole('table', { name: 'API keys' })).toContainText('nightly-report');
@@ -77,7 +112,9 @@ test('changing the password in Profile revokes the API keys unless kept, and say
   await page.getByLabel(/^Confirm new password/).fill('brand-new-pass-5');
   await expect(page.getByLabel('Keep my API keys')).not.toBeChecked();
   await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(page.getByText(/Password changed\. \d+ other session\(s\) signed out\. 1 API key\(s\) revoked: nightly-report\./)).toBeVisible();
+  await expect(
+    page.getByText(/Password changed\. \d+ other session\(s\) signed out\. 1 API key\(s\) revoked: nightly-report\./),
+  ).toBeVisible();
   await expect(page.getByText('You have no API keys.')).toBeVisible();
   const me = await request(keystead.url, 'GET', '/api/v1/me', { headers: { uid: key.body.data.uid, apikey: key.body.data.apiKey } });
   expect(me.status).toBe(401);

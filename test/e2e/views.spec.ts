@@ -5,8 +5,10 @@ import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';
 test('amounts follow one rule; the overview totals the money; a history row opens its inputs and outputs', async ({ page, keystead }) => {
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
   const auth = { authToken: s.body.data.authToken, serviceid: s.body.data.serviceId };
-  const a = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: auth })).body.data.walletID;
-  const b = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Payroll' }, headers: auth })).body.data.walletID;
+  const a = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Treasury' }, headers: auth })).body.data
+    .walletID;
+  const b = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Payroll' }, headers: auth })).body.data
+    .walletID;
   await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: a, satoshis: 150_000 }, headers: auth });
   await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: b, satoshis: 50_000 }, headers: auth });
   await request(keystead.url, 'POST', '/chain/mine', { body: {}, headers: auth });

@@ -68,10 +68,16 @@ test('import a wallet from a recovery phrase and back it up again', async ({ pag
   await expect(page.getByTestId('signed-in-as')).toHaveText(ADMIN.email); // a wrong password did not sign us out
 });
 
-test("import a phrase from another wallet: Find funds shows where its coins are, and the wallet uses that path", async ({ page, keystead }) => {
+test('import a phrase from another wallet: Find funds shows where its coins are, and the wallet uses that path', async ({
+  page,
+  keystead,
+}) => {
   const phrase = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
   const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
-  await request(keystead.url, 'POST', '/chain/faucet', { body: { address: oracleAddress(phrase, "m/44'/0'/0'/0/2"), satoshis: 42_000 }, headers: { authToken: s.body.data.authToken } });
+  await request(keystead.url, 'POST', '/chain/faucet', {
+    body: { address: oracleAddress(phrase, "m/44'/0'/0'/0/2"), satoshis: 42_000 },
+    headers: { authToken: s.body.data.authToken },
+  });
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'Wallets' }).click();
   await page.getByRole('button', { name: 'New wallet' }).click();

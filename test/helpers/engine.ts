@@ -3,12 +3,14 @@ import type { ThrottleOptions } from '../../main/engine/auth/throttle.js';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider } from '../../main/chain/types.js';
-import { openStore } from '../../main/store/database.js';
+import { openStore, type Store } from '../../main/store/database.js';
 import { tempDir } from './tmp.js';
 
 export interface TestEngine {
   engine: Engine;
   node: LocalNode;
+  /** The engine's open store, for tests that drive an engine module directly over the same books. */
+  store: Store;
   dataDir: string;
   clock: { now: number };
 }
@@ -22,6 +24,7 @@ export interface TestEngineOptions {
   paymailHosts?: Record<string, string>;
   chain?: (local: ChainProvider) => ChainProvider;
   liveEvents?: EngineOptions['liveEvents'];
+  authoriseValueMove?: EngineOptions['authoriseValueMove'];
 }
 
 export function testEngine(opts: TestEngineOptions = {}): TestEngine {
@@ -32,12 +35,20 @@ export function testEngine(opts: TestEngineOptions = {}): TestEngine {
   const engine = createEngine({
     store,
     chain: (opts.chain ?? ((c) => c))(new LocalProvider(node, () => null)),
-    config: { version: 'test', network: 'local', sessionTtlMs: opts.sessionTtlMs ?? 3600_000, paymailDomain: 'acme.test', broadcastWindowMs: opts.broadcastWindowMs ?? 30_000, paymailHosts: opts.paymailHosts },
+    config: {
+      version: 'test',
+      network: 'local',
+      sessionTtlMs: opts.sessionTtlMs ?? 3600_000,
+      paymailDomain: 'acme.test',
+      broadcastWindowMs: opts.broadcastWindowMs ?? 30_000,
+      paymailHosts: opts.paymailHosts,
+    },
     throttle: opts.throttle,
     now: () => clock.now,
     liveEvents: opts.liveEvents,
+    authoriseValueMove: opts.authoriseValueMove,
   });
-  return { engine, node, dataDir, clock };
+  return { engine, node, store, dataDir, clock };
 }
 
 export const meta = { clientId: '127.0.0.1' };

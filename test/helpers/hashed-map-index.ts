@@ -16,7 +16,9 @@ export function scriptNumberOf(h: Buffer): bigint {
 const sha = (b: Buffer) => createHash('sha256').update(b).digest();
 
 export function sortedIndex(keys: Buffer[], key: Buffer): bigint {
-  const all = [...keys.filter((k) => !k.equals(key)), key].map((k) => ({ k, n: scriptNumberOf(sha(k)) })).sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0));
+  const all = [...keys.filter((k) => !k.equals(key)), key]
+    .map((k) => ({ k, n: scriptNumberOf(sha(k)) }))
+    .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : 0));
   return BigInt(all.findIndex((x) => x.k.equals(key)));
 }
 

@@ -9,7 +9,10 @@ let built = false;
 /** Builds dist/ when sources are newer, once per test process. */
 export function ensureBuilt(): void {
   if (built) return;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--if-stale', '--quiet'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
   built = true;
 }

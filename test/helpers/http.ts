@@ -29,20 +29,42 @@ export async function request<T = any>(
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
-export const ADMIN = { organisation: 'Acme Ltd', email: 'ada@acme.io', password: 'correct-horse-1', firstName: 'Ada', lastName: 'Lovelace' };
+export const ADMIN = {
+  organisation: 'Acme Ltd',
+  email: 'ada@acme.io',
+  password: 'correct-horse-1',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+};
 
 /**
  * A request with a Host header of our choosing (fetch will not send one): what a reverse proxy or a
  * DNS-rebinding page sends. Same reply shape as `request`.
  */
-export function requestAs<T = any>(hostHeader: string, base: string, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
+export function requestAs<T = any>(
+  hostHeader: string,
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
   return import('node:http').then(
     ({ request: raw }) =>
       new Promise((resolve, reject) => {
         const url = new URL(base);
         const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
         const req = raw(
-          { host: url.hostname, port: url.port, method, path, headers: { ...opts.headers, host: hostHeader, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) } },
+          {
+            host: url.hostname,
+            port: url.port,
+            method,
+            path,
+            headers: {
+              ...opts.headers,
+              host: hostHeader,
+              ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+            },
+          },
           (res) => {
             let text = '';
             res.setEncoding('utf8');

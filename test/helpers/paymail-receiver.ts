@@ -31,7 +31,8 @@ export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', async () => {
-      const send = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+      const send = (status: number, payload: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
       const url = req.url ?? '';
       if (url === '/.well-known/bsvalias') {
         return send(200, {
@@ -45,7 +46,10 @@ export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
       }
       if (url.startsWith('/p2p/')) {
         const { satoshis } = JSON.parse(body || '{}') as { satoshis: number };
-        return send(200, { outputs: [{ script: new P2PKH().lock(address).toHex(), satoshis }], reference: `ref-${received.length}-${Date.now()}` });
+        return send(200, {
+          outputs: [{ script: new P2PKH().lock(address).toHex(), satoshis }],
+          reference: `ref-${received.length}-${Date.now()}`,
+        });
       }
       if (url.startsWith('/receive/')) {
         const { hex } = JSON.parse(body) as { hex: string };

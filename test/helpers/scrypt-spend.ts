@@ -33,7 +33,10 @@ export function spends(lockingHex: string, unlockingHexOf: (ctx: CallContext) =>
 /** true, or the interpreter's reason for refusing the spend. */
 export function explainSpend(lockingHex: string, unlockingHexOf: (ctx: CallContext) => string, tx: SpendTx = {}): true | string {
   const lockingScript = LockingScript.fromHex(lockingHex);
-  const outputs = (tx.outputs ?? [{ script: '006a', satoshis: 0 }]).map((o) => ({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis }));
+  const outputs = (tx.outputs ?? [{ script: '006a', satoshis: 0 }]).map((o) => ({
+    lockingScript: LockingScript.fromHex(o.script),
+    satoshis: o.satoshis,
+  }));
   const common = {
     sourceTXID: SOURCE_TXID,
     sourceOutputIndex: 0,
@@ -46,7 +49,11 @@ export function explainSpend(lockingHex: string, unlockingHexOf: (ctx: CallConte
     lockTime: tx.lockTime ?? 0,
   };
   const preimageBytes = (scope = SIGHASH_ALL, subscript?: string) =>
-    TransactionSignature.format({ ...common, subscript: subscript === undefined ? lockingScript : LockingScript.fromHex(subscript), scope } as never);
+    TransactionSignature.format({
+      ...common,
+      subscript: subscript === undefined ? lockingScript : LockingScript.fromHex(subscript),
+      scope,
+    } as never);
   const ctx: CallContext = {
     preimage: (scope, subscript) => Utils.toHex(preimageBytes(scope, subscript)),
     sign: (key, scope = SIGHASH_ALL, subscript) => {

@@ -31,7 +31,12 @@ const TRANSPILER_DIR = path.dirname(require_.resolve('scrypt-ts-transpiler/packa
 /** The TypeScript the transpiler itself requires (a nested ~5.3 when the project's is newer). */
 const TS_PATH = require_.resolve('typescript', { paths: [TRANSPILER_DIR] });
 
-type TransformProgram = (program: TS.Program, host: TS.CompilerHost, config: Record<string, unknown>, extras: { ts: typeof TS }) => TS.Program;
+type TransformProgram = (
+  program: TS.Program,
+  host: TS.CompilerHost,
+  config: Record<string, unknown>,
+  extras: { ts: typeof TS },
+) => TS.Program;
 
 let loaded: { ts: typeof TS; transformProgram: TransformProgram } | undefined;
 
@@ -39,7 +44,9 @@ function load(): { ts: typeof TS; transformProgram: TransformProgram } {
   if (loaded) return loaded;
   const ts = require_(TS_PATH) as typeof TS;
   const tsqueryDir = path.dirname(require_.resolve('@phenomnomnominal/tsquery/package.json', { paths: [TRANSPILER_DIR] }));
-  const M = Module as unknown as { _resolveFilename: (request: string, parent: { filename?: string } | undefined, ...rest: unknown[]) => string };
+  const M = Module as unknown as {
+    _resolveFilename: (request: string, parent: { filename?: string } | undefined, ...rest: unknown[]) => string;
+  };
   const resolve = M._resolveFilename;
   M._resolveFilename = function (request, parent, ...rest) {
     if (request === 'typescript' && parent?.filename?.startsWith(tsqueryDir + path.sep)) return TS_PATH;
@@ -53,7 +60,9 @@ function load(): { ts: typeof TS; transformProgram: TransformProgram } {
   }
   const tsquery = require_(require_.resolve('@phenomnomnominal/tsquery', { paths: [TRANSPILER_DIR] })) as { SyntaxKind: unknown };
   if (tsquery.SyntaxKind !== ts.SyntaxKind) {
-    throw new Error(`@phenomnomnominal/tsquery was loaded before with another TypeScript than ${TS_PATH}; scrypt-ts-transpiler would find no contracts`);
+    throw new Error(
+      `@phenomnomnominal/tsquery was loaded before with another TypeScript than ${TS_PATH}; scrypt-ts-transpiler would find no contracts`,
+    );
   }
   loaded = { ts, transformProgram };
   return loaded;
@@ -65,14 +74,25 @@ function makeProgram(files: string[], outDir: string) {
   const abs = files.map((f) => path.resolve(f));
   const configPath = ts.findConfigFile(path.dirname(abs[0]), ts.sys.fileExists);
   if (!configPath) throw new Error(`no tsconfig.json above ${abs[0]}`);
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`cannot read ${configPath}`);
-  const options: TS.CompilerOptions = { ...parsed.options, rootDir: path.dirname(configPath), outDir, noEmit: false, declaration: false, sourceMap: false };
+  const options: TS.CompilerOptions = {
+    ...parsed.options,
+    rootDir: path.dirname(configPath),
+    outDir,
+    noEmit: false,
+    declaration: false,
+    sourceMap: false,
+  };
   delete options.plugins;
   const host = ts.createCompilerHost(options);
   // The transpiler writes scrypt.index.json into "the tsconfig dir", which it takes from the program's current directory.
@@ -80,7 +100,9 @@ function makeProgram(files: string[], outDir: string) {
   const program = ts.createProgram(abs, options, host);
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length) {
-    throw new Error(`scrypt-ts sources do not type-check:\n${ts.formatDiagnostics(diagnostics, { ...host, getNewLine: () => '\n', getCanonicalFileName: (f) => f })}`);
+    throw new Error(
+      `scrypt-ts sources do not type-check:\n${ts.formatDiagnostics(diagnostics, { ...host, getNewLine: () => '\n', getCanonicalFileName: (f) => f })}`,
+    );
   }
   return { ts, program, host, abs };
 }
@@ -120,8 +142,14 @@ export async function transpileScryptTs(files: string[], outDir: string): Promis
   const result: Record<string, string> = {};
   for (const [file, data] of written) {
     if (file.endsWith('.transformer.json')) {
-      const t = JSON.parse(data) as { success: boolean; errors: { message: string; srcRange: { fileName: string; start: { line: number; character: number } } }[] };
-      if (!t.success) errors.push(...t.errors.map((e) => `${e.srcRange.fileName}:${e.srcRange.start.line + 1}:${e.srcRange.start.character + 1}: ${e.message}`));
+      const t = JSON.parse(data) as {
+        success: boolean;
+        errors: { message: string; srcRange: { fileName: string; start: { line: number; character: number } } }[];
+      };
+      if (!t.success)
+        errors.push(
+          ...t.errors.map((e) => `${e.srcRange.fileName}:${e.srcRange.start.line + 1}:${e.srcRange.start.character + 1}: ${e.message}`),
+        );
     } else if (file.endsWith('.scrypt')) {
       const names = [...data.matchAll(/^\s*contract\s+(\w+)/gm)].map((m) => m[1]);
       result[names.at(-1) ?? path.basename(file, '.scrypt')] = data;
@@ -146,7 +174,10 @@ export function loadScryptTsModules(files: string[]): Record<string, Record<stri
   const emitted = program.emit(undefined, (file, text) => {
     if (file.endsWith('.js')) js.set(path.basename(file, '.js'), text);
   });
-  if (emitted.emitSkipped) throw new Error(`emit failed:\n${ts.formatDiagnostics(emitted.diagnostics, { getCurrentDirectory: () => ROOT, getNewLine: () => '\n', getCanonicalFileName: (f) => f })}`);
+  if (emitted.emitSkipped)
+    throw new Error(
+      `emit failed:\n${ts.formatDiagnostics(emitted.diagnostics, { getCurrentDirectory: () => ROOT, getNewLine: () => '\n', getCanonicalFileName: (f) => f })}`,
+    );
   const modules: Record<string, Record<string, unknown>> = {};
   for (const file of abs) {
     const code = js.get(path.basename(file, path.extname(file)));

@@ -35,7 +35,10 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           const found = events.find(match);
           if (found) return Promise.resolve(found);
           return new Promise((done, fail) => {
-            const timer = setTimeout(() => fail(new Error(`no matching event within ${ms} ms; got ${events.map((e) => e.event).join(', ')}`)), ms);
+            const timer = setTimeout(
+              () => fail(new Error(`no matching event within ${ms} ms; got ${events.map((e) => e.event).join(', ')}`)),
+              ms,
+            );
             waiters.push({ match, done: (e) => (clearTimeout(timer), done(e)) });
           });
         },

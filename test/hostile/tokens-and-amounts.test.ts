@@ -11,8 +11,8 @@ import type { LocalNode } from '../../main/chain/local/local-node.js';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
 import { contractScript } from '../../main/engine/tokens/schema.js';
-import { KST20 } from '../../main/engine/tokens/templates/kst.js';
-import { checkStasTemplate } from '../../main/engine/tokens/templates/stas.js';
+import { KST20 } from '../../main/engine/token-templates/kst.js';
+import { checkStasTemplate } from '../../main/engine/token-templates/stas.js';
 import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { stasFormatTemplate } from '../helpers/stas-format-template.js';
 import { startHeadless, type Headless } from '../helpers/headless.js';
@@ -23,7 +23,32 @@ import { tempDir } from '../helpers/tmp.js';
 import { until } from '../helpers/until.js';
 
 /** Values that are not plainly an amount, whatever a lenient parser would make of them. */
-const JUNK: unknown[] = [true, false, [7], [], {}, { n: 1 }, '1e2', '0x10', ' 7 ', '7 ', '', ' ', '-1', '+7', '1,000', '1_000', 'Infinity', 'NaN', NaN, Infinity, -Infinity, null, '0b11', '٣'];
+const JUNK: unknown[] = [
+  true,
+  false,
+  [7],
+  [],
+  {},
+  { n: 1 },
+  '1e2',
+  '0x10',
+  ' 7 ',
+  '7 ',
+  '',
+  ' ',
+  '-1',
+  '+7',
+  '1,000',
+  '1_000',
+  'Infinity',
+  'NaN',
+  NaN,
+  Infinity,
+  -Infinity,
+  null,
+  '0b11',
+  '٣',
+];
 
 describe('amounts are strict: one schema, no coercion', () => {
   const schemas = {
@@ -32,9 +57,12 @@ describe('amounts are strict: one schema, no coercion', () => {
     'send item sn': (v: unknown) => OPERATIONS.send.input.safeParse({ dataArray: [{ to: 'x@y.test', tokenId: 't', sn: v }] }),
     'redeem amount': (v: unknown) => OPERATIONS.redeemToken.input.safeParse({ dataArray: [{ tokenId: 't', amount: v }] }),
     'redeem sn': (v: unknown) => OPERATIONS.redeemToken.input.safeParse({ dataArray: [{ tokenId: 't', sn: v }] }),
-    'issue tokenSupply': (v: unknown) => OPERATIONS.issueToken.input.safeParse({ name: 'A', protocolId: 'KST-20', symbol: 'A', tokenSupply: v, satsPerToken: 1 }),
-    'issue satsPerToken': (v: unknown) => OPERATIONS.issueToken.input.safeParse({ name: 'A', protocolId: 'KST-20', symbol: 'A', tokenSupply: 1, satsPerToken: v }),
-    'issue decimals': (v: unknown) => OPERATIONS.issueToken.input.safeParse({ name: 'A', protocolId: 'KST-20', symbol: 'A', tokenSupply: 1, satsPerToken: 1, decimals: v }),
+    'issue tokenSupply': (v: unknown) =>
+      OPERATIONS.issueToken.input.safeParse({ name: 'A', protocolId: 'KST-20', symbol: 'A', tokenSupply: v, satsPerToken: 1 }),
+    'issue satsPerToken': (v: unknown) =>
+      OPERATIONS.issueToken.input.safeParse({ name: 'A', protocolId: 'KST-20', symbol: 'A', tokenSupply: 1, satsPerToken: v }),
+    'issue decimals': (v: unknown) =>
+      OPERATIONS.issueToken.input.safeParse({ name: 'A', protocolId: 'KST-20', symbol: 'A', tokenSupply: 1, satsPerToken: 1, decimals: v }),
     'resolveUri amount': (v: unknown) => OPERATIONS.resolveUri.input.safeParse({ uri: 'x@y.test', amount: v }),
     'pay output satoshis': (v: unknown) => OPERATIONS.pay.input.safeParse({ outputs: [{ script: '00', satoshis: v }] }),
     'faucet satoshis': (v: unknown) => OPERATIONS.faucet.input.safeParse({ satoshis: v }),
@@ -104,7 +132,9 @@ describe('amounts over HTTP: /v1/send refuses what is not an amount, and nothing
     walletID = await createOrgWallet(org, { walletTitle: 'Payer' });
     const address = (await orgCall(org, 'GET', '/v1/address', { headers: { walletID } })).body.data.address;
     assert.equal((await orgCall(org, 'POST', '/chain/faucet', { body: { address, satoshis: 500_000 } })).status, 200);
-    await until('funded', async () => ((await orgCall(org, 'GET', '/v1/balance', { headers: { walletID } })).body.data.coins[0].balance === 500_000 ? true : undefined));
+    await until('funded', async () =>
+      (await orgCall(org, 'GET', '/v1/balance', { headers: { walletID } })).body.data.coins[0].balance === 500_000 ? true : undefined,
+    );
   });
   after(async () => {
     await host?.stop();
@@ -133,7 +163,15 @@ describe('amounts over HTTP: /v1/send refuses what is not an amount, and nothing
       assert.match(r.body.data.msg, /amount|satoshis/);
     }
     // A good item beside a junk one: the whole request is refused before anything is paid.
-    const mixed = await orgCall(org, 'POST', '/v1/send', { headers: { walletID }, body: { dataArray: [{ to, satoshis: 1000 }, { to, amount: true }] } });
+    const mixed = await orgCall(org, 'POST', '/v1/send', {
+      headers: { walletID },
+      body: {
+        dataArray: [
+          { to, satoshis: 1000 },
+          { to, amount: true },
+        ],
+      },
+    });
     assert.equal(mixed.status, 400);
     const bal = (await orgCall(org, 'GET', '/v1/balance', { headers: { walletID } })).body.data.coins[0].balance;
     assert.equal(bal, 500_000, 'nothing left the wallet');
@@ -154,9 +192,11 @@ describe('amounts over HTTP: /v1/send refuses what is not an amount, and nothing
     const to = PrivateKey.fromRandom().toAddress();
     const r = await orgCall(org, 'POST', '/v1/send', { headers: { walletID }, body: { dataArray: [{ to, amount: '0.00012345' }] } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    const e = (await orgCall(org, 'GET', '/v1/history', { headers: { walletID } })).body.data.history.find((h: { txid: string }) => h.txid === r.body.data.txIds[0]);
+    const e = (await orgCall(org, 'GET', '/v1/history', { headers: { walletID } })).body.data.history.find(
+      (h: { txid: string }) => h.txid === r.body.data.txIds[0],
+    );
     assert.equal(e.amount + (e.fee ?? 0), -12_345, 'exactly 12,345 satoshis paid, besides the fee');
-});
+  });
 });
 
 describe('forged tokens are never announced as received: events, notifications and history follow the lineage', () => {
@@ -172,7 +212,11 @@ describe('forged tokens are never announced as received: events, notifications a
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     admin = { authToken: s.authToken, serviceId: s.serviceId };
     events.length = 0;
-    const stream = engine.openEventStream({ credentials: admin }, (e) => events.push(e), () => undefined);
+    const stream = engine.openEventStream(
+      { credentials: admin },
+      (e) => events.push(e),
+      () => undefined,
+    );
     close = () => stream.close();
   });
   afterEach(() => {
@@ -191,10 +235,19 @@ describe('forged tokens are never announced as received: events, notifications a
   }
 
   /** Submits a transaction the stranger signs, spending one P2PKH-led output of theirs. */
-  async function submit(key: PrivateKey, source: { tx: Transaction; txid: string; vout: number }, outputs: { script: string; satoshis: number }[]): Promise<string> {
+  async function submit(
+    key: PrivateKey,
+    source: { tx: Transaction; txid: string; vout: number },
+    outputs: { script: string; satoshis: number }[],
+  ): Promise<string> {
     const tx = new Transaction(1, [], [], 0);
     const prev = source.tx.outputs[source.vout];
-    tx.addInput({ sourceTXID: source.txid, sourceOutputIndex: source.vout, sequence: 0xffffffff, unlockingScriptTemplate: new P2PKH().unlock(key, 'all', false, prev.satoshis, prev.lockingScript) });
+    tx.addInput({
+      sourceTXID: source.txid,
+      sourceOutputIndex: source.vout,
+      sequence: 0xffffffff,
+      unlockingScriptTemplate: new P2PKH().unlock(key, 'all', false, prev.satoshis, prev.lockingScript),
+    });
     for (const o of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
     await tx.sign();
     const r = node.submit(tx.toHex());
@@ -206,19 +259,45 @@ describe('forged tokens are never announced as received: events, notifications a
    * A stranger's "issue": a contract output written as `P2PKH(contractPkh) OP_RETURN <schema>` from their
    * own coin, then spent (they hold contractPkh's key) into a token output claiming `redemption`/`symbol`.
    */
-  async function strangerIssue(key: PrivateKey, claim: { redemption: string; symbol: string }, ownerPkh: string, tokens: number): Promise<string> {
+  async function strangerIssue(
+    key: PrivateKey,
+    claim: { redemption: string; symbol: string },
+    ownerPkh: string,
+    tokens: number,
+  ): Promise<string> {
     const coin = await strangerCoin(key, 20_000);
-    const schema = { name: claim.symbol, protocolId: 'KST-20', symbol: claim.symbol, description: '', image: '', totalSupply: tokens, decimals: 0, satsPerToken: 1, properties: {}, tokenId: claim.redemption };
+    const schema = {
+      name: claim.symbol,
+      protocolId: 'KST-20',
+      symbol: claim.symbol,
+      description: '',
+      image: '',
+      totalSupply: tokens,
+      decimals: 0,
+      satsPerToken: 1,
+      properties: {},
+      tokenId: claim.redemption,
+    };
     const contractTxid = await submit(key, coin, [
       { script: contractScript(pkhOf(key.toAddress()), schema), satoshis: tokens },
       { script: new P2PKH().lock(key.toAddress()).toHex(), satoshis: 20_000 - tokens - 1_000 },
     ]);
     const contract = { tx: Transaction.fromHex(node.txHex(contractTxid)!), txid: contractTxid, vout: 0 };
-    return submit(key, contract, [{ script: KST20.lock({ owner: ownerPkh, redemption: claim.redemption, symbol: claim.symbol, data: [], splittable: true }), satoshis: tokens - 200 }]);
+    return submit(key, contract, [
+      {
+        script: KST20.lock({ owner: ownerPkh, redemption: claim.redemption, symbol: claim.symbol, data: [], splittable: true }),
+        satoshis: tokens - 200,
+      },
+    ]);
   }
 
   /** A look-alike token output made from a stranger's plain coin (no lineage at all). */
-  async function lookAlike(key: PrivateKey, claim: { redemption: string; symbol: string }, ownerPkh: string, satoshis: number): Promise<string> {
+  async function lookAlike(
+    key: PrivateKey,
+    claim: { redemption: string; symbol: string },
+    ownerPkh: string,
+    satoshis: number,
+  ): Promise<string> {
     const coin = await strangerCoin(key, 5_000);
     return submit(key, coin, [
       { script: KST20.lock({ owner: ownerPkh, redemption: claim.redemption, symbol: claim.symbol, data: [], splittable: true }), satoshis },
@@ -226,7 +305,8 @@ describe('forged tokens are never announced as received: events, notifications a
     ]);
   }
 
-  const historyRow = async (walletId: string, txid: string) => ((await exec('history', { walletId })).history as { txid: string; memo: string | null }[]).find((h) => h.txid === txid);
+  const historyRow = async (walletId: string, txid: string) =>
+    ((await exec('history', { walletId })).history as { txid: string; memo: string | null }[]).find((h) => h.txid === txid);
   const tokenEvents = (txid: string) => events.filter((e) => e.type === 'token.received' && (e.data as { txid: string }).txid === txid);
 
   /** Waits until the books decided the receipt (its outputs traced back, or found not to). */
@@ -239,7 +319,14 @@ describe('forged tokens are never announced as received: events, notifications a
   async function victimAndRealToken() {
     const issuer = await exec('createWallet', { walletTitle: 'Real issuer' });
     await exec('faucet', { walletId: issuer.walletID, satoshis: 100_000 });
-    const real = await exec('issueToken', { walletId: issuer.walletID, name: 'Real', protocolId: 'KST-20', symbol: 'REAL', tokenSupply: 1000, satsPerToken: 1 });
+    const real = await exec('issueToken', {
+      walletId: issuer.walletID,
+      name: 'Real',
+      protocolId: 'KST-20',
+      symbol: 'REAL',
+      tokenSupply: 1000,
+      satsPerToken: 1,
+    });
     const victim = (await exec('createWallet', { walletTitle: 'Victim' })).walletID as string;
     const victimPkh = pkhOf((await exec('walletAddress', { walletId: victim })).address);
     const [redemption, symbol] = (real.tokenId as string).split('-');
@@ -252,7 +339,11 @@ describe('forged tokens are never announced as received: events, notifications a
     assert.match(row.memo!, /do not trace back/);
     assert.deepEqual(tokenEvents(txid), [], 'no token.received for a forged output');
     const coins = (await exec('balance', { walletId: victim, type: 'ALL' })).coins as { tokenId?: string }[];
-    assert.deepEqual(coins.filter((c) => c.tokenId), [], 'not a holding');
+    assert.deepEqual(
+      coins.filter((c) => c.tokenId),
+      [],
+      'not a holding',
+    );
   }
 
   it('wrong lineage: the real token id on an output made from a plain coin', async () => {
@@ -268,7 +359,7 @@ describe('forged tokens are never announced as received: events, notifications a
     await assertNotAReceipt(victim, txid);
   });
 
-  it('a stranger\'s own "issue" claiming a known token\'s id (their contract output, the real issuer\'s redemption key)', async () => {
+  it("a stranger's own \"issue\" claiming a known token's id (their contract output, the real issuer's redemption key)", async () => {
     const { victim, victimPkh, real } = await victimAndRealToken();
     const txid = await strangerIssue(PrivateKey.fromRandom(), real, victimPkh, 1000);
     await assertNotAReceipt(victim, txid);
@@ -285,16 +376,25 @@ describe('forged tokens are never announced as received: events, notifications a
       { script: lock('OTHER', real.redemption), satoshis: 500 },
       { script: new P2PKH().lock(victimAddress).toHex(), satoshis: 3_000 },
     ]);
-    await until('the BSV part announced', async () => (events.some((e) => e.type === 'payment.received' && (e.data as { txid: string }).txid === txid) ? true : undefined));
+    await until('the BSV part announced', async () =>
+      events.some((e) => e.type === 'payment.received' && (e.data as { txid: string }).txid === txid) ? true : undefined,
+    );
     // Each reconcile runs the lineage check to its end (a run asked for during another follows it).
     for (let i = 0; i < 3; i++) await engine.reconcile();
-    const coins = (await exec('balance', { walletId: victim, type: 'ALL', compact: false })).coins as { tokenId?: string; balance?: number }[];
-    assert.deepEqual(coins.filter((c) => c.tokenId), [], 'no token holding');
+    const coins = (await exec('balance', { walletId: victim, type: 'ALL', compact: false })).coins as {
+      tokenId?: string;
+      balance?: number;
+    }[];
+    assert.deepEqual(
+      coins.filter((c) => c.tokenId),
+      [],
+      'no token holding',
+    );
     assert.equal(coins[0].balance, 3_000, 'the BSV is received');
     assert.deepEqual(tokenEvents(txid), []);
   });
 
-  it('control: a stranger\'s genuine token (its own issue) is announced once its lineage is proven, and history says what came', async () => {
+  it("control: a stranger's genuine token (its own issue) is announced once its lineage is proven, and history says what came", async () => {
     const { victim, victimPkh } = await victimAndRealToken();
     const stranger = PrivateKey.fromRandom();
     const own = { redemption: pkhOf(stranger.toAddress()), symbol: 'GEN' };
@@ -331,14 +431,23 @@ describe('P2P references are paid in what they were issued for: BSV by plain sat
     const source = Transaction.fromHex(node.txHex(f.txid)!);
     const vout = source.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(key.toAddress()).toHex());
     const tx = new Transaction(1, [], [], 0);
-    tx.addInput({ sourceTXID: f.txid, sourceOutputIndex: vout, sequence: 0xffffffff, unlockingScriptTemplate: new P2PKH().unlock(key, 'all', false, 50_000, source.outputs[vout].lockingScript) });
+    tx.addInput({
+      sourceTXID: f.txid,
+      sourceOutputIndex: vout,
+      sequence: 0xffffffff,
+      unlockingScriptTemplate: new P2PKH().unlock(key, 'all', false, 50_000, source.outputs[vout].lockingScript),
+    });
     for (const o of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
-    tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 50_000 - outputs.reduce((n, o) => n + o.satoshis, 0) - 2_000 });
+    tx.addOutput({
+      lockingScript: new P2PKH().lock(key.toAddress()),
+      satoshis: 50_000 - outputs.reduce((n, o) => n + o.satoshis, 0) - 2_000,
+    });
     await tx.sign();
     return tx;
   }
 
-  const token = (ownerPkh: string, redemption = 'ab'.repeat(20), symbol = 'PTS') => KST20.lock({ owner: ownerPkh, redemption, symbol, data: [], splittable: true });
+  const token = (ownerPkh: string, redemption = 'ab'.repeat(20), symbol = 'PTS') =>
+    KST20.lock({ owner: ownerPkh, redemption, symbol, data: [], splittable: true });
   const deliver = (tx: Transaction, reference: string) => engine.paymailHost.receiveTransaction(handle, { hex: tx.toHex(), reference });
   const refused = async (p: Promise<unknown>, code: string) => {
     await assert.rejects(p, (err: { status?: number; code?: string }) => err.status === 400 && err.code === code);
@@ -351,9 +460,19 @@ describe('P2P references are paid in what they were issued for: BSV by plain sat
     // A token (look-alike or not) to the issued address, with more than enough satoshis.
     await refused(deliver(await strangerTx([{ script: token(pkh), satoshis: 9_000 }]), dest.reference), 'wrong-outputs');
     // Short in plain satoshis, topped up by a token output.
-    await refused(deliver(await strangerTx([{ script, satoshis: 1_000 }, { script: token(pkh), satoshis: 4_000 }]), dest.reference), 'wrong-outputs');
+    await refused(
+      deliver(
+        await strangerTx([
+          { script, satoshis: 1_000 },
+          { script: token(pkh), satoshis: 4_000 },
+        ]),
+        dest.reference,
+      ),
+      'wrong-outputs',
+    );
     // Every kind of token output the templates recognise, however it is dressed.
-    for (const t of [token(pkh, pkh, 'BSV'), token(pkh, 'cd'.repeat(20), 'SAT')]) await refused(deliver(await strangerTx([{ script: t, satoshis: 5_000 }]), dest.reference), 'wrong-outputs');
+    for (const t of [token(pkh, pkh, 'BSV'), token(pkh, 'cd'.repeat(20), 'SAT')])
+      await refused(deliver(await strangerTx([{ script: t, satoshis: 5_000 }]), dest.reference), 'wrong-outputs');
     const good = await strangerTx([{ script, satoshis: 5_000 }]);
     const r = await deliver(good, dest.reference);
     assert.equal(r.txid, good.id('hex'), 'the reference was not used up by the refused deliveries');
@@ -363,15 +482,29 @@ describe('P2P references are paid in what they were issued for: BSV by plain sat
 
   it('a token reference (the sender named the token) is paid only by that token, owned by the issued address', async () => {
     const tokenId = `${'ab'.repeat(20)}-PTS`;
-    await refused(Promise.resolve().then(() => engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: { tokenId: 'nope', protocol: 'KST-20' } })), 'bad-request');
-    await refused(Promise.resolve().then(() => engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: { tokenId, protocol: 'BSV' } })), 'bad-request');
-    await refused(Promise.resolve().then(() => engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: [tokenId] })), 'bad-request');
+    await refused(
+      Promise.resolve().then(() =>
+        engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: { tokenId: 'nope', protocol: 'KST-20' } }),
+      ),
+      'bad-request',
+    );
+    await refused(
+      Promise.resolve().then(() => engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: { tokenId, protocol: 'BSV' } })),
+      'bad-request',
+    );
+    await refused(
+      Promise.resolve().then(() => engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: [tokenId] })),
+      'bad-request',
+    );
     const dest = engine.paymailHost.p2pDestination(handle, { satoshis: 100, token: { tokenId, protocol: 'KST-20' } });
     const script = dest.outputs[0].script;
     const pkh = script.slice(6, 46);
     await refused(deliver(await strangerTx([{ script, satoshis: 100 }]), dest.reference), 'wrong-outputs'); // plain satoshis
     await refused(deliver(await strangerTx([{ script: token(pkh, 'cd'.repeat(20)), satoshis: 100 }]), dest.reference), 'wrong-outputs'); // another token
-    await refused(deliver(await strangerTx([{ script: token(pkh, 'ab'.repeat(20), 'PTX'), satoshis: 100 }]), dest.reference), 'wrong-outputs'); // another symbol
+    await refused(
+      deliver(await strangerTx([{ script: token(pkh, 'ab'.repeat(20), 'PTX'), satoshis: 100 }]), dest.reference),
+      'wrong-outputs',
+    ); // another symbol
     await refused(deliver(await strangerTx([{ script: token('ef'.repeat(20)), satoshis: 100 }]), dest.reference), 'wrong-outputs'); // another owner
     await refused(deliver(await strangerTx([{ script: token(pkh), satoshis: 99 }]), dest.reference), 'wrong-outputs'); // short
     // The right token to the right owner is taken; it is not counted or announced until it traces back.
@@ -407,7 +540,7 @@ describe('a licensed STAS template is checked against the family, and shows its 
     await refusedTemplate(`76a914${D}88ac6a14${R}`, /47 bytes/);
   });
 
-  it('look-alikes of the right size but not the family\'s structure are refused', async () => {
+  it("look-alikes of the right size but not the family's structure are refused", async () => {
     const real = stasFormatTemplate('STAS-20');
     const body = real.slice(`76a914${D}88ac69`.length, real.length - `6a14${R}`.length);
     const noOps = '4b' + '00'.repeat(75); // one 75-byte push: data, no mechanics
@@ -431,7 +564,7 @@ describe('a licensed STAS template is checked against the family, and shows its 
     );
   });
 
-  it('the format test templates install for each family; list and install answer each one\'s SHA-256', async () => {
+  it("the format test templates install for each family; list and install answer each one's SHA-256", async () => {
     for (const family of ['STAS', 'STAS-20', 'STAS-789']) {
       const template = stasFormatTemplate(family);
       const sha256 = createHash('sha256').update(template, 'utf8').digest('hex');

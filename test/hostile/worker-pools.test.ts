@@ -65,7 +65,10 @@ describe('compile pool: a compile that breaks its worker fails alone', () => {
   let pool: CompilePool;
   const log = capturedLogger();
   before(() => {
-    pool = new CompilePool({ timeoutMs: 500, memoryMb: 64, maxSourceBytes: 10_000, workers: 1 }, { logger: log.logger, workerFile: HOSTILE_COMPILER });
+    pool = new CompilePool(
+      { timeoutMs: 500, memoryMb: 64, maxSourceBytes: 10_000, workers: 1 },
+      { logger: log.logger, workerFile: HOSTILE_COMPILER },
+    );
   });
   after(() => pool.close());
 
@@ -83,7 +86,10 @@ describe('compile pool: a compile that breaks its worker fails alone', () => {
       assert.doesNotMatch(r.message, /internal compiler error/, 'the detail is for the log, not the caller');
       assert.equal((await pool.compile('fine', opts('u1'))).hex, '51', `the pool compiles again after "${source}"`);
     }
-    assert.ok(log.lines.some((l) => /an internal compiler error/.test(l)), 'the detail is logged');
+    assert.ok(
+      log.lines.some((l) => /an internal compiler error/.test(l)),
+      'the detail is logged',
+    );
   });
 
   it('a transpile shares the compiler with compiles: a user holding its share is refused as busy, with a retry time', async () => {
@@ -100,14 +106,19 @@ describe('compile pool: a compile that breaks its worker fails alone', () => {
 
   it('a worker that fails after answering (a throw from a timer, its heap exhausted) is logged and replaced; the process carries on', async () => {
     await withIdleEventLoops(async () => {
-      const own = new CompilePool({ timeoutMs: 500, memoryMb: 64, maxSourceBytes: 10_000, workers: 1 }, { logger: log.logger, workerFile: HOSTILE_COMPILER });
+      const own = new CompilePool(
+        { timeoutMs: 500, memoryMb: 64, maxSourceBytes: 10_000, workers: 1 },
+        { logger: log.logger, workerFile: HOSTILE_COMPILER },
+      );
       try {
         for (const source of ['throw-after-answer', 'heap-after-answer']) {
           const before = log.lines.length;
           assert.equal((await own.compile(source, opts('u1'))).hex, '51');
           // Nothing is sent to the worker meanwhile, so its failure belongs to no compile. Unheard, piscina's
           // 'error' event for it would end the test process here.
-          await until(`the pool reports the worker that failed after "${source}"`, async () => (log.lines.slice(before).some((l) => /failed outside a compile/.test(l)) ? true : undefined));
+          await until(`the pool reports the worker that failed after "${source}"`, async () =>
+            log.lines.slice(before).some((l) => /failed outside a compile/.test(l)) ? true : undefined,
+          );
           assert.equal((await own.compile('fine', opts('u1'))).hex, '51');
         }
       } finally {
@@ -123,24 +134,27 @@ describe('compile pool: a compile that breaks its worker fails alone', () => {
     assert.equal((await queued).hex, '51');
     assert.equal((await stopped).code, 'COMPILE_LIMIT');
     const same = refusal(pool.compile('hang', opts('u3')));
-    assert.equal((await pool.compile('fine', opts('u3'))).hex, '51', 'the same user\'s next compile too');
+    assert.equal((await pool.compile('fine', opts('u3'))).hex, '51', "the same user's next compile too");
     assert.equal((await same).code, 'COMPILE_LIMIT');
   });
 
   it('any mix of hostile and plain compiles from several users: each answered with a result, a 422 or a 503; never another failure', async () => {
     const kinds = ['exit', 'throw', 'stack', 'hang', 'fine', 'fine'];
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ kind: fc.constantFrom(...kinds), owner: fc.constantFrom('a', 'b', 'c') }), { minLength: 1, maxLength: 6 }), async (tasks) => {
-        const outcomes = await Promise.allSettled(tasks.map((t) => pool.compile(t.kind, opts(t.owner))));
-        outcomes.forEach((o, i) => {
-          if (o.status === 'fulfilled') return assert.equal(o.value.hex, '51');
-          assert.ok(o.reason instanceof DomainError, `${tasks[i].kind}: ${String(o.reason)}`);
-          assert.ok(['COMPILE_LIMIT', 'BUSY'].includes(o.reason.code), `${tasks[i].kind}: ${o.reason.code}`);
-          if (tasks[i].kind === 'fine') assert.equal(o.reason.code, 'BUSY', 'a plain compile is refused only for its owner\'s share');
-        });
-        assert.equal((await pool.compile('fine', opts('z'))).hex, '51');
-        assert.deepEqual(pool.load(), { running: 0, waiting: 0 });
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ kind: fc.constantFrom(...kinds), owner: fc.constantFrom('a', 'b', 'c') }), { minLength: 1, maxLength: 6 }),
+        async (tasks) => {
+          const outcomes = await Promise.allSettled(tasks.map((t) => pool.compile(t.kind, opts(t.owner))));
+          outcomes.forEach((o, i) => {
+            if (o.status === 'fulfilled') return assert.equal(o.value.hex, '51');
+            assert.ok(o.reason instanceof DomainError, `${tasks[i].kind}: ${String(o.reason)}`);
+            assert.ok(['COMPILE_LIMIT', 'BUSY'].includes(o.reason.code), `${tasks[i].kind}: ${o.reason.code}`);
+            if (tasks[i].kind === 'fine') assert.equal(o.reason.code, 'BUSY', "a plain compile is refused only for its owner's share");
+          });
+          assert.equal((await pool.compile('fine', opts('z'))).hex, '51');
+          assert.deepEqual(pool.load(), { running: 0, waiting: 0 });
+        },
+      ),
       { numRuns: 6 },
     );
   });
@@ -148,9 +162,12 @@ describe('compile pool: a compile that breaks its worker fails alone', () => {
 
 describe('fair queue: users take turns, each holds a bounded share', () => {
   type Event = { op: 'acquire'; owner: number } | { op: 'release'; pick: number };
-  const event = fc.oneof(fc.record({ op: fc.constant('acquire' as const), owner: fc.nat(3) }), fc.record({ op: fc.constant('release' as const), pick: fc.nat(20) }));
+  const event = fc.oneof(
+    fc.record({ op: fc.constant('acquire' as const), owner: fc.nat(3) }),
+    fc.record({ op: fc.constant('release' as const), pick: fc.nat(20) }),
+  );
 
-  it('never more than the slots or an owner\'s share; a slot is never idle while a task may start; no owner overtakes another twice', async () => {
+  it("never more than the slots or an owner's share; a slot is never idle while a task may start; no owner overtakes another twice", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.array(event, { maxLength: 80 }), async (slots, events: Event[]) => {
         const q = new FairQueue({ slots, perOwnerRunning: 1, perOwnerQueued: 2, maxQueued: 6 });
@@ -186,7 +203,7 @@ describe('fair queue: users take turns, each holds a bounded share', () => {
             if (refused) {
               waitingOf.set(e.owner, waitingOf.get(e.owner)! - 1);
               assert.ok(refused instanceof QueueFull);
-              assert.ok(load.waiting >= 2 || q.load().waiting >= 6, 'refused only beyond the owner\'s or everyone\'s share');
+              assert.ok(load.waiting >= 2 || q.load().waiting >= 6, "refused only beyond the owner's or everyone's share");
             }
           } else if (running.length) {
             const [r] = running.splice(e.pick % running.length, 1);
@@ -230,7 +247,11 @@ describe('script workers: a hostile script fails its check alone', () => {
     const verifier = new ScriptVerifier(1, HOSTILE_SCRIPTS, 5_000);
     try {
       for (const raw of ['exit', 'stack']) {
-        await assert.rejects(verifier.verify(raw, source), (err: Error & { closing?: boolean }) => err.name === 'ScriptCheckUnavailable' && err.closing === false, raw);
+        await assert.rejects(
+          verifier.verify(raw, source),
+          (err: Error & { closing?: boolean }) => err.name === 'ScriptCheckUnavailable' && err.closing === false,
+          raw,
+        );
         assert.equal(await verifier.verify('fine', source), null, `checks work again after "${raw}"`);
       }
     } finally {
@@ -278,7 +299,8 @@ describe('script workers: a hostile script fails its check alone', () => {
 /** Each function calls the previous one twice, `depth` deep: the compiler's inlining doubles at each level. */
 function exponentialInlining(depth: number, fanOut = 2): string {
   let fns = 'static function f0(int x) : int { return x + 1; }\n';
-  for (let i = 1; i <= depth; i++) fns += `static function f${i}(int x) : int { return ${Array.from({ length: fanOut }, () => `C.f${i - 1}(x)`).join(' + ')}; }\n`;
+  for (let i = 1; i <= depth; i++)
+    fns += `static function f${i}(int x) : int { return ${Array.from({ length: fanOut }, () => `C.f${i - 1}(x)`).join(' + ')}; }\n`;
   return `contract C {\n${fns}public function main(int x) { require(C.f${depth}(x) > 0); } }`;
 }
 
@@ -296,7 +318,8 @@ describe('the headless host: hostile compiles never take it down, and users shar
   let host: Headless;
   let admin: Record<string, string> = {};
   let viewer: Record<string, string> = {};
-  const call = (auth: Record<string, string>, method: string, p: string, body?: unknown): Promise<Reply> => request(host.url, method, p, { body, headers: auth });
+  const call = (auth: Record<string, string>, method: string, p: string, body?: unknown): Promise<Reply> =>
+    request(host.url, method, p, { body, headers: auth });
   const assertUp = async (after: string) => {
     assert.equal(host.proc.exitCode, null, `the process exited after ${after}\n${host.stderr().slice(-2000)}`);
     assert.equal((await request(host.url, 'GET', '/health')).status, 200, `/health after ${after}`);
@@ -306,7 +329,18 @@ describe('the headless host: hostile compiles never take it down, and users shar
     host = await startHeadless({
       dataDir: tempDir(),
       password: 'pw-worker-pools',
-      args: ['--compile-timeout', '1', '--compile-memory', '64', '--compile-workers', '1', '--compile-max-source', '2000000', '--log-level', 'warn'],
+      args: [
+        '--compile-timeout',
+        '1',
+        '--compile-memory',
+        '64',
+        '--compile-workers',
+        '1',
+        '--compile-max-source',
+        '2000000',
+        '--log-level',
+        'warn',
+      ],
     });
     const s = await request(host.url, 'POST', '/api/v1/setup', { body: ADMIN });
     admin = { authToken: s.body.data.authToken, serviceid: s.body.data.serviceId };
@@ -319,20 +353,24 @@ describe('the headless host: hostile compiles never take it down, and users shar
     await host.stop();
   });
 
-  it('exponential-inlining sources are stopped with 422 COMPILE_LIMIT; the process stays up and compiles again', { timeout: 120_000 }, async () => {
-    for (const [depth, fanOut] of [
-      [30, 2],
-      [24, 2],
-      [20, 3],
-      [16, 4],
-    ]) {
-      const r = await call(viewer, 'POST', '/v1/compile', { sourceCode: b64(exponentialInlining(depth, fanOut)) });
-      assert.equal(r.status, 422, JSON.stringify(r.body));
-      assert.equal(r.body.data.code, 'COMPILE_LIMIT');
-      await assertUp(`an exponential source of depth ${depth}, fan-out ${fanOut}`);
-    }
-    assert.equal((await call(viewer, 'POST', '/v1/compile', { sourceCode: TRIVIAL })).status, 200);
-  });
+  it(
+    'exponential-inlining sources are stopped with 422 COMPILE_LIMIT; the process stays up and compiles again',
+    { timeout: 120_000 },
+    async () => {
+      for (const [depth, fanOut] of [
+        [30, 2],
+        [24, 2],
+        [20, 3],
+        [16, 4],
+      ]) {
+        const r = await call(viewer, 'POST', '/v1/compile', { sourceCode: b64(exponentialInlining(depth, fanOut)) });
+        assert.equal(r.status, 422, JSON.stringify(r.body));
+        assert.equal(r.body.data.code, 'COMPILE_LIMIT');
+        await assertUp(`an exponential source of depth ${depth}, fan-out ${fanOut}`);
+      }
+      assert.equal((await call(viewer, 'POST', '/v1/compile', { sourceCode: TRIVIAL })).status, 200);
+    },
+  );
 
   it('a compile queued behind one stopped for its limits is answered without another compile arriving', { timeout: 90_000 }, async () => {
     // The second compile must reach the host while the first runs: if it overtook the first (two
@@ -353,31 +391,39 @@ describe('the headless host: hostile compiles never take it down, and users shar
     }
   });
 
-  it("a viewer's flood of slow compiles: the excess is refused as busy, and the admin's compile is answered before most of the flood", { timeout: 120_000 }, async () => {
-    const FLOOD = 10;
-    const slow = b64(slowSource());
-    const answers: { who: string; status: number; code?: string; retryAfter?: number }[] = [];
-    const record = (who: string) => (r: Reply) => answers.push({ who, status: r.status, code: r.body?.data?.code, retryAfter: r.body?.data?.retryAfter });
-    const flood = Array.from({ length: FLOOD }, () => call(viewer, 'POST', '/v1/compile', { sourceCode: slow }).then(record('viewer')));
-    // The flood has reached the host once the first of it is answered.
-    await until('the first answer to the flood', async () => (answers.length ? true : undefined), 60_000);
-    const adminsTurn = await call(admin, 'POST', '/v1/compile', { sourceCode: TRIVIAL }).then((r) => {
-      record('admin')(r);
-      return r;
-    });
-    assert.equal(adminsTurn.status, 200, JSON.stringify(adminsTurn.body));
-    await Promise.all(flood);
+  it(
+    "a viewer's flood of slow compiles: the excess is refused as busy, and the admin's compile is answered before most of the flood",
+    { timeout: 120_000 },
+    async () => {
+      const FLOOD = 10;
+      const slow = b64(slowSource());
+      const answers: { who: string; status: number; code?: string; retryAfter?: number }[] = [];
+      const record = (who: string) => (r: Reply) =>
+        answers.push({ who, status: r.status, code: r.body?.data?.code, retryAfter: r.body?.data?.retryAfter });
+      const flood = Array.from({ length: FLOOD }, () => call(viewer, 'POST', '/v1/compile', { sourceCode: slow }).then(record('viewer')));
+      // The flood has reached the host once the first of it is answered.
+      await until('the first answer to the flood', async () => (answers.length ? true : undefined), 60_000);
+      const adminsTurn = await call(admin, 'POST', '/v1/compile', { sourceCode: TRIVIAL }).then((r) => {
+        record('admin')(r);
+        return r;
+      });
+      assert.equal(adminsTurn.status, 200, JSON.stringify(adminsTurn.body));
+      await Promise.all(flood);
 
-    const viewers = answers.filter((a) => a.who === 'viewer');
-    const refused = viewers.filter((a) => a.code === 'BUSY');
-    assert.equal(refused.length, FLOOD - PER_USER_RUNNING - PER_USER_QUEUED, JSON.stringify(viewers));
-    for (const r of refused) assert.ok(r.status === 503 && typeof r.retryAfter === 'number' && r.retryAfter > 0, JSON.stringify(r));
-    // Before the admin's: only the viewer's compile already running when it arrived (two if the first
-    // ended before the admin's request reached the host), never the rest of the line.
-    const adminAt = answers.findIndex((a) => a.who === 'admin');
-    const viewerWorkBefore = answers.slice(0, adminAt).filter((a) => a.who === 'viewer' && a.code !== 'BUSY').length;
-    const viewerWorkAfter = answers.slice(adminAt).filter((a) => a.who === 'viewer' && a.code !== 'BUSY').length;
-    assert.ok(viewerWorkBefore <= 2 && viewerWorkAfter >= 1, `viewer compiles answered before the admin's: ${viewerWorkBefore}, after: ${viewerWorkAfter}`);
-    await assertUp('the flood');
-  });
+      const viewers = answers.filter((a) => a.who === 'viewer');
+      const refused = viewers.filter((a) => a.code === 'BUSY');
+      assert.equal(refused.length, FLOOD - PER_USER_RUNNING - PER_USER_QUEUED, JSON.stringify(viewers));
+      for (const r of refused) assert.ok(r.status === 503 && typeof r.retryAfter === 'number' && r.retryAfter > 0, JSON.stringify(r));
+      // Before the admin's: only the viewer's compile already running when it arrived (two if the first
+      // ended before the admin's request reached the host), never the rest of the line.
+      const adminAt = answers.findIndex((a) => a.who === 'admin');
+      const viewerWorkBefore = answers.slice(0, adminAt).filter((a) => a.who === 'viewer' && a.code !== 'BUSY').length;
+      const viewerWorkAfter = answers.slice(adminAt).filter((a) => a.who === 'viewer' && a.code !== 'BUSY').length;
+      assert.ok(
+        viewerWorkBefore <= 2 && viewerWorkAfter >= 1,
+        `viewer compiles answered before the admin's: ${viewerWorkBefore}, after: ${viewerWorkAfter}`,
+      );
+      await assertUp('the flood');
+    },
+  );
 });

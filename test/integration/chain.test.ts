@@ -9,7 +9,6 @@ import { until } from '../helpers/until.js';
 
 const key = PrivateKey.fromRandom();
 
-
 describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two instances', () => {
   const dataA = tempDir();
   let a: Headless;
@@ -44,7 +43,7 @@ describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two i
     assert.match(f.body.data.txid, /^[0-9a-f]{64}$/);
     funding = Transaction.fromHex((await request(a.url, 'GET', `/chain/woc/v1/bsv/local/tx/${f.body.data.txid}/hex`)).body);
     const m = await request(a.url, 'POST', '/chain/mine', { body: {}, headers: adminA });
-    assert.ok(m.body.data.height >= 1);
+    assert.deepEqual([m.body.data.height, m.body.data.txCount], [1, 2], 'the block after genesis: its coinbase and the faucet payment');
   });
 
   it("@bsv/sdk's ARC broadcaster is accepted, and its status reads back with a verifiable merkle path", async () => {
@@ -92,15 +91,22 @@ describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two i
     assert.equal(utxos[0].txid, funding.id('hex'));
     assert.ok(utxos[0].height !== null && utxos[0].height > 0);
     assert.equal(utxos[0].script, new P2PKH().lock(key.toAddress()).toHex());
-    assert.deepEqual((await woc.getHistory(key.toAddress())).map((h) => h.txid).sort(), [funding.id('hex'), funding.inputs[0].sourceTransaction!.id('hex')].sort());
+    assert.deepEqual(
+      (await woc.getHistory(key.toAddress())).map((h) => h.txid).sort(),
+      [funding.id('hex'), funding.inputs[0].sourceTransaction!.id('hex')].sort(),
+    );
     assert.deepEqual(await woc.getFeePolicy(), { satoshis: 1, bytes: 1000, dustLimit: 1 });
     assert.equal((await woc.getUsdRate())!.rate, 40);
     assert.equal((await woc.getTip()).height, (await request(a.url, 'GET', '/chain/woc/v1/bsv/local/chain/info')).body.blocks);
     assert.equal(await woc.getTransactionHex('ab'.repeat(32)), null);
   });
 
-  it('a second instance uses the first one\'s node: balances and tip follow it', async () => {
-    b = await startHeadless({ dataDir: tempDir(), password: 'pw-b', args: ['--network', 'remote', '--remote-url', a.url, '--sync-interval', '1', '--paymail-domain', 'b.test'] });
+  it("a second instance uses the first one's node: balances and tip follow it", async () => {
+    b = await startHeadless({
+      dataDir: tempDir(),
+      password: 'pw-b',
+      args: ['--network', 'remote', '--remote-url', a.url, '--sync-interval', '1', '--paymail-domain', 'b.test'],
+    });
     const s = await request(b.url, 'POST', '/api/v1/setup', { body: { ...ADMIN, organisation: 'Beta' } });
     adminB = { authToken: s.body.data.authToken };
     const net = await request(b.url, 'GET', '/v1/network', { headers: adminB });
@@ -113,14 +119,26 @@ describe('local node over HTTP: ARC and WhatsOnChain compatible, shared by two i
     await request(a.url, 'POST', '/chain/faucet', { body: { address: addr, satoshis: 77_000 }, headers: adminA });
     const balance = async () => (await request(b.url, 'GET', '/v1/wallets', { headers: adminB })).body.data.wallets[0].balance;
     const diag = async () => JSON.stringify((await request(b.url, 'GET', '/v1/network', { headers: adminB })).body.data.syncError);
-    await until('B to see the payment', async () => ((await balance()).unconfirmed === 77_000 ? true : undefined)).catch(async (e) => { throw new Error(`${e.message}; sync: ${await diag()}`); });
-    assert.deepEqual(await until('B to see the payment', async () => ((await balance()).unconfirmed === 77_000 ? balance() : undefined)), { confirmed: 0, unconfirmed: 77_000 });
+    await until('B to see the payment', async () => ((await balance()).unconfirmed === 77_000 ? true : undefined)).catch(async (e) => {
+      throw new Error(`${e.message}; sync: ${await diag()}`);
+    });
+    assert.deepEqual(await until('B to see the payment', async () => ((await balance()).unconfirmed === 77_000 ? balance() : undefined)), {
+      confirmed: 0,
+      unconfirmed: 77_000,
+    });
     await request(a.url, 'POST', '/chain/mine', { body: {}, headers: adminA });
-    assert.deepEqual(await until('B to see it confirmed', async () => ((await balance()).confirmed === 77_000 ? balance() : undefined)), { confirmed: 77_000, unconfirmed: 0 });
+    assert.deepEqual(await until('B to see it confirmed', async () => ((await balance()).confirmed === 77_000 ? balance() : undefined)), {
+      confirmed: 77_000,
+      unconfirmed: 0,
+    });
     // B's own faucet and mining go to A's node (its development routes).
     const viaB = await request(b.url, 'POST', '/chain/faucet', { body: { address: addr, satoshis: 1_000 }, headers: adminB });
     assert.equal(viaB.status, 200, JSON.stringify(viaB.body));
-    assert.equal((await request(a.url, 'GET', `/chain/woc/v1/bsv/local/tx/${viaB.body.data.txid}/hex`)).status, 200, "the coins came from A's node");
+    assert.equal(
+      (await request(a.url, 'GET', `/chain/woc/v1/bsv/local/tx/${viaB.body.data.txid}/hex`)).status,
+      200,
+      "the coins came from A's node",
+    );
     const mined = await request(b.url, 'POST', '/chain/mine', { body: {}, headers: adminB });
     assert.equal(mined.status, 200, JSON.stringify(mined.body));
     assert.ok(mined.body.data.txCount >= 2, 'the faucet transaction was mined on A');

@@ -6,7 +6,6 @@ import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js'
 import { tempDir } from '../helpers/tmp.js';
 import { keystead } from '../helpers/cli.js';
 
-
 /** `keystead balance | history | pay` against a running instance, with the token from the environment. */
 describe('the CLI against a running Keystead', () => {
   let org: Org;
@@ -39,7 +38,10 @@ describe('the CLI against a running Keystead', () => {
     assert.equal(paid.code, 0, paid.stderr);
     const txid = paid.stdout.trim();
     assert.match(txid, /^[0-9a-f]{64}$/);
-    const again = await keystead(['pay', to, '--sats', '20000', '--wallet', walletID, '--idempotency-key', 'invoice-77', '--yes', '--json'], env);
+    const again = await keystead(
+      ['pay', to, '--sats', '20000', '--wallet', walletID, '--idempotency-key', 'invoice-77', '--yes', '--json'],
+      env,
+    );
     assert.equal(JSON.parse(again.stdout).txid, txid, 'the same key pays once');
     const h = await keystead(['history', '--wallet', walletID, '--json'], env);
     const rows = JSON.parse(h.stdout).history;

@@ -6,7 +6,9 @@ import { startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
 
-/** Scripts written for the public service the spec describes: its sign-in route and answer, the resolver's spellings, lookup's precision. */
+/**
+ * Scripts written for the public service the spec describes: its sign-in route and answer, the resolver's spellings, lookup's precision.
+ */
 describe("the public service's clients", () => {
   let host: Headless;
   before(async () => {
@@ -27,7 +29,8 @@ describe("the public service's clients", () => {
   });
 
   it('the resolver answers on /v1/URI and /v1/uri', async () => {
-    const { authToken } = (await request(host.url, 'POST', '/v1/auth', { body: { email: ADMIN.email, password: ADMIN.password } })).body.data;
+    const { authToken } = (await request(host.url, 'POST', '/v1/auth', { body: { email: ADMIN.email, password: ADMIN.password } })).body
+      .data;
     const to = PrivateKey.fromRandom().toAddress();
     for (const path of ['/v1/URI', '/v1/uri']) {
       const r = await request(host.url, 'GET', path, { headers: { authToken, uri: `bitcoin:${to}?amount=0.0001` } });

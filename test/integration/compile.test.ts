@@ -24,7 +24,10 @@ describe('POST /v1/compile and the offline CLI', () => {
     const r = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(P2PKH) }, headers: auth });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.data.msg, 'Operation completed successfully');
-    assert.equal(r.body.data.scrypt, '$pubKeyHash OP_1 OP_PICK OP_HASH160 OP_1 OP_PICK OP_EQUAL OP_VERIFY OP_2 OP_PICK OP_2 OP_PICK OP_CHECKSIG OP_NIP OP_NIP OP_NIP');
+    assert.equal(
+      r.body.data.scrypt,
+      '$pubKeyHash OP_1 OP_PICK OP_HASH160 OP_1 OP_PICK OP_EQUAL OP_VERIFY OP_2 OP_PICK OP_2 OP_PICK OP_CHECKSIG OP_NIP OP_NIP OP_NIP',
+    );
     assert.equal(r.body.data.hex, '<pubKeyHash>5179a95179876952795279ac777777');
     assert.deepEqual(r.body.data.errors, []);
     assert.equal(typeof buildContractClass(r.body.data.artifact), 'function', 'scryptlib loads it');
@@ -33,10 +36,16 @@ describe('POST /v1/compile and the offline CLI', () => {
   });
 
   it('answers errors with their positions, and refuses bad input', async () => {
-    const bad = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64('contract A {\n  int x\n}\n'), file: 'A.scrypt' }, headers: auth });
+    const bad = await request(host.url, 'POST', '/v1/compile', {
+      body: { sourceCode: b64('contract A {\n  int x\n}\n'), file: 'A.scrypt' },
+      headers: auth,
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.data.code, 'COMPILE_FAILED');
-    assert.deepEqual(bad.body.data.errors.map((e: any) => `${e.file}:${e.line}:${e.column}`), ['A.scrypt:3:1']);
+    assert.deepEqual(
+      bad.body.data.errors.map((e: any) => `${e.file}:${e.line}:${e.column}`),
+      ['A.scrypt:3:1'],
+    );
     const notB64 = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: 'contract!' }, headers: auth });
     assert.equal(notB64.body.data.code, 'VALIDATION_FAILED');
     const noAuth = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(P2PKH) } });
@@ -46,18 +55,26 @@ describe('POST /v1/compile and the offline CLI', () => {
   it('imports: sent with the request (path → base64), or read from disk by the CLI', async () => {
     const lib = 'library Twice { static function of(int x) : int { return x + x; } }';
     const main = 'import "lib/twice.scrypt";\ncontract UsesTwice { int x; public function f(int a) { require(Twice.of(a) == this.x); } }';
-    const ok = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(main), imports: { 'lib/twice.scrypt': b64(lib) } }, headers: auth });
+    const ok = await request(host.url, 'POST', '/v1/compile', {
+      body: { sourceCode: b64(main), imports: { 'lib/twice.scrypt': b64(lib) } },
+      headers: auth,
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.data.artifact.contract, 'UsesTwice');
     const missing = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(main), file: 'M.scrypt' }, headers: auth });
     assert.equal(missing.status, 400);
-    assert.deepEqual(missing.body.data.errors.map((e: any) => `${e.file}:${e.line}:${e.column} ${e.message}`), ['M.scrypt:1:1 cannot read the imported file lib/twice.scrypt']);
+    assert.deepEqual(
+      missing.body.data.errors.map((e: any) => `${e.file}:${e.line}:${e.column} ${e.message}`),
+      ['M.scrypt:1:1 cannot read the imported file lib/twice.scrypt'],
+    );
     ensureBuilt();
     const dir = tempDir();
     writeFileSync(path.join(dir, 'M.scrypt'), main);
     mkdirSync(path.join(dir, 'lib'));
     writeFileSync(path.join(dir, 'lib', 'twice.scrypt'), lib);
-    const cli = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'compile', path.join(dir, 'M.scrypt')], { encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'compile', path.join(dir, 'M.scrypt')], {
+      encoding: 'utf8',
+    });
     assert.equal(cli.status, 0, cli.stderr);
     assert.equal(JSON.parse(readFileSync(path.join(dir, 'M.json'), 'utf8')).contract, 'UsesTwice');
   });

@@ -21,7 +21,9 @@ describe('live events (GET /v1/events)', () => {
   before(async () => {
     org = await setUpOrg(await startHeadless({ dataDir: tempDir(), password: 'pw', args: ['--mine-interval', '0'] }));
     walletID = await createOrgWallet(org, { walletTitle: 'Treasury' });
-    const made = await orgCall(org, 'POST', '/api/v1/createUser', { body: { email: 'op@acme.io', password: 'operator-pass-1', role: 'operator', firstName: 'O', lastName: 'P', title: '' } });
+    const made = await orgCall(org, 'POST', '/api/v1/createUser', {
+      body: { email: 'op@acme.io', password: 'operator-pass-1', role: 'operator', firstName: 'O', lastName: 'P', title: '' },
+    });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     const login = await request(org.host.url, 'POST', '/api/v1/login', { body: { email: 'op@acme.io', password: 'operator-pass-1' } });
     operatorAuth = { authToken: login.body.data.authToken };
@@ -38,7 +40,7 @@ describe('live events (GET /v1/events)', () => {
     assert.equal(s.body.data.code, 'UNAUTHORIZED');
   });
 
-  it("a payment to a wallet: its owner hears payment.received, the balance and, once mined, confirmed; another user hears only the block", async () => {
+  it('a payment to a wallet: its owner hears payment.received, the balance and, once mined, confirmed; another user hears only the block', async () => {
     const admin = await open('', org.auth);
     const operator = await open('', operatorAuth);
     assert.equal(admin.status, 200);
@@ -48,7 +50,10 @@ describe('live events (GET /v1/events)', () => {
     const { txid } = funded.body.data;
 
     const received = await admin.next((e) => e.event === 'payment.received' && e.data.txid === txid);
-    assert.deepEqual({ ...received.data, counterparty: undefined }, { walletID, walletTitle: 'Treasury', txid, satoshis: 25_000, counterparty: undefined });
+    assert.deepEqual(
+      { ...received.data, counterparty: undefined },
+      { walletID, walletTitle: 'Treasury', txid, satoshis: 25_000, counterparty: undefined },
+    );
     const pending = await admin.next((e) => e.event === 'payment.state' && e.data.txid === txid);
     assert.equal(pending.data.state, 'pending');
     const balance = await admin.next((e) => e.event === 'balance' && e.data.walletID === walletID);
@@ -68,7 +73,10 @@ describe('live events (GET /v1/events)', () => {
     );
     // Ids only grow.
     const ids = admin.events.map((e) => Number(e.id));
-    assert.deepEqual(ids, [...ids].sort((x, y) => x - y));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((x, y) => x - y),
+    );
   });
 
   it('a client reconnecting with Last-Event-ID gets what it missed; an id no longer kept gets reset', async () => {

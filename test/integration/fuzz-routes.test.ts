@@ -44,33 +44,148 @@ const TARGETS: Target[] = [
 ];
 
 const FIELDS = [
-  'walletId', 'walletID', 'walletid', 'walletTitle', 'mnemonicPhrase', 'uri', 'amount', 'outputs', 'satoshis', 'script', 'email', 'password',
-  'newPassword', 'currentPassword', 'keepApiKeys', 'role', 'userId', 'keyId', 'force', 'members', 'sourceCode', 'optimize', 'privateKey', 'type',
-  'currency', 'rate', 'domain', 'url', 'address', 'blocks', 'nextPageToken', 'maxResults', 'limit', 'data', 'peer', 'peerData', 'peerProtocol',
-  'idempotencyKey', 'mnemonic', 'label', 'organisation', 'firstName', 'paymail', 'paymailActivate', 'hex', 'reference', 'rawTx', 'txhex', '__proto__',
+  'walletId',
+  'walletID',
+  'walletid',
+  'walletTitle',
+  'mnemonicPhrase',
+  'uri',
+  'amount',
+  'outputs',
+  'satoshis',
+  'script',
+  'email',
+  'password',
+  'newPassword',
+  'currentPassword',
+  'keepApiKeys',
+  'role',
+  'userId',
+  'keyId',
+  'force',
+  'members',
+  'sourceCode',
+  'optimize',
+  'privateKey',
+  'type',
+  'currency',
+  'rate',
+  'domain',
+  'url',
+  'address',
+  'blocks',
+  'nextPageToken',
+  'maxResults',
+  'limit',
+  'data',
+  'peer',
+  'peerData',
+  'peerProtocol',
+  'idempotencyKey',
+  'mnemonic',
+  'label',
+  'organisation',
+  'firstName',
+  'paymail',
+  'paymailActivate',
+  'hex',
+  'reference',
+  'rawTx',
+  'txhex',
+  '__proto__',
 ];
-const HEADERS = ['walletID', 'walletid', 'password', 'walletPassword', 'uri', 'amount', 'force', 'type', 'currency', 'compact', 'maxResults', 'nextPageToken', 'mnemonic', 'idempotency-key', 'serviceid', 'uid', 'apikey'];
+const HEADERS = [
+  'walletID',
+  'walletid',
+  'password',
+  'walletPassword',
+  'uri',
+  'amount',
+  'force',
+  'type',
+  'currency',
+  'compact',
+  'maxResults',
+  'nextPageToken',
+  'mnemonic',
+  'idempotency-key',
+  'serviceid',
+  'uid',
+  'apikey',
+];
 
 const someAddress = PrivateKey.fromRandom().toAddress();
 const SPECIALS = [
-  '', ' ', '%E0%A4%A', 'payto:%E0%A4%A', `payto:shop@acme.test?amount=1000`, `bitcoin:${someAddress}?amount=0.0001`, someAddress, 'shop@acme.test',
-  '0000-00000000-00000', '-1', '1e308', 'NaN', 'true', 'null', '[]', '{}', 'x'.repeat(5_000), 'ü†f-8 ✓', '../../etc/passwd', '<script>', "'; DROP TABLE users; --",
-  new P2PKH().lock(someAddress).toHex(), Buffer.from('contract C { public function f(int x) { require(((x))); } }').toString('base64'), 'ff'.repeat(40),
+  '',
+  ' ',
+  '%E0%A4%A',
+  'payto:%E0%A4%A',
+  `payto:shop@acme.test?amount=1000`,
+  `bitcoin:${someAddress}?amount=0.0001`,
+  someAddress,
+  'shop@acme.test',
+  '0000-00000000-00000',
+  '-1',
+  '1e308',
+  'NaN',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  'x'.repeat(5_000),
+  'ü†f-8 ✓',
+  '../../etc/passwd',
+  '<script>',
+  "'; DROP TABLE users; --",
+  new P2PKH().lock(someAddress).toHex(),
+  Buffer.from('contract C { public function f(int x) { require(((x))); } }').toString('base64'),
+  'ff'.repeat(40),
 ];
 
-const ascii = fc.string({ unit: fc.constantFrom(...' !#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~'.split('')), maxLength: 40 });
-const scalar = fc.oneof(ascii, fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(...SPECIALS));
-const value = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(scalar, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...FIELDS), scalar, { maxKeys: 4 }) }, {
-  weight: 1,
-  arbitrary: fc.array(fc.record({ script: fc.oneof(ascii, fc.constantFrom(...SPECIALS)), satoshis: fc.oneof(fc.integer(), fc.double()) }), { maxLength: 3 }),
+const ascii = fc.string({
+  unit: fc.constantFrom(...' !#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~'.split('')),
+  maxLength: 40,
 });
+const scalar = fc.oneof(
+  ascii,
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(...SPECIALS),
+);
+const value = fc.oneof(
+  { weight: 4, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...FIELDS), scalar, { maxKeys: 4 }) },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.record({ script: fc.oneof(ascii, fc.constantFrom(...SPECIALS)), satoshis: fc.oneof(fc.integer(), fc.double()) }),
+      { maxLength: 3 },
+    ),
+  },
+);
 const headerValue = fc.oneof(ascii, fc.constantFrom(...SPECIALS.filter((s) => s.length < 200 && /^[\x20-\x7e]*$/.test(s))));
 
 const body = fc.oneof(
   fc.constant<{ kind: 'none' }>({ kind: 'none' }),
   fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 6 }).map((json) => ({ kind: 'json' as const, json })),
   fc.jsonValue({ maxDepth: 3 }).map((json) => ({ kind: 'json' as const, json })),
-  fc.tuple(fc.string({ maxLength: 60 }), fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream', 'multipart/form-data', 'application/json; charset=latin1')).map(([text, type]) => ({ kind: 'raw' as const, text, type })),
+  fc
+    .tuple(
+      fc.string({ maxLength: 60 }),
+      fc.constantFrom(
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/octet-stream',
+        'multipart/form-data',
+        'application/json; charset=latin1',
+      ),
+    )
+    .map(([text, type]) => ({ kind: 'raw' as const, text, type })),
 );
 
 const request = fc.record({
@@ -78,7 +193,9 @@ const request = fc.record({
   method: fc.option(fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'), { freq: 6 }),
   role: fc.constantFrom<Role | 'none' | 'garbage'>(...ROLES, 'none', 'garbage'),
   headers: fc.dictionary(fc.constantFrom(...HEADERS), headerValue, { maxKeys: 4 }),
-  query: fc.dictionary(fc.constantFrom(...FIELDS, ...HEADERS), fc.oneof(ascii, fc.constantFrom('%E0%A4%A', '%', '%%', '%zz')), { maxKeys: 3 }),
+  query: fc.dictionary(fc.constantFrom(...FIELDS, ...HEADERS), fc.oneof(ascii, fc.constantFrom('%E0%A4%A', '%', '%%', '%zz')), {
+    maxKeys: 3,
+  }),
   body,
 });
 
@@ -90,7 +207,11 @@ describe('fuzz: every route, every role, hostile input', () => {
   let serviceId = '';
 
   const login = async (role: Role) => {
-    const res = await fetch(`${base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `${role}@acme.io`, password: role === 'admin' ? ADMIN.password : 'fuzz-password-1' }) });
+    const res = await fetch(`${base}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `${role}@acme.io`, password: role === 'admin' ? ADMIN.password : 'fuzz-password-1' }),
+    });
     tokens[role] = ((await res.json()) as { data: { authToken: string } }).data.authToken;
   };
 
@@ -104,10 +225,20 @@ describe('fuzz: every route, every role, hostile input', () => {
     serviceId = s.serviceId;
     tokens.admin = s.authToken;
     for (const role of ROLES.filter((r) => r !== 'admin')) {
-      await t.engine.execute('createUser', { email: `${role}@acme.io`, password: 'fuzz-password-1', role }, { authToken: tokens.admin, serviceId }, meta);
+      await t.engine.execute(
+        'createUser',
+        { email: `${role}@acme.io`, password: 'fuzz-password-1', role },
+        { authToken: tokens.admin, serviceId },
+        meta,
+      );
       await login(role);
     }
-    await t.engine.execute('createWallet', { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, { authToken: tokens.admin, serviceId }, meta);
+    await t.engine.execute(
+      'createWallet',
+      { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true },
+      { authToken: tokens.admin, serviceId },
+      meta,
+    );
   });
   after(async () => {
     await server.close();
@@ -130,7 +261,9 @@ describe('fuzz: every route, every role, hostile input', () => {
           payload = r.body.text;
           headers['content-type'] = r.body.type;
         }
-        const query = Object.entries(r.query).map(([k, v]) => `${encodeURIComponent(k)}=${/^%/.test(v) ? v : encodeURIComponent(v)}`).join('&');
+        const query = Object.entries(r.query)
+          .map(([k, v]) => `${encodeURIComponent(k)}=${/^%/.test(v) ? v : encodeURIComponent(v)}`)
+          .join('&');
         const url = `${base}${r.target.path}${query ? `?${query}` : ''}`;
         const res = await fetch(url, { method, headers, body: payload });
         const text = await res.text();

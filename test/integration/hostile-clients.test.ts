@@ -38,10 +38,20 @@ function assertEnvelope(r: { status: number; body: any }, status: number, code?:
 function loginFrom(port: number, localAddress: string, password: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ email: ADMIN.email, password });
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/login', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v1/login',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -51,8 +61,11 @@ describe('hostile and careless clients: every answer is an envelope, never a 500
   let host: Headless;
   let receiver: Receiver;
   let auth: Record<string, string> = {};
-  const call = (method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<Reply> =>
-    request(host.url, method, path, { ...opts, headers: { ...auth, ...opts.headers } });
+  const call = (
+    method: string,
+    path: string,
+    opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<Reply> => request(host.url, method, path, { ...opts, headers: { ...auth, ...opts.headers } });
 
   before(async () => {
     receiver = await startReceiver('slow.test');
@@ -70,21 +83,52 @@ describe('hostile and careless clients: every answer is an envelope, never a 500
   });
 
   it('answers unparseable HTTP with the envelope: 414 for an over-long URL, 431 for over-large headers, 400 for garbage', async () => {
-    assertEnvelope(parseRaw(await raw(host.port, `GET /v1/wallets?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`)), 414, 'URI_TOO_LONG');
+    assertEnvelope(
+      parseRaw(await raw(host.port, `GET /v1/wallets?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`)),
+      414,
+      'URI_TOO_LONG',
+    );
     assertEnvelope(await call('GET', `/health?x=${'a'.repeat(9_000)}`), 414, 'URI_TOO_LONG');
-    assertEnvelope(parseRaw(await raw(host.port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`)), 431, 'HEADERS_TOO_LARGE');
+    assertEnvelope(
+      parseRaw(await raw(host.port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`)),
+      431,
+      'HEADERS_TOO_LARGE',
+    );
     const many = Array.from({ length: 4_000 }, (_, i) => `X-H${i}: v`).join('\r\n');
-    assertEnvelope(parseRaw(await raw(host.port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n${many}\r\n\r\n`)), 431, 'HEADERS_TOO_LARGE');
+    assertEnvelope(
+      parseRaw(await raw(host.port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n${many}\r\n\r\n`)),
+      431,
+      'HEADERS_TOO_LARGE',
+    );
     assertEnvelope(parseRaw(await raw(host.port, 'NONSENSE\r\n\r\n')), 400, 'BAD_REQUEST');
   });
 
   it('answers bad bodies with the envelope: 400 malformed JSON, 415 wrong type, 413 too large', async () => {
-    assertEnvelope(await call('POST', '/api/v1/login', { raw: '{"email": ', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-    assertEnvelope(await call('POST', '/api/v1/login', { raw: 'email=a', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    assertEnvelope(await call('POST', '/api/v1/login', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    assertEnvelope(
+      await call('POST', '/api/v1/login', { raw: '{"email": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'INVALID_JSON',
+    );
+    assertEnvelope(
+      await call('POST', '/api/v1/login', { raw: 'email=a', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    assertEnvelope(
+      await call('POST', '/api/v1/login', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     assertEnvelope(await call('POST', '/rpc/me', { raw: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    assertEnvelope(await call('POST', '/api/v1/login', { body: { email: ADMIN.email, password: 'x'.repeat(2 * 1024 * 1024) } }), 413, 'PAYLOAD_TOO_LARGE');
-    const proto = await call('POST', '/api/v1/login', { raw: '{"__proto__": {"admin": true}, "email": "a@b.c", "password": "x"}', headers: { 'content-type': 'application/json' } });
+    assertEnvelope(
+      await call('POST', '/api/v1/login', { body: { email: ADMIN.email, password: 'x'.repeat(2 * 1024 * 1024) } }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
+    const proto = await call('POST', '/api/v1/login', {
+      raw: '{"__proto__": {"admin": true}, "email": "a@b.c", "password": "x"}',
+      headers: { 'content-type': 'application/json' },
+    });
     assertEnvelope(proto, 400, 'INVALID_JSON');
   });
 
@@ -102,7 +146,9 @@ describe('hostile and careless clients: every answer is an envelope, never a 500
     // About 3 s of work at most here; the host allows 1 s. Meanwhile /health answers, one request after another.
     let body = '';
     for (let i = 0; i < 40_000; i++) body += `int v${i} = x + ${i};\n`;
-    const slow = call('POST', '/v1/compile', { body: { sourceCode: Buffer.from(`contract C { public function f(int x) { ${body} require(v0 > 0); } }`).toString('base64') } });
+    const slow = call('POST', '/v1/compile', {
+      body: { sourceCode: Buffer.from(`contract C { public function f(int x) { ${body} require(v0 > 0); } }`).toString('base64') },
+    });
     let done = false;
     void slow.then(() => (done = true));
     let answeredDuring = 0;
@@ -115,7 +161,9 @@ describe('hostile and careless clients: every answer is an envelope, never a 500
 
     const big = Buffer.from(`contract C { ${'/* pad */ '.repeat(120_000)} }`).toString('base64');
     assertEnvelope(await call('POST', '/v1/compile', { body: { sourceCode: big } }), 413, 'PAYLOAD_TOO_LARGE');
-    const fine = await call('POST', '/v1/compile', { body: { sourceCode: Buffer.from('contract C { public function f(int x) { require(x == 1); } }').toString('base64') } });
+    const fine = await call('POST', '/v1/compile', {
+      body: { sourceCode: Buffer.from('contract C { public function f(int x) { require(x == 1); } }').toString('base64') },
+    });
     assert.equal(fine.status, 200, 'the compiler works again after a stopped compile');
   });
 
@@ -146,11 +194,16 @@ describe('hostile and careless clients: every answer is an envelope, never a 500
   it('serves concurrent faucet requests one at a time, never a 500', async () => {
     const address = PrivateKey.fromRandom().toAddress();
     const all = await Promise.all(Array.from({ length: 6 }, () => call('POST', '/chain/faucet', { body: { address, satoshis: 1_000 } })));
-    assert.deepEqual(all.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      all.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200],
+    );
   });
 
   it('throttles 100 parallel wrong logins from 100 loopback addresses like 100 sent one by one', async () => {
-    const guesses = await Promise.all(Array.from({ length: 100 }, (_, i) => loginFrom(host.port, `127.0.${Math.floor(i / 250)}.${(i % 250) + 2}`, `wrong-guess-${i}`)));
+    const guesses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => loginFrom(host.port, `127.0.${Math.floor(i / 250)}.${(i % 250) + 2}`, `wrong-guess-${i}`)),
+    );
     const evaluated = guesses.filter((s) => s === 401).length;
     assert.ok(evaluated <= 6, `${evaluated} guesses were evaluated`);
     assert.equal(guesses.filter((s) => s === 429).length, 100 - evaluated);
@@ -161,8 +214,11 @@ describe('hostile and careless clients: every answer is an envelope, never a 500
 describe('Relysia clients name their wallet as walletID: Keystead never falls back to another wallet', () => {
   let host: Headless;
   let auth: Record<string, string> = {};
-  const call = (method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<Reply> =>
-    request(host.url, method, path, { ...opts, headers: { ...auth, ...opts.headers } });
+  const call = (
+    method: string,
+    path: string,
+    opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<Reply> => request(host.url, method, path, { ...opts, headers: { ...auth, ...opts.headers } });
   const walletIds = async () => (await call('GET', '/v1/wallets')).body.data.wallets.map((w: { walletID: string }) => w.walletID).sort();
 
   before(async () => {
@@ -219,8 +275,16 @@ describe('Relysia clients name their wallet as walletID: Keystead never falls ba
     const gone = await call('DELETE', '/v1/wallet', { body: { walletID: doomed } });
     assert.equal(gone.status, 200, JSON.stringify(gone.body));
     assert.equal(gone.body.data.walletId, doomed);
-    assert.deepEqual(await walletIds(), before.filter((id: string) => id !== doomed), 'only the named wallet went');
+    assert.deepEqual(
+      await walletIds(),
+      before.filter((id: string) => id !== doomed),
+      'only the named wallet went',
+    );
     const byHeader = (await call('POST', '/v1/createWallet', { body: { walletTitle: 'Header' } })).body.data.walletID;
-    assert.equal((await call('DELETE', '/v1/wallet', { headers: { walletID: byHeader, 'content-type': 'application/json' } })).status, 200, 'a bodiless DELETE with a JSON content type is accepted');
+    assert.equal(
+      (await call('DELETE', '/v1/wallet', { headers: { walletID: byHeader, 'content-type': 'application/json' } })).status,
+      200,
+      'a bodiless DELETE with a JSON content type is accepted',
+    );
   });
 });

@@ -41,7 +41,10 @@ describe('the OpenAPI document', () => {
     assert.equal(pay.responses.default.content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope');
     // The paymail host's and the local node's own routes are listed too, with their path parameters.
     assert.ok(doc.paths['/.well-known/bsvalias'].get);
-    assert.deepEqual(doc.paths['/api/bsvalias/receive-transaction/{handle}'].post.parameters.map((p: any) => p.name), ['handle']);
+    assert.deepEqual(
+      doc.paths['/api/bsvalias/receive-transaction/{handle}'].post.parameters.map((p: any) => p.name),
+      ['handle'],
+    );
     assert.ok(doc.paths['/chain/arc/v1/tx'].post);
     // … each with its request and response shape (a route registered without one fails here).
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
@@ -49,10 +52,14 @@ describe('the OpenAPI document', () => {
         if (!['paymail host', 'local node', 'live events'].includes(op.tags?.[0])) continue;
         const content = Object.values(op.responses[200].content as Record<string, { schema: object }>)[0];
         assert.ok(Object.keys(content.schema).length > 0, `${method.toUpperCase()} ${path} has no response schema`);
-        if (method === 'post' && !path.endsWith('/mempool')) assert.ok(op.requestBody, `${method.toUpperCase()} ${path} has no request schema`);
+        if (method === 'post' && !path.endsWith('/mempool'))
+          assert.ok(op.requestBody, `${method.toUpperCase()} ${path} has no request schema`);
       }
     }
-    assert.deepEqual(doc.paths['/api/bsvalias/beef/{handle}'].post.requestBody.content['application/json'].schema.required, ['beef', 'reference']);
+    assert.deepEqual(doc.paths['/api/bsvalias/beef/{handle}'].post.requestBody.content['application/json'].schema.required, [
+      'beef',
+      'reference',
+    ]);
     assert.ok(doc.paths['/v1/events'].get.responses[200].content['text/event-stream']);
     assert.match(doc.paths['/chain/faucet'].post.description, /Roles: admin, manager/, 'an operation route keeps its contract');
     const compile = doc.paths['/v1/compile'].post;

@@ -47,7 +47,13 @@ describe('public paymail mode (--paymail-listen)', () => {
   before(async () => {
     const port = await freePort();
     pub = `http://127.0.0.1:${port}`;
-    org = await setUpOrg(await startHeadless({ dataDir: tempDir(), password: 'pw', args: ['--mine-interval', '0', '--paymail-domain', 'acme.test', '--paymail-listen', `127.0.0.1:${port}`] }));
+    org = await setUpOrg(
+      await startHeadless({
+        dataDir: tempDir(),
+        password: 'pw',
+        args: ['--mine-interval', '0', '--paymail-domain', 'acme.test', '--paymail-listen', `127.0.0.1:${port}`],
+      }),
+    );
     walletID = await createOrgWallet(org, { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true });
   });
   after(() => org.host.stop());
@@ -68,8 +74,18 @@ describe('public paymail mode (--paymail-listen)', () => {
   });
 
   it('serves nothing but paymail: no API, no UI, no chain routes', async () => {
-    for (const [method, path] of [['GET', '/v1/wallets'], ['POST', '/api/v1/login'], ['GET', '/openapi.json'], ['GET', '/'], ['POST', '/chain/faucet'], ['GET', '/v1/events']] as const) {
-      const r = await requestAs('pay.acme.test', pub, method, path, { headers: { authToken: org.auth.authToken }, ...(method === 'POST' ? { body: {} } : {}) });
+    for (const [method, path] of [
+      ['GET', '/v1/wallets'],
+      ['POST', '/api/v1/login'],
+      ['GET', '/openapi.json'],
+      ['GET', '/'],
+      ['POST', '/chain/faucet'],
+      ['GET', '/v1/events'],
+    ] as const) {
+      const r = await requestAs('pay.acme.test', pub, method, path, {
+        headers: { authToken: org.auth.authToken },
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.body.code, 'not-found');
     }
@@ -81,7 +97,11 @@ describe('public paymail mode (--paymail-listen)', () => {
     const txid = tx.id('hex');
     const signature = BSM.sign(Utils.toArray(txid, 'utf8'), payer, 'base64') as string;
     const r = await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, {
-      body: { beef: tx.toHexBEEF(), reference: dest.reference, metadata: { sender: 'someone@elsewhere.invalid', pubkey: payer.toPublicKey().toString(), signature, note: 'Order 12' } },
+      body: {
+        beef: tx.toHexBEEF(),
+        reference: dest.reference,
+        metadata: { sender: 'someone@elsewhere.invalid', pubkey: payer.toPublicKey().toString(), signature, note: 'Order 12' },
+      },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.txid, txid);
@@ -89,26 +109,41 @@ describe('public paymail mode (--paymail-listen)', () => {
     const row = history.body.data.history.find((h: { txid: string }) => h.txid === txid);
     assert.equal(row.amount, 7_000);
     assert.equal(row.memo, 'Order 12');
-    assert.match(row.counterparty, /^someone@elsewhere\.invalid \(unverified/, "a sender whose host cannot confirm the key is not taken at its word");
+    assert.match(
+      row.counterparty,
+      /^someone@elsewhere\.invalid \(unverified/,
+      'a sender whose host cannot confirm the key is not taken at its word',
+    );
   });
 
   it('refuses a BEEF that does not verify, and a sender signature that does not sign the txid', async () => {
     const dest = await destination(3_000);
     const forged = await paying(dest.outputs, PrivateKey.fromRandom()); // signed by a key that does not own the coin
-    const bad = await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, { body: { beef: forged.toHexBEEF(), reference: dest.reference } });
+    const bad = await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, {
+      body: { beef: forged.toHexBEEF(), reference: dest.reference },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 'bad-beef');
-    const garbage = await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, { body: { beef: '0100beef00', reference: dest.reference } });
+    const garbage = await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/beef/${handle}`, {
+      body: { beef: '0100beef00', reference: dest.reference },
+    });
     assert.equal(garbage.body.code, 'bad-beef');
 
     const tx = await paying(dest.outputs);
     const wrong = BSM.sign(Utils.toArray('not the txid', 'utf8'), payer, 'base64') as string;
     const unsigned = await requestAs('pay.acme.test', pub, 'POST', `/api/bsvalias/receive-transaction/${handle}`, {
-      body: { hex: tx.toHex(), reference: dest.reference, metadata: { sender: 'x@y.invalid', pubkey: payer.toPublicKey().toString(), signature: wrong } },
+      body: {
+        hex: tx.toHex(),
+        reference: dest.reference,
+        metadata: { sender: 'x@y.invalid', pubkey: payer.toPublicKey().toString(), signature: wrong },
+      },
     });
     assert.equal(unsigned.status, 400);
     assert.equal(unsigned.body.code, 'bad-signature');
     const history = await orgCall(org, 'GET', '/v1/history', { headers: { walletID } });
-    assert.ok(!history.body.data.history.some((h: { txid: string }) => h.txid === tx.id('hex') || h.txid === forged.id('hex')), 'nothing refused was booked');
+    assert.ok(
+      !history.body.data.history.some((h: { txid: string }) => h.txid === tx.id('hex') || h.txid === forged.id('hex')),
+      'nothing refused was booked',
+    );
   });
 });

@@ -9,7 +9,6 @@ import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js'
 import { tempDir } from '../helpers/tmp.js';
 import { until } from '../helpers/until.js';
 
-
 const setUp = setUpOrg;
 const call = orgCall;
 const wallet = createOrgWallet;
@@ -34,7 +33,9 @@ async function chainBalance(node: Headless, phrase: string, depth = 80): Promise
 
 async function fund(node: Org, o: Org, walletID: string, amounts: number[]): Promise<void> {
   for (const satoshis of amounts) {
-    const r = await call(node, 'POST', '/chain/faucet', { body: { walletId: undefined, address: (await call(o, 'GET', '/v1/address', { headers: { walletID } })).body.data.address, satoshis } });
+    const r = await call(node, 'POST', '/chain/faucet', {
+      body: { walletId: undefined, address: (await call(o, 'GET', '/v1/address', { headers: { walletID } })).body.data.address, satoshis },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
   }
 }
@@ -46,9 +47,26 @@ describe('payments between two instances on one local chain', () => {
   let bob: string;
 
   before(async () => {
-    a = await setUp(await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test'] }));
+    a = await setUp(
+      await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test'] }),
+    );
     b = await setUp(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-b', args: ['--network', 'remote', '--remote-url', a.host.url, '--sync-interval', '1', '--paymail-domain', 'b.test', '--paymail-hosts', `a.test=${a.host.url}`] }),
+      await startHeadless({
+        dataDir: tempDir(),
+        password: 'pw-b',
+        args: [
+          '--network',
+          'remote',
+          '--remote-url',
+          a.host.url,
+          '--sync-interval',
+          '1',
+          '--paymail-domain',
+          'b.test',
+          '--paymail-hosts',
+          `a.test=${a.host.url}`,
+        ],
+      }),
     );
     const mapped = await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } });
     assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
@@ -77,7 +95,10 @@ describe('payments between two instances on one local chain', () => {
     const resolved = await call(a, 'GET', '/v1/URI', { headers: { uri: 'payto:bob@b.test?purpose=Rent%20May&amount=12000' } });
     assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
     const req = resolved.body.data.data;
-    assert.deepEqual([req.type, req.mainProtocol, req.peerProtocol, req.isBSV, req.memo], ['paymail', 'paymail', 'paymail', true, 'Rent May']);
+    assert.deepEqual(
+      [req.type, req.mainProtocol, req.peerProtocol, req.isBSV, req.memo],
+      ['paymail', 'paymail', 'paymail', true, 'Rent May'],
+    );
     assert.match(req.peer, new RegExp(`^${b.host.url}/api/bsvalias/receive-transaction/bob@b.test$`));
     assert.match(req.peerData, /^[0-9a-f]{32}$/);
     assert.match(req.peerBeef, new RegExp(`^${b.host.url}/api/bsvalias/beef/bob@b.test$`), 'B takes BEEF, so A delivers it so');
@@ -88,17 +109,28 @@ describe('payments between two instances on one local chain', () => {
     assert.equal(paid.body.data.msg, 'Transaction sent successfully');
     assert.equal(paid.body.data.delivered, 'p2p');
     const txid = paid.body.data.txid;
-    assert.equal(await balanceOf(b, bob), 12_000, "B recorded it when it received it");
+    assert.equal(await balanceOf(b, bob), 12_000, 'B recorded it when it received it');
     assert.equal(await balanceOf(a, alice), 200_000 - 12_000 - paid.body.data.fee);
     const ha = (await call(a, 'GET', '/v1/history', { headers: { walletID: alice } })).body.data.history[0];
-    assert.deepEqual([ha.txid, ha.direction, ha.amount, ha.memo, ha.counterparty], [txid, 'out', -(12_000 + paid.body.data.fee), 'Rent May', 'bob@b.test']);
+    assert.deepEqual(
+      [ha.txid, ha.direction, ha.amount, ha.memo, ha.counterparty],
+      [txid, 'out', -(12_000 + paid.body.data.fee), 'Rent May', 'bob@b.test'],
+    );
     const hb = (await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history[0];
-    assert.deepEqual([hb.txid, hb.direction, hb.amount, hb.memo, hb.counterparty], [txid, 'in', 12_000, 'Rent May', 'alice@a.test'], "the sender's signature checked against A's key for alice");
+    assert.deepEqual(
+      [hb.txid, hb.direction, hb.amount, hb.memo, hb.counterparty],
+      [txid, 'in', 12_000, 'Rent May', 'alice@a.test'],
+      "the sender's signature checked against A's key for alice",
+    );
     assert.match(b.host.stderr(), new RegExp(`"txid":"${txid}".*payment received as BEEF`), 'B checked it by SPV');
-    const replay = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', { body: { hex: 'ab', reference: req.peerData } });
+    const replay = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', {
+      body: { hex: 'ab', reference: req.peerData },
+    });
     assert.equal(replay.status, 400, 'garbage is refused');
     const rawTx = (await request(a.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${txid}/hex`)).body as string;
-    const again = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', { body: { hex: rawTx, reference: req.peerData } });
+    const again = await request(b.host.url, 'POST', '/api/bsvalias/receive-transaction/bob@b.test', {
+      body: { hex: rawTx, reference: req.peerData },
+    });
     assert.deepEqual([again.status, again.body.txid], [200, txid], 're-delivering the same transaction is a success');
     assert.equal(await balanceOf(b, bob), 12_000, 'and is not credited twice');
   });
@@ -110,7 +142,9 @@ describe('payments between two instances on one local chain', () => {
     const paid = await call(a, 'POST', '/v1/pay', { body: resolved.body.data.data, headers: { walletID: alice } });
     assert.equal(paid.body.data.delivered, 'broadcast');
     await until('B to see the bitcoin: payment', async () => ((await balanceOf(b, bob)) === 22_000 ? true : undefined));
-    await until('B to have applied it', async () => ((await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history.length === 2 ? true : undefined));
+    await until('B to have applied it', async () =>
+      (await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history.length === 2 ? true : undefined,
+    );
     await call(a, 'POST', '/chain/mine', { body: {} });
     await until('the confirmation to reach B', async () => {
       const h = (await call(b, 'GET', '/v1/history', { headers: { walletID: bob } })).body.data.history;
@@ -118,7 +152,7 @@ describe('payments between two instances on one local chain', () => {
     });
   });
 
-  it('basic address resolution (multi=true) and the client\'s PKI checks work against B', async () => {
+  it("basic address resolution (multi=true) and the client's PKI checks work against B", async () => {
     const resolved = await call(a, 'GET', '/v1/URI', { headers: { uri: 'payto:bob@b.test?amount=3000&multi=true', walletID: alice } });
     assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
     const req = resolved.body.data.data;
@@ -141,7 +175,8 @@ describe('payments between two instances on one local chain', () => {
     const noAmount = await call(a, 'GET', '/v1/URI', { headers: { uri: 'payto:bob@b.test' } });
     assert.equal(noAmount.status, 400);
     assert.match(noAmount.body.data.msg, /amount/);
-    const req = (await call(a, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${PrivateKey.fromRandom().toAddress()}?amount=1` } })).body.data.data;
+    const req = (await call(a, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${PrivateKey.fromRandom().toAddress()}?amount=1` } })).body.data
+      .data;
     const broke = await call(a, 'POST', '/v1/pay', { body: req, headers: { walletID: alice } });
     assert.equal(broke.status, 400);
     assert.equal(broke.body.data.code, 'INSUFFICIENT_FUNDS');
@@ -155,10 +190,17 @@ describe('money safety under concurrency and crashes', () => {
     try {
       const phrase = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
       const w = await wallet(org, { walletTitle: 'Busy', mnemonicPhrase: phrase });
-      await fund(org, org, w, Array.from({ length: 12 }, () => 10_000));
+      await fund(
+        org,
+        org,
+        w,
+        Array.from({ length: 12 }, () => 10_000),
+      );
       const to = PrivateKey.fromRandom().toAddress();
       const req = (await call(org, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${to}?amount=0.00004` } })).body.data.data;
-      const results = await Promise.all(Array.from({ length: 20 }, () => call(org, 'POST', '/v1/pay', { body: req, headers: { walletID: w } })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => call(org, 'POST', '/v1/pay', { body: req, headers: { walletID: w } })),
+      );
       const ok = results.filter((r) => r.status === 200);
       const failed = results.filter((r) => r.status !== 200);
       assert.ok(ok.length >= 12, `at least one pay per coin succeeds (got ${ok.length})`);
@@ -180,13 +222,34 @@ describe('money safety under concurrency and crashes', () => {
     let host = await startHeadless({ dataDir, password: 'pw', args: ['--mine-interval', '0'] });
     const org = await setUp(host);
     const w = await wallet(org, { walletTitle: 'Crashy', mnemonicPhrase: phrase });
-    await fund(org, org, w, Array.from({ length: 30 }, () => 5_000));
-    const req = (await call(org, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${PrivateKey.fromRandom().toAddress()}?amount=0.00002` } })).body.data.data;
-    const burst = Array.from({ length: 30 }, () => call(org, 'POST', '/v1/pay', { body: req, headers: { walletID: w } }).catch(() => null));
-    await new Promise((r) => setTimeout(r, 150));
-    host.proc.kill('SIGKILL');
+    await fund(
+      org,
+      org,
+      w,
+      Array.from({ length: 30 }, () => 5_000),
+    );
+    const req = (await call(org, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${PrivateKey.fromRandom().toAddress()}?amount=0.00002` } }))
+      .body.data.data;
+    // The host dies the moment the first pay of the burst comes back paid: some pays are through, the rest in flight.
+    const pays = 30;
+    let answered = 0;
+    let inFlightAtKill: number | null = null;
+    const crashing = host;
+    const burst = Array.from({ length: pays }, () =>
+      call(org, 'POST', '/v1/pay', { body: req, headers: { walletID: w } }).then(
+        (r) => {
+          answered += 1;
+          if (r.status !== 200 || inFlightAtKill !== null) return;
+          inFlightAtKill = pays - answered;
+          crashing.proc.kill('SIGKILL');
+        },
+        () => undefined, // cut off by the kill
+      ),
+    );
     await Promise.all(burst);
     await host.stop();
+    assert.notEqual(inFlightAtKill, null, 'a pay of the burst went through before the kill');
+    assert.ok(inFlightAtKill! > 0, 'the kill came while pays were still in flight');
 
     host = await startHeadless({ dataDir, password: 'pw', args: ['--mine-interval', '0'] });
     try {
@@ -214,14 +277,17 @@ describe('money safety under concurrency and crashes', () => {
       await call(org, 'POST', '/chain/faucet', { body: { address: addresses[0], satoshis: 50_000 } });
       const w = await wallet(org, { walletTitle: 'Ops' });
       await fund(org, org, w, [3_000]);
-      const req = (await call(org, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${PrivateKey.fromRandom().toAddress()}?amount=0.00003` } })).body.data.data;
+      const req = (await call(org, 'GET', '/v1/URI', { headers: { uri: `bitcoin:${PrivateKey.fromRandom().toAddress()}?amount=0.00003` } }))
+        .body.data.data;
       const paid = await call(org, 'POST', '/v1/pay', { body: req, headers: { walletID: w } });
       assert.equal(paid.status, 200, JSON.stringify(paid.body));
       assert.equal(paid.body.data.feePaidBy, 'feeManager');
       assert.equal(await balanceOf(org, w), 0, 'the user moved all 3,000 satoshis without holding fee money');
       const metrics = await call(org, 'GET', '/api/v1/feeMetricsBeta');
       assert.equal(metrics.body.data.totalBalance.balance, 50_000 - paid.body.data.fee);
-      assert.ok(metrics.body.data.availableUtxos.every((u: { state: string }) => ['available', 'reserved', 'dust', 'spent'].includes(u.state)));
+      assert.ok(
+        metrics.body.data.availableUtxos.every((u: { state: string }) => ['available', 'reserved', 'dust', 'spent'].includes(u.state)),
+      );
     } finally {
       await org.host.stop();
     }

@@ -10,11 +10,23 @@ import { tempDir } from '../helpers/tmp.js';
 
 function memoryStorage() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    m,
+  };
 }
 
 describe('renderer session store over the HTTP client, against a real server', async () => {
-  const runtime = await startRuntime({ dataDir: tempDir(), password: 'pw', port: 0, network: 'local', version: '9.9.9', sessionTtlSeconds: 3600 });
+  const runtime = await startRuntime({
+    dataDir: tempDir(),
+    password: 'pw',
+    port: 0,
+    network: 'local',
+    version: '9.9.9',
+    sessionTtlSeconds: 3600,
+  });
   after(() => runtime.close());
   const client = createHttpClient(runtime.url, () => runtime.url);
 
@@ -42,7 +54,10 @@ describe('renderer session store over the HTTP client, against a real server', a
     await third.getState().start();
     assert.equal(third.getState().phase, 'login');
 
-    await assert.rejects(third.getState().login(ADMIN.email, 'wrong-pass-1'), (e: ApiError) => e.code === 'INVALID_CREDENTIALS' && e.kind === 'unauthenticated');
+    await assert.rejects(
+      third.getState().login(ADMIN.email, 'wrong-pass-1'),
+      (e: ApiError) => e.code === 'INVALID_CREDENTIALS' && e.kind === 'unauthenticated',
+    );
     await third.getState().login(ADMIN.email, ADMIN.password);
     assert.equal(third.getState().phase, 'ready');
   });
@@ -57,7 +72,10 @@ describe('renderer session store over the HTTP client, against a real server', a
   });
 
   it('reports an unreachable server', async () => {
-    const store = createSessionStore(createHttpClient('http://127.0.0.1:1', () => ''), null);
+    const store = createSessionStore(
+      createHttpClient('http://127.0.0.1:1', () => ''),
+      null,
+    );
     await store.getState().start();
     assert.equal(store.getState().phase, 'unreachable');
     assert.match(store.getState().startError!, /Cannot reach/);

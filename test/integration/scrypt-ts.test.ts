@@ -60,7 +60,10 @@ function compiled(name: Name) {
   const source = sources[name];
   assert.ok(source, `the transpiler produced ${name}.scrypt`);
   const r = compileScrypt(source, { file: `${name}.scrypt` });
-  const listing = source.split('\n').map((l, i) => `${String(i + 1).padStart(3)}| ${l}`).join('\n');
+  const listing = source
+    .split('\n')
+    .map((l, i) => `${String(i + 1).padStart(3)}| ${l}`)
+    .join('\n');
   assert.deepEqual(
     r.diagnostics,
     [],
@@ -101,7 +104,10 @@ function toScryptTs(tx: Transaction): { tx: unknown; inputIndex: number } {
   const input = tx.inputs[0];
   const out = input.sourceTransaction!.outputs[input.sourceOutputIndex];
   const copy = new bsv.Transaction(tx.toHex()) as any;
-  copy.inputs[0].output = new (bsv.Transaction as any).Output({ script: bsv.Script.fromHex(out.lockingScript.toHex()), satoshis: out.satoshis });
+  copy.inputs[0].output = new (bsv.Transaction as any).Output({
+    script: bsv.Script.fromHex(out.lockingScript.toHex()),
+    satoshis: out.satoshis,
+  });
   assert.equal(copy.id, tx.id('hex'), 'scrypt-ts sees the same transaction');
   return { tx: copy, inputIndex: 0 };
 }
@@ -151,7 +157,7 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
     }
   });
 
-  it('HashLockedP2PKH: the secret plus the owner\'s signature spend it; a wrong secret, key or signature does not', async () => {
+  it("HashLockedP2PKH: the secret plus the owner's signature spend it; a wrong secret, key or signature does not", async () => {
     const HashLockedP2PKH = contractClass('HashLockedP2PKH');
     const owner = PrivateKey.fromRandom();
     const ownerPub = hex(owner.toPublicKey().encode(true) as number[]);
@@ -184,11 +190,12 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
     const stranger = PrivateKey.fromRandom();
     const forged = spending(source, [payTo]);
     const strangerSig = await signature(forged, stranger);
-    assert.throws(() =>
-      instance.getUnlockingScript((self) => {
-        self.to = toScryptTs(forged);
-        self.unlock(toByteString(secret), Sig(strangerSig), PubKey(ownerPub));
-      }),
+    assert.throws(
+      () =>
+        instance.getUnlockingScript((self) => {
+          self.to = toScryptTs(forged);
+          self.unlock(toByteString(secret), Sig(strangerSig), PubKey(ownerPub));
+        }),
       /signature check failed/,
     );
     /** A spend paying `satoshis` to the owner, signed by `signer` (or carrying a given signature), encoded raw. */
@@ -236,12 +243,30 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
     assert.equal(validate(tx), true, 'check() as encoded by getUnlockingScript');
     assert.equal(verdicts('check', [[2n, 5n, 1n, 8n]])[0], false, 'off by one: scrypt-ts refuses it');
     assert.notEqual(verdicts('check', [[2n, 5n, 1n, 8n]])[1], true, 'off by one');
-    assert.deepEqual(verdicts('check', [[-1n, 14n, 1n, 7n]]).map((v) => v === true), [false, false], 'dot product right, a negative entry');
-    assert.deepEqual(verdicts('check', [[0n, 0n, 0n, 22n]]).map((v) => v === true), [true, true], 'check([0, 0, 0, 22])');
+    assert.deepEqual(
+      verdicts('check', [[-1n, 14n, 1n, 7n]]).map((v) => v === true),
+      [false, false],
+      'dot product right, a negative entry',
+    );
+    assert.deepEqual(
+      verdicts('check', [[0n, 0n, 0n, 22n]]).map((v) => v === true),
+      [true, true],
+      'check([0, 0, 0, 22])',
+    );
 
     // bounded(a, b): clamp((a*b - w0)/2 + (a*b)%3 - -b, 0, target) == target, with negative operands too
     // (truncating division and remainder, as in Script and in JavaScript bigints).
-    const cases: [bigint, bigint][] = [[10n, 5n], [1n, 1n], [-1n, 47n], [-1n, 49n], [-7n, -4n], [0n, 22n], [-1n, 46n], [3n, -9n], [-5n, 9n]];
+    const cases: [bigint, bigint][] = [
+      [10n, 5n],
+      [1n, 1n],
+      [-1n, 47n],
+      [-1n, 49n],
+      [-7n, -4n],
+      [0n, 22n],
+      [-1n, 46n],
+      [3n, -9n],
+      [-5n, 9n],
+    ];
     const seen = new Set<boolean>();
     for (const [a, b] of cases) {
       const [offchain, onchain] = verdicts('bounded', [a, b]);
@@ -281,7 +306,11 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
           })
           .toHex(),
       );
-      assert.deepEqual(unlocking.chunks.map((c) => hex(c.data ?? [])), [preimage(tx)], 'scrypt-ts pushes the BIP143 preimage @bsv/sdk computes');
+      assert.deepEqual(
+        unlocking.chunks.map((c) => hex(c.data ?? [])),
+        [preimage(tx)],
+        'scrypt-ts pushes the BIP143 preimage @bsv/sdk computes',
+      );
       tx.inputs[0].unlockingScript = unlocking;
       assert.equal(validate(tx), true, `increment() to count ${count}`);
 
@@ -295,16 +324,23 @@ describe('scrypt-ts contracts: transpiled, compiled by our compiler, spent', () 
       const skip = current.next();
       skip.count = count + 1n;
       const skipped = wrong([{ lockingHex: skip.lockingScript.toHex(), satoshis: amount }], `count ${count - 1n} → ${count + 1n}`);
-      assert.throws(() =>
-        current.getUnlockingScript((self) => {
-          self.to = toScryptTs(skipped);
-          self.increment();
-        }),
+      assert.throws(
+        () =>
+          current.getUnlockingScript((self) => {
+            self.to = toScryptTs(skipped);
+            self.increment();
+          }),
         /hashOutputs mismatch/,
       );
       wrong([{ lockingHex: current.lockingScript.toHex(), satoshis: amount }], 'the state unchanged');
       wrong([{ lockingHex: next.lockingScript.toHex(), satoshis: amount - 1 }], 'the right state with one satoshi less');
-      wrong([{ lockingHex: next.lockingScript.toHex(), satoshis: amount }, { lockingHex: '6a', satoshis: 0 }], 'an extra output');
+      wrong(
+        [
+          { lockingHex: next.lockingScript.toHex(), satoshis: amount },
+          { lockingHex: '6a', satoshis: 0 },
+        ],
+        'an extra output',
+      );
 
       // The right outputs, but the preimage of another transaction (different lockTime).
       const other = spending(source, [{ lockingHex: next.lockingScript.toHex(), satoshis: amount }], 1);

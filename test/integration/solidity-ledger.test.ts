@@ -10,7 +10,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Hash, LockingScript, P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction, TransactionSignature, UnlockingScript, Utils } from '@bsv/sdk';
+import {
+  Hash,
+  LockingScript,
+  P2PKH,
+  PrivateKey,
+  SatoshisPerKilobyte,
+  Transaction,
+  TransactionSignature,
+  UnlockingScript,
+  Utils,
+} from '@bsv/sdk';
 import { buildContractClass, HashedMap, Int, PubKey, PubKeyHash, Sig, SigHashPreimage } from 'scryptlib';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
@@ -89,8 +99,20 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
   async function call(method: string, next: State, args: (preimage: string, sign: (k: PrivateKey) => string) => unknown[]) {
     const fee = feeCoins.shift()!;
     const tx = new Transaction();
-    tx.addInput({ sourceTransaction: current.tx, sourceTXID: current.txid, sourceOutputIndex: 0, sequence: 0xffffffff, unlockingScript: new UnlockingScript() });
-    tx.addInput({ sourceTransaction: fee.tx, sourceTXID: fee.tx.id('hex'), sourceOutputIndex: fee.vout, sequence: 0xffffffff, unlockingScriptTemplate: new P2PKH().unlock(issuer) });
+    tx.addInput({
+      sourceTransaction: current.tx,
+      sourceTXID: current.txid,
+      sourceOutputIndex: 0,
+      sequence: 0xffffffff,
+      unlockingScript: new UnlockingScript(),
+    });
+    tx.addInput({
+      sourceTransaction: fee.tx,
+      sourceTXID: fee.tx.id('hex'),
+      sourceOutputIndex: fee.vout,
+      sequence: 0xffffffff,
+      unlockingScriptTemplate: new P2PKH().unlock(issuer),
+    });
     tx.addOutput({ lockingScript: LockingScript.fromHex(instance(next).lockingScript.toHex()), satoshis: CONTRACT_SATS });
     const lockingScript = current.tx.outputs[0].lockingScript;
     const preimageBytes = TransactionSignature.format({
@@ -121,7 +143,8 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
   }
 
   /** Refused by the contract's script itself (input 0), not for any other reason. */
-  const refusedByContract = (r: Awaited<ReturnType<typeof call>>) => r.status === 'rejected' && r.reason === 'bad-signature' && /^Input 0 /.test(r.message ?? '');
+  const refusedByContract = (r: Awaited<ReturnType<typeof call>>) =>
+    r.status === 'rejected' && r.reason === 'bad-signature' && /^Input 0 /.test(r.message ?? '');
 
   const keysOf = (b: Balances) => [...b.keys()].map((k) => Buffer.from(k, 'hex'));
   const indexOf = (b: Balances, who: PrivateKey) => sortedIndex(keysOf(b), Buffer.from(pkh(who), 'hex'));
@@ -129,15 +152,34 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
 
   it('the transpiled ledger is stateful and keeps its balances in a HashedMap', () => {
     assert.match(scrypt, /@state\n {2}HashedMap<PubKeyHash, int> balances;/);
-    assert.match(scrypt, /public function transfer\(PubKeyHash to, int amount, Sig sig, PubKey pubKey, int balances_msgSender, int i0, int balances_to, int i1, SigHashPreimage txPreimage\)/);
+    assert.match(
+      scrypt,
+      /public function transfer\(PubKeyHash to, int amount, Sig sig, PubKey pubKey, int balances_msgSender, int i0, int balances_to, int i1, SigHashPreimage txPreimage\)/,
+    );
   });
 
   it('the issuer mints to bob; someone else cannot', async () => {
     const b = current.state.balances;
     const next: State = { supply: 100n, balances: withBalance(b, bob, 100n) };
-    const forged = await call('mint', next, (pre, sign) => [PubKeyHash(pkh(bob)), Int(100), Sig(sign(bob)), PubKey(bob.toPublicKey().toString()), Int(0), Int(indexOf(b, bob)), SigHashPreimage(pre)]);
+    const forged = await call('mint', next, (pre, sign) => [
+      PubKeyHash(pkh(bob)),
+      Int(100),
+      Sig(sign(bob)),
+      PubKey(bob.toPublicKey().toString()),
+      Int(0),
+      Int(indexOf(b, bob)),
+      SigHashPreimage(pre),
+    ]);
     assert.ok(refusedByContract(forged), `bob cannot mint: ${JSON.stringify(forged)}`);
-    const r = await call('mint', next, (pre, sign) => [PubKeyHash(pkh(bob)), Int(100), Sig(sign(issuer)), PubKey(issuer.toPublicKey().toString()), Int(0), Int(indexOf(b, bob)), SigHashPreimage(pre)]);
+    const r = await call('mint', next, (pre, sign) => [
+      PubKeyHash(pkh(bob)),
+      Int(100),
+      Sig(sign(issuer)),
+      PubKey(issuer.toPublicKey().toString()),
+      Int(0),
+      Int(indexOf(b, bob)),
+      SigHashPreimage(pre),
+    ]);
     assert.equal(r.status, 'accepted', JSON.stringify(r));
     assert.equal(node.txStatus(current.txid).state, 'mempool');
   });
@@ -146,11 +188,36 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
     const b = current.state.balances;
     const after = withBalance(withBalance(b, bob, 70n), carol, 30n);
     const args = (claimed: bigint, carolIdx: bigint) => (pre: string, sign: (k: PrivateKey) => string) => [
-      PubKeyHash(pkh(carol)), Int(30), Sig(sign(bob)), PubKey(bob.toPublicKey().toString()),
-      Int(claimed), Int(indexOf(b, bob)), Int(0), Int(carolIdx), SigHashPreimage(pre),
+      PubKeyHash(pkh(carol)),
+      Int(30),
+      Sig(sign(bob)),
+      PubKey(bob.toPublicKey().toString()),
+      Int(claimed),
+      Int(indexOf(b, bob)),
+      Int(0),
+      Int(carolIdx),
+      SigHashPreimage(pre),
     ];
-    assert.ok(refusedByContract(await call('transfer', { supply: 100n, balances: withBalance(withBalance(b, bob, 970n), carol, 30n) }, args(1000n, indexOf(b, carol)))), 'bob does not hold 1000');
-    assert.ok(refusedByContract(await call('transfer', { supply: 100n, balances: withBalance(withBalance(b, bob, 70n), carol, 31n) }, args(100n, indexOf(b, carol)))), 'the next state must be what the contract computed');
+    assert.ok(
+      refusedByContract(
+        await call(
+          'transfer',
+          { supply: 100n, balances: withBalance(withBalance(b, bob, 970n), carol, 30n) },
+          args(1000n, indexOf(b, carol)),
+        ),
+      ),
+      'bob does not hold 1000',
+    );
+    assert.ok(
+      refusedByContract(
+        await call(
+          'transfer',
+          { supply: 100n, balances: withBalance(withBalance(b, bob, 70n), carol, 31n) },
+          args(100n, indexOf(b, carol)),
+        ),
+      ),
+      'the next state must be what the contract computed',
+    );
     const r = await call('transfer', { supply: 100n, balances: after }, args(100n, indexOf(b, carol)));
     assert.equal(r.status, 'accepted', JSON.stringify(r));
 
@@ -158,8 +225,15 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
     const now = current.state.balances;
     const wrong = (indexOf(now, carol) + 1n) % BigInt(now.size + 1);
     const hide = await call('transfer', { supply: 100n, balances: withBalance(withBalance(now, bob, 60n), carol, 10n) }, (pre, sign) => [
-      PubKeyHash(pkh(carol)), Int(10), Sig(sign(bob)), PubKey(bob.toPublicKey().toString()),
-      Int(70), Int(indexOf(now, bob)), Int(0), Int(wrong), SigHashPreimage(pre),
+      PubKeyHash(pkh(carol)),
+      Int(10),
+      Sig(sign(bob)),
+      PubKey(bob.toPublicKey().toString()),
+      Int(70),
+      Int(indexOf(now, bob)),
+      Int(0),
+      Int(wrong),
+      SigHashPreimage(pre),
     ]);
     assert.ok(refusedByContract(hide), JSON.stringify(hide));
   });
@@ -168,6 +242,12 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
     const mined = node.mine();
     assert.ok(mined.txids.includes(current.txid));
     assert.equal(node.txStatus(current.txid).state, 'mined');
-    assert.deepEqual([...current.state.balances.entries()].sort(), [[pkh(bob), 70n], [pkh(carol), 30n]].sort());
+    assert.deepEqual(
+      [...current.state.balances.entries()].sort(),
+      [
+        [pkh(bob), 70n],
+        [pkh(carol), 30n],
+      ].sort(),
+    );
   });
 });

@@ -33,9 +33,32 @@ describe('tokens over the API, between two instances on one local chain', () => 
   before(async () => {
     const templates = tempDir();
     writeFileSync(path.join(templates, 'STAS-20.hex'), `${stasFormatTemplate('STAS-20')}\n`);
-    a = await setUp(await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test', '--token-templates', templates] }));
+    a = await setUp(
+      await startHeadless({
+        dataDir: tempDir(),
+        password: 'pw-a',
+        args: ['--mine-interval', '0', '--paymail-domain', 'a.test', '--token-templates', templates],
+      }),
+    );
     b = await setUp(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-b', args: ['--network', 'remote', '--remote-url', a.host.url, '--sync-interval', '1', '--paymail-domain', 'b.test', '--paymail-hosts', `a.test=${a.host.url}`, '--token-templates', templates] }),
+      await startHeadless({
+        dataDir: tempDir(),
+        password: 'pw-b',
+        args: [
+          '--network',
+          'remote',
+          '--remote-url',
+          a.host.url,
+          '--sync-interval',
+          '1',
+          '--paymail-domain',
+          'b.test',
+          '--paymail-hosts',
+          `a.test=${a.host.url}`,
+          '--token-templates',
+          templates,
+        ],
+      }),
     );
     assert.equal((await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } })).status, 200);
     alice = await wallet(a, { walletTitle: 'Alice', paymail: 'alice', paymailActivate: true });
@@ -43,7 +66,12 @@ describe('tokens over the API, between two instances on one local chain', () => 
     await fund(a, a, alice, 300_000);
     await fund(a, b, bob, 100_000);
     // B polls the chain (it is remote): wait until it has seen Bob's coin.
-    await until('B sees Bob funded', async () => ((await call(b, 'GET', '/v1/balance', { headers: { walletID: bob } })).body.data.coins[0].balance === 100_000 ? true : undefined), 30_000);
+    await until(
+      'B sees Bob funded',
+      async () =>
+        (await call(b, 'GET', '/v1/balance', { headers: { walletID: bob } })).body.data.coins[0].balance === 100_000 ? true : undefined,
+      30_000,
+    );
   });
   after(async () => {
     await b?.host.stop();
@@ -53,7 +81,17 @@ describe('tokens over the API, between two instances on one local chain', () => 
   it('issues a KST-20 token, shows it under both token routes, sends part to another instance’s paymail, which proves it and sends some back', async () => {
     const issued = await call(a, 'POST', '/api/v1/issue', {
       headers: { walletID: alice },
-      body: { name: 'Acme Points', protocolId: 'KST-20', symbol: 'PTS', tokenSupply: 10_000, satsPerToken: 1, decimals: 2, description: 'Loyalty points', image: 'https://acme.test/pts.png', properties: { issuer: { organisation: 'Acme Ltd', email: 'ada@acme.io' } } },
+      body: {
+        name: 'Acme Points',
+        protocolId: 'KST-20',
+        symbol: 'PTS',
+        tokenSupply: 10_000,
+        satsPerToken: 1,
+        decimals: 2,
+        description: 'Loyalty points',
+        image: 'https://acme.test/pts.png',
+        properties: { issuer: { organisation: 'Acme Ltd', email: 'ada@acme.io' } },
+      },
     });
     assert.equal(issued.status, 200, JSON.stringify(issued.body));
     const { tokenId, contractTxid, issueTxid, tokenObj } = issued.body.data;
@@ -62,32 +100,67 @@ describe('tokens over the API, between two instances on one local chain', () => 
     for (const p of [`/api/v1/token/${tokenId}`, `/api/v1/token${tokenId}`, `/api/v1/token:${tokenId}`]) {
       const d = await call(a, 'GET', p);
       assert.equal(d.status, 200, `${p}: ${JSON.stringify(d.body)}`);
-      assert.deepEqual([d.body.data.tokenId, d.body.data.contractTxid, d.body.data.issueTxid, d.body.data.circulatingSupply], [tokenId, contractTxid, issueTxid, 10_000]);
+      assert.deepEqual(
+        [d.body.data.tokenId, d.body.data.contractTxid, d.body.data.issueTxid, d.body.data.circulatingSupply],
+        [tokenId, contractTxid, issueTxid, 10_000],
+      );
     }
-    const sent = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 2_500, tokenId, notes: 'Welcome bonus' }] } });
+    const sent = await call(a, 'POST', '/v1/send', {
+      headers: { walletID: alice },
+      body: { dataArray: [{ to: 'bob@b.test', amount: 2_500, tokenId, notes: 'Welcome bonus' }] },
+    });
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     assert.equal(sent.body.data.txIds.length, 1);
     // B proves the lineage back to A's issue (through the chain) before counting the tokens.
-    await until('B counts the tokens once proven', async () => ((await tokensOf(b, bob, tokenId))?.amount === 2_500 ? true : undefined), 30_000);
+    await until(
+      'B counts the tokens once proven',
+      async () => ((await tokensOf(b, bob, tokenId))?.amount === 2_500 ? true : undefined),
+      30_000,
+    );
     assert.equal((await tokensOf(a, alice, tokenId))?.amount, 7_500);
-    const back = await call(b, 'POST', '/v1/send', { headers: { walletID: bob }, body: { dataArray: [{ to: 'alice@a.test', amount: 500, tokenId }] } });
+    const back = await call(b, 'POST', '/v1/send', {
+      headers: { walletID: bob },
+      body: { dataArray: [{ to: 'alice@a.test', amount: 500, tokenId }] },
+    });
     assert.equal(back.status, 200, JSON.stringify(back.body));
     await until('A holds its tokens back', async () => ((await tokensOf(a, alice, tokenId))?.amount === 8_000 ? true : undefined), 30_000);
     assert.equal((await tokensOf(b, bob, tokenId))?.amount, 2_000);
   });
 
   it('redeem and send answer 400 with every error when all items fail, 200 partial success when some do', async () => {
-    const none = await call(a, 'POST', '/api/v1/redeem', { headers: { walletID: alice }, body: { dataArray: [{ tokenId: 'nope-NOPE', amount: 1 }, { tokenId: 'nope-NOPE', amount: 2 }] } });
+    const none = await call(a, 'POST', '/api/v1/redeem', {
+      headers: { walletID: alice },
+      body: {
+        dataArray: [
+          { tokenId: 'nope-NOPE', amount: 1 },
+          { tokenId: 'nope-NOPE', amount: 2 },
+        ],
+      },
+    });
     assert.equal(none.status, 400, JSON.stringify(none.body));
     assert.equal(none.body.data.errors.length, 2);
-    const bad = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'not an address', amount: 0.0001 }] } });
+    const bad = await call(a, 'POST', '/v1/send', {
+      headers: { walletID: alice },
+      body: { dataArray: [{ to: 'not an address', amount: 0.0001 }] },
+    });
     assert.equal(bad.status, 400);
     // BSV as a decimal is exact or refused: half a satoshi is not rounded to one.
-    const half = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 0.000000005 }] } });
+    const half = await call(a, 'POST', '/v1/send', {
+      headers: { walletID: alice },
+      body: { dataArray: [{ to: 'bob@b.test', amount: 0.000000005 }] },
+    });
     assert.equal(half.status, 400);
     assert.match(half.body.data.msg, /amount: 0\.000000005 BSV is not a whole number of satoshis/);
     // BSV and a paymail in one batch: each item is its own payment.
-    const mixed = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 0.0001, notes: 'coffee' }, { to: 'not an address', satoshis: 500 }] } });
+    const mixed = await call(a, 'POST', '/v1/send', {
+      headers: { walletID: alice },
+      body: {
+        dataArray: [
+          { to: 'bob@b.test', amount: 0.0001, notes: 'coffee' },
+          { to: 'not an address', satoshis: 500 },
+        ],
+      },
+    });
     assert.equal(mixed.status, 200, JSON.stringify(mixed.body));
     assert.equal(mixed.body.data.status, 'partial success');
     assert.deepEqual([mixed.body.data.txIds.length, mixed.body.data.errors.map((e: { index: number }) => e.index)], [1, [1]]);
@@ -95,18 +168,37 @@ describe('tokens over the API, between two instances on one local chain', () => 
 
   it('a licensed template from --token-templates issues STAS-20; an unknown STAS protocol is 409 naming how to install it', async () => {
     const t = await call(a, 'GET', '/api/v1/tokenTemplates');
-    assert.deepEqual(t.body.data.templates.map((x: { protocolId: string; source: string }) => [x.protocolId, x.source]), [['STAS-20', 'flag']]);
-    const ok = await call(a, 'POST', '/api/v1/issue', { headers: { walletID: alice }, body: { name: 'Stas', protocolId: 'STAS-20', symbol: 'STS', tokenSupply: 100, satsPerToken: 1 } });
+    assert.deepEqual(
+      t.body.data.templates.map((x: { protocolId: string; source: string }) => [x.protocolId, x.source]),
+      [['STAS-20', 'flag']],
+    );
+    const ok = await call(a, 'POST', '/api/v1/issue', {
+      headers: { walletID: alice },
+      body: { name: 'Stas', protocolId: 'STAS-20', symbol: 'STS', tokenSupply: 100, satsPerToken: 1 },
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     // B has the licensed template too: its paymail host takes STAS-20 tokens, and it proves them.
-    const sent = await call(a, 'POST', '/v1/send', { headers: { walletID: alice }, body: { dataArray: [{ to: 'bob@b.test', amount: 40, tokenId: ok.body.data.tokenId }] } });
+    const sent = await call(a, 'POST', '/v1/send', {
+      headers: { walletID: alice },
+      body: { dataArray: [{ to: 'bob@b.test', amount: 40, tokenId: ok.body.data.tokenId }] },
+    });
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
-    await until('B holds the STAS-20 tokens', async () => ((await tokensOf(b, bob, ok.body.data.tokenId))?.amount === 40 ? true : undefined), 30_000);
-    const missing = await call(a, 'POST', '/api/v1/issue', { headers: { walletID: alice }, body: { name: 'Nft', protocolId: 'STAS-789', symbol: 'NFT', tokenSupply: 1, satsPerToken: 1 } });
+    await until(
+      'B holds the STAS-20 tokens',
+      async () => ((await tokensOf(b, bob, ok.body.data.tokenId))?.amount === 40 ? true : undefined),
+      30_000,
+    );
+    const missing = await call(a, 'POST', '/api/v1/issue', {
+      headers: { walletID: alice },
+      body: { name: 'Nft', protocolId: 'STAS-789', symbol: 'NFT', tokenSupply: 1, satsPerToken: 1 },
+    });
     assert.equal(missing.status, 409);
     assert.match(missing.body.data.msg, /POST \/api\/v1\/tokenTemplates/);
     assert.match(missing.body.data.msg, /--token-templates/);
-    const viewer = await call(a, 'POST', '/api/v1/tokenTemplates', { headers: { serviceid: 'wrong' }, body: { protocolId: 'STAS', template: stasFormatTemplate('STAS') } });
+    const viewer = await call(a, 'POST', '/api/v1/tokenTemplates', {
+      headers: { serviceid: 'wrong' },
+      body: { protocolId: 'STAS', template: stasFormatTemplate('STAS') },
+    });
     assert.equal(viewer.status, 403);
   });
 });

@@ -22,7 +22,10 @@ describe('POST /v1/transpile and npx keystead transpile', () => {
   after(() => host.stop());
 
   it('returns the sCrypt and empty logs; the sCrypt compiles with POST /v1/compile', async () => {
-    const r = await request(host.url, 'POST', '/v1/transpile', { body: { sourceCode: b64(fixture('pass', 'erc20.sol')), file: 'erc20.sol' }, headers: auth });
+    const r = await request(host.url, 'POST', '/v1/transpile', {
+      body: { sourceCode: b64(fixture('pass', 'erc20.sol')), file: 'erc20.sol' },
+      headers: auth,
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.data.scrypt, fixture('pass', 'erc20.scrypt'));
     assert.deepEqual(r.body.data.errorLogs, []);
@@ -34,9 +37,14 @@ describe('POST /v1/transpile and npx keystead transpile', () => {
     const bad = await request(host.url, 'POST', '/v1/transpile', { body: { sourceCode: b64(BROKEN), file: 'A.sol' }, headers: auth });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.data.code, 'TRANSPILE_FAILED');
-    assert.deepEqual(bad.body.data.errorLogs, [{ src: 'A.sol:3:29:3:41', type: 'Error', message: 'unsupported expression: `block.number`' }]);
+    assert.deepEqual(bad.body.data.errorLogs, [
+      { src: 'A.sol:3:29:3:41', type: 'Error', message: 'unsupported expression: `block.number`' },
+    ]);
     assert.equal(bad.body.data.scrypt, undefined);
-    const forced = await request(host.url, 'POST', '/v1/transpile', { body: { sourceCode: b64(BROKEN), file: 'A.sol' }, headers: { ...auth, force: 'true' } });
+    const forced = await request(host.url, 'POST', '/v1/transpile', {
+      body: { sourceCode: b64(BROKEN), file: 'A.sol' },
+      headers: { ...auth, force: 'true' },
+    });
     assert.equal(forced.status, 200, JSON.stringify(forced.body));
     assert.equal(forced.body.data.errorLogs.length, 1);
     assert.match(forced.body.data.scrypt, /contract A \{/);
@@ -77,7 +85,9 @@ describe('POST /v1/transpile and npx keystead transpile', () => {
     const badJson = spawnSync(process.execPath, [cli, 'transpile', bad, '--json'], { encoding: 'utf8' });
     assert.equal(badJson.status, 1);
     assert.equal(JSON.parse(badJson.stdout).scrypt, undefined);
-    const forced = spawnSync(process.execPath, [cli, 'transpile', bad, '--force', '-o', path.join(dir, 'out.scrypt')], { encoding: 'utf8' });
+    const forced = spawnSync(process.execPath, [cli, 'transpile', bad, '--force', '-o', path.join(dir, 'out.scrypt')], {
+      encoding: 'utf8',
+    });
     assert.equal(forced.status, 0);
     assert.match(readFileSync(path.join(dir, 'out.scrypt'), 'utf8'), /contract A/);
   });

@@ -30,7 +30,15 @@ describe('wallet API and address API over HTTP', () => {
 
   it('GET /v1/createWallet takes its parameters as headers', async () => {
     const r = await request(host.url, 'GET', '/v1/createWallet', {
-      headers: { ...auth, walletTitle: 'Treasury', paymail: 'treasury', paymailActivate: 'true', type: 'standard', walletLogo: 'https://acme.io/logo.png', mnemonicPhrase: PHRASE },
+      headers: {
+        ...auth,
+        walletTitle: 'Treasury',
+        paymail: 'treasury',
+        paymailActivate: 'true',
+        type: 'standard',
+        walletLogo: 'https://acme.io/logo.png',
+        mnemonicPhrase: PHRASE,
+      },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.data.msg, 'Wallet created successfully.');
@@ -43,10 +51,15 @@ describe('wallet API and address API over HTTP', () => {
     assert.equal(r.body.data.walletID, '0000-00000000-00000');
     const again = await request(host.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'default' }, headers: auth });
     assert.equal(again.status, 409);
-    const bad = await request(host.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'x', mnemonicPhrase: 'one two three' }, headers: auth });
+    const bad = await request(host.url, 'POST', '/v1/createWallet', {
+      body: { walletTitle: 'x', mnemonicPhrase: 'one two three' },
+      headers: auth,
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.data.code, 'VALIDATION_FAILED');
-    const dup = await request(host.url, 'GET', '/v1/createWallet', { headers: { ...auth, walletTitle: 'Other', paymail: 'TREASURY@acme.test' } });
+    const dup = await request(host.url, 'GET', '/v1/createWallet', {
+      headers: { ...auth, walletTitle: 'Other', paymail: 'TREASURY@acme.test' },
+    });
     assert.equal(dup.status, 409);
     const type = await request(host.url, 'GET', '/v1/createWallet', { headers: { ...auth, walletTitle: 'Other', type: 'piggybank' } });
     assert.equal(type.status, 400);
@@ -58,7 +71,10 @@ describe('wallet API and address API over HTTP', () => {
     assert.equal(r.status, 200);
     assert.deepEqual(
       r.body.data.wallets.map((w: any) => [w.walletTitle, w.walletLogo, w.type, w.paymail]),
-      [['Treasury', 'https://acme.io/logo.png', 'standard', 'treasury@acme.test'], ['default', null, 'standard', null]],
+      [
+        ['Treasury', 'https://acme.io/logo.png', 'standard', 'treasury@acme.test'],
+        ['default', null, 'standard', null],
+      ],
     );
   });
 
@@ -97,7 +113,8 @@ describe('wallet API and address API over HTTP', () => {
   it('the recovery phrase never reaches the disk in the clear', () => {
     for (const f of readdirSync(dataDir)) {
       const bytes = readFileSync(path.join(dataDir, f));
-      for (const word of ['legal winner thank', 'treasury@acme.test']) assert.equal(bytes.includes(Buffer.from(word)), false, `${f} has ${word}`);
+      for (const word of ['legal winner thank', 'treasury@acme.test'])
+        assert.equal(bytes.includes(Buffer.from(word)), false, `${f} has ${word}`);
     }
   });
 

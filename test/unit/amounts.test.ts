@@ -21,7 +21,15 @@ describe('amounts as people type them: exact or refused, never rounded', () => {
   });
 
   it('refuses what is not an amount', () => {
-    for (const [text, unit] of [['', 'BSV'], ['-1', 'BSV'], ['1e3', 'sat'], ['0x10', 'sat'], ['1.2.3', 'BSV'], ['abc', 'sat'], ['21000001', 'BSV']] as const) {
+    for (const [text, unit] of [
+      ['', 'BSV'],
+      ['-1', 'BSV'],
+      ['1e3', 'sat'],
+      ['0x10', 'sat'],
+      ['1.2.3', 'BSV'],
+      ['abc', 'sat'],
+      ['21000001', 'BSV'],
+    ] as const) {
       assert.equal(parseAmount(text, unit).ok, false, `${text} ${unit}`);
     }
   });

@@ -45,7 +45,10 @@ describe('password throttle', () => {
     assert.equal(t.waitMs(keys), 0);
     guess(t, keys);
     assert.equal(t.waitMs(keys), 1000);
-    assert.throws(() => t.admit(keys), (e: DomainError) => e.code === 'RATE_LIMITED' && e.details.retryAfter === 1);
+    assert.throws(
+      () => t.admit(keys),
+      (e: DomainError) => e.code === 'RATE_LIMITED' && e.details.retryAfter === 1,
+    );
     now += 1000;
     guess(t, keys);
     assert.equal(t.waitMs(keys), 2000);

@@ -56,7 +56,8 @@ describe('the books follow the chain, not the P2P receiver', () => {
   /** What the chain says the wallet holds: every address of both chains, asked of the node. */
   const chain = (phrase: string) => {
     let sum = 0;
-    for (const c of [0, 1]) for (let i = 0; i < 30; i++) sum += node.utxos(oracleAddress(phrase, `m/44'/236'/0'/${c}/${i}`)).reduce((s, u) => s + u.satoshis, 0);
+    for (const c of [0, 1])
+      for (let i = 0; i < 30; i++) sum += node.utxos(oracleAddress(phrase, `m/44'/236'/0'/${c}/${i}`)).reduce((s, u) => s + u.satoshis, 0);
     return sum;
   };
   const historyOf = async (walletId: string) => (await run(engine.execute('history', { walletId }, admin, meta))).history;
@@ -71,7 +72,11 @@ describe('the books follow the chain, not the P2P receiver', () => {
     const { walletId, phrase } = await fundedWallet([50_000]);
     receiver.answer(() => ({ status: 200, body: { txid: 'f'.repeat(64), note: 'sure' } }));
     const paid = await payReceiver(walletId, 10_000);
-    assert.deepEqual([paid.state, paid.seenByChain, paid.peerTxid], ['pending', false, 'f'.repeat(64)], 'not booked as done; the other txid is recorded');
+    assert.deepEqual(
+      [paid.state, paid.seenByChain, paid.peerTxid],
+      ['pending', false, 'f'.repeat(64)],
+      'not booked as done; the other txid is recorded',
+    );
     assert.equal(node.txStatus(paid.txid).state, 'unknown', 'the receiver never broadcast it');
     assert.equal(await books(walletId), chain(phrase), 'the books still match the chain');
     const [entry] = await historyOf(walletId);
@@ -82,7 +87,11 @@ describe('the books follow the chain, not the P2P receiver', () => {
     t.clock.now += WINDOW;
     await engine.reconcile();
     assert.equal(node.txStatus(paid.txid).state, 'mempool', 'after the window Keystead broadcast the same transaction');
-    assert.deepEqual(node.utxos(receiver.address).map((u) => [u.txid, u.satoshis]), [[paid.txid, 10_000]], 'the receiver got exactly what it asked for');
+    assert.deepEqual(
+      node.utxos(receiver.address).map((u) => [u.txid, u.satoshis]),
+      [[paid.txid, 10_000]],
+      'the receiver got exactly what it asked for',
+    );
     assert.equal(await books(walletId), 50_000 - 10_000 - paid.fee);
     assert.equal(await books(walletId), chain(phrase));
     const [after] = await historyOf(walletId);
@@ -101,7 +110,11 @@ describe('the books follow the chain, not the P2P receiver', () => {
     const coin = node.utxos(oracleAddress(phrase, "m/44'/236'/0'/0/0"))[0];
     const key = PrivateKey.fromString(derivePath(masterFromSeed(seedFromMnemonic(phrase)), "m/44'/236'/0'/0/0").key.toString('hex'), 'hex');
     const other = new Transaction();
-    other.addInput({ sourceTransaction: Transaction.fromHex(node.txHex(coin.txid)!), sourceOutputIndex: coin.vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
+    other.addInput({
+      sourceTransaction: Transaction.fromHex(node.txHex(coin.txid)!),
+      sourceOutputIndex: coin.vout,
+      unlockingScriptTemplate: new P2PKH().unlock(key),
+    });
     other.addOutput({ lockingScript: new P2PKH().lock(oracleAddress(phrase, "m/44'/236'/0'/0/5")), satoshis: coin.satoshis - 200 });
     await other.sign();
     assert.equal(node.submit(other.toHex()).status, 'accepted');
@@ -115,7 +128,14 @@ describe('the books follow the chain, not the P2P receiver', () => {
     assert.equal(await books(walletId), chain(phrase), 'the books follow the chain: the other spend is booked, ours is not');
     assert.equal(await books(walletId), coin.satoshis - 200);
     // The idempotency key of a failed payment may be used again, and the coins really are spendable.
-    const again = await run(engine.execute('pay', { outputs: [{ script: new P2PKH().lock(receiver.address).toHex(), satoshis: 5_000 }], walletId, idempotencyKey: 'order-9' }, admin, meta));
+    const again = await run(
+      engine.execute(
+        'pay',
+        { outputs: [{ script: new P2PKH().lock(receiver.address).toHex(), satoshis: 5_000 }], walletId, idempotencyKey: 'order-9' },
+        admin,
+        meta,
+      ),
+    );
     assert.equal(again.state, 'pending');
     assert.equal(again.seenByChain, true);
     assert.equal(await books(walletId), chain(phrase));
@@ -143,7 +163,11 @@ describe('the books follow the chain, not the P2P receiver', () => {
       return { status: 400, body: { code: 'nope', message: 'we do not want it' } };
     });
     const refused = await engine.execute('resolveUri', { uri: `payto:${receiver.paymail}?amount=7000`, walletId }, admin, meta);
-    await rejectsWith(engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta), 'PAYMAIL_FAILED', /cancelled on chain by transaction [0-9a-f]{64}/);
+    await rejectsWith(
+      engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta),
+      'PAYMAIL_FAILED',
+      /cancelled on chain by transaction [0-9a-f]{64}/,
+    );
     // The receiver broadcasts what it refused: too late, one of its coins is spent by the cancellation.
     assert.equal(node.submit(kept).status, 'rejected');
     const cancelFee = 40_000 - (await books(walletId));
@@ -159,14 +183,20 @@ describe('the books follow the chain, not the P2P receiver', () => {
       return { status: 200, body: { txid: Transaction.fromHex(hex).id('hex') } };
     });
     await run(engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta));
-    assert.deepEqual(node.utxos(receiver.address).map((u) => u.satoshis), [7_000]);
+    assert.deepEqual(
+      node.utxos(receiver.address).map((u) => u.satoshis),
+      [7_000],
+    );
     assert.equal(await books(walletId), chain(phrase));
   });
 
   it('a receiver that refuses and broadcasts while the status route is down: the books wait for the chain', async () => {
     let statusDown = false;
     await setUp({
-      chain: (local) => ({ ...withBroadcast((hex) => local.broadcast(hex))(local), getTxStatus: (t) => (statusDown ? Promise.reject(new Error('ARC down')) : local.getTxStatus(t)) }),
+      chain: (local) => ({
+        ...withBroadcast((hex) => local.broadcast(hex))(local),
+        getTxStatus: (t) => (statusDown ? Promise.reject(new Error('ARC down')) : local.getTxStatus(t)),
+      }),
     });
     const { walletId, phrase } = await fundedWallet([40_000]);
     receiver.answer((hex) => {
@@ -175,7 +205,7 @@ describe('the books follow the chain, not the P2P receiver', () => {
     });
     statusDown = true;
     await rejectsWith(payReceiver(walletId, 7_000), 'PAYMAIL_FAILED', /Keystead is cancelling it on chain/);
-    assert.equal(await books(walletId), chain(phrase), 'nothing was given back on the receiver\'s word');
+    assert.equal(await books(walletId), chain(phrase), "nothing was given back on the receiver's word");
     statusDown = false;
     t.clock.now += WINDOW;
     await engine.reconcile();
@@ -191,22 +221,38 @@ describe('the books follow the chain, not the P2P receiver', () => {
     const { walletId, phrase } = await fundedWallet([40_000]);
     receiver.answer(() => ({ status: 200, body: null }));
     const req = await run(engine.execute('resolveUri', { uri: `payto:${receiver.paymail}?amount=9000`, walletId }, admin, meta));
-    await rejectsWith(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta), 'CHAIN_UNAVAILABLE', /not known yet/);
-    await rejectsWith(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta), 'CONFLICT', /still in progress/);
+    await rejectsWith(
+      engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta),
+      'CHAIN_UNAVAILABLE',
+      /not known yet/,
+    );
+    await rejectsWith(
+      engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta),
+      'CONFLICT',
+      /still in progress/,
+    );
     await engine.reconcile(); // an unclear delivery is broadcast by Keystead at once
     const settled = await run(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta));
     assert.equal(settled.seenByChain, true);
-    assert.deepEqual(node.utxos(receiver.address).map((u) => u.satoshis), [9_000], 'paid exactly once');
+    assert.deepEqual(
+      node.utxos(receiver.address).map((u) => u.satoshis),
+      [9_000],
+      'paid exactly once',
+    );
     assert.equal(await books(walletId), chain(phrase));
   });
 
-  it('throttles guesses at a secure wallet\'s password', async () => {
+  it("throttles guesses at a secure wallet's password", async () => {
     await setUp();
-    const w = await run(engine.execute('createWallet', { walletTitle: 'Vault', type: 'secure', walletPassword: 'vault-pass-1' }, admin, meta));
+    const w = await run(
+      engine.execute('createWallet', { walletTitle: 'Vault', type: 'secure', walletPassword: 'vault-pass-1' }, admin, meta),
+    );
     const out = { outputs: [{ script: new P2PKH().lock(receiver.address).toHex(), satoshis: 1_000 }], walletId: w.walletID };
     const codes: string[] = [];
     for (let i = 0; i < 8; i++) {
-      await engine.execute('pay', { ...out, walletPassword: `wrong-guess-${i}` }, admin, meta).catch((e: { code: string }) => codes.push(e.code));
+      await engine
+        .execute('pay', { ...out, walletPassword: `wrong-guess-${i}` }, admin, meta)
+        .catch((e: { code: string }) => codes.push(e.code));
     }
     assert.deepEqual(codes.slice(0, 6), Array(6).fill('WALLET_LOCKED'));
     assert.deepEqual(codes.slice(6), ['RATE_LIMITED', 'RATE_LIMITED']);
@@ -214,12 +260,18 @@ describe('the books follow the chain, not the P2P receiver', () => {
 
   it('an unclear delivery that the chain later refuses releases its change address too', async () => {
     let refuse = false;
-    await setUp({ chain: (local) => withBroadcast(async (hex) => (refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex)))(local) });
+    await setUp({
+      chain: (local) =>
+        withBroadcast(async (hex) =>
+          refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex),
+        )(local),
+    });
     const { walletId, phrase } = await fundedWallet([40_000]);
     receiver.answer(() => ({ status: 503, body: { code: 'down', message: 'try later' } }));
     await rejectsWith(payReceiver(walletId, 7_000), 'CHAIN_UNAVAILABLE', /not known yet/);
     const store = openStore({ dataDir: t.dataDir, password: 'test-password' });
-    const usedChange = () => store.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM addresses WHERE chain = 1 AND used = 1').get()!.n;
+    const usedChange = () =>
+      store.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM addresses WHERE chain = 1 AND used = 1').get()!.n;
     try {
       assert.equal(usedChange(), 1, 'the payment claimed a change address');
       refuse = true;
@@ -242,7 +294,9 @@ describe('the books follow the chain, not the P2P receiver', () => {
       store.db.prepare("UPDATE utxos SET status = 'spent', spent_by = ?").run(phantom);
       const row = store.db.prepare<[], { wallet_row: number }>('SELECT wallet_row FROM utxos LIMIT 1').get()!;
       store.db
-        .prepare("INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, height, time, state) VALUES (?, ?, 'out', -25000, 100, NULL, ?, 'seen')")
+        .prepare(
+          "INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, height, time, state) VALUES (?, ?, 'out', -25000, 100, NULL, ?, 'seen')",
+        )
         .run(row.wallet_row, phantom, t.clock.now);
     } finally {
       store.close();

@@ -10,7 +10,11 @@ import { OPERATION_NAMES } from '../../shared/operations.js';
 describe('preload bridge', () => {
   it('exposes exactly the named operations and vault functions, each bound to its own channel', async () => {
     const calls: unknown[][] = [];
-    const bridge = createBridge({ invoke: async (...args) => (calls.push(args), 'r'), on: () => undefined, removeListener: () => undefined });
+    const bridge = createBridge({
+      invoke: async (...args) => (calls.push(args), 'r'),
+      on: () => undefined,
+      removeListener: () => undefined,
+    });
     assert.deepEqual(Object.keys(bridge).sort(), ['events', 'host', 'ops', 'vault']);
     assert.deepEqual(Object.keys(bridge.ops).sort(), [...OPERATION_NAMES].sort());
     assert.deepEqual(Object.keys(bridge.vault).sort(), ['setup', 'status', 'unlock']);
@@ -54,7 +58,8 @@ describe('IPC registration', () => {
     const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
     return { handlers, ipcMain: { handle: (ch: string, fn: never) => handlers.set(ch, fn) } as unknown as IpcMain };
   }
-  const event = (url: string | undefined, id = 7) => ({ senderFrame: url === undefined ? null : { url }, sender: { id } }) as unknown as IpcMainInvokeEvent;
+  const event = (url: string | undefined, id = 7) =>
+    ({ senderFrame: url === undefined ? null : { url }, sender: { id } }) as unknown as IpcMainInvokeEvent;
 
   it('registers one handler per bridge channel and refuses untrusted senders', async () => {
     const seen: unknown[][] = [];
@@ -66,7 +71,10 @@ describe('IPC registration', () => {
     } as unknown as Vault;
     const { handlers, ipcMain } = fakeIpc();
     registerIpc(ipcMain, vault);
-    assert.deepEqual([...handlers.keys()].sort(), [IPC.vaultStatus, IPC.vaultSetup, IPC.vaultUnlock, IPC.eventsOpen, IPC.eventsClose, ...OP_CHANNELS].sort());
+    assert.deepEqual(
+      [...handlers.keys()].sort(),
+      [IPC.vaultStatus, IPC.vaultSetup, IPC.vaultUnlock, IPC.eventsOpen, IPC.eventsClose, ...OP_CHANNELS].sort(),
+    );
 
     const trusted = event('app://keystead/index.html');
     assert.deepEqual(await handlers.get(IPC.vaultStatus)!(trusted), { exists: true });
@@ -100,16 +108,24 @@ describe('IPC live events', () => {
     registerIpc(ipcMain, vault);
     const sent: unknown[][] = [];
     let onDestroyed: () => void = () => undefined;
-    const sender = { id: 3, isDestroyed: () => false, send: (...a: unknown[]) => sent.push(a), once: (_: string, fn: () => void) => (onDestroyed = fn) };
+    const sender = {
+      id: 3,
+      isDestroyed: () => false,
+      send: (...a: unknown[]) => sent.push(a),
+      once: (_: string, fn: () => void) => (onDestroyed = fn),
+    };
     const ev = { senderFrame: { url: 'app://keystead/index.html' }, sender } as unknown as IpcMainInvokeEvent;
     await handlers.get(IPC.eventsOpen)!(ev, { authToken: 'tok', other: 1 }, 17);
     opened[0].deliver({ id: 18, type: 'block', data: { height: 2 } });
     assert.deepEqual(sent, [[IPC.eventsPush, { kind: 'event', event: { id: 18, type: 'block', data: { height: 2 } } }]]);
     await handlers.get(IPC.eventsOpen)!(ev, { authToken: 'tok' }, 'not a number');
-    assert.deepEqual(opened.map((s) => [s.auth, s.last, s.closed]), [
-      [{ authToken: 'tok', serviceId: undefined }, 17, true],
-      [{ authToken: 'tok', serviceId: undefined }, undefined, false],
-    ]);
+    assert.deepEqual(
+      opened.map((s) => [s.auth, s.last, s.closed]),
+      [
+        [{ authToken: 'tok', serviceId: undefined }, 17, true],
+        [{ authToken: 'tok', serviceId: undefined }, undefined, false],
+      ],
+    );
     onDestroyed();
     assert.equal(opened[1].closed, true);
   });

@@ -8,7 +8,10 @@ import { compressedPub, derivePath, masterFromSeed } from '../helpers/bip32-orac
 describe('deriveChildKey (one variable-time multiplication per child)', () => {
   it('gives the private and public keys an independent BIP32 implementation gives, for many seeds and indices', () => {
     for (let s = 0; s < 12; s++) {
-      const seed = s === 0 ? Buffer.from(Mnemonic.fromString('legal winner thank year wave sausage worth useful legal winner thank yellow').toSeed()) : randomBytes(64);
+      const seed =
+        s === 0
+          ? Buffer.from(Mnemonic.fromString('legal winner thank year wave sausage worth useful legal winner thank yellow').toSeed())
+          : randomBytes(64);
       const chain = HD.fromSeed([...seed]).derive("m/44'/236'/0'/1");
       const oracleChain = derivePath(masterFromSeed(seed), "m/44'/236'/0'/1");
       for (const idx of [0, 1, 2, 19, 20, 1000, 2 ** 31 - 1, Math.floor(Math.random() * 2 ** 31)]) {

@@ -33,11 +33,27 @@ describe('engine: first run, login, logout', () => {
 
   it('validates input with clear messages and writes nothing', async () => {
     const { engine } = testEngine();
-    await rejectsWith(engine.execute('setup', { ...ADMIN, email: 'not-an-email' }, {}, meta), 'VALIDATION_FAILED', /email: is not a valid e-mail/);
-    await rejectsWith(engine.execute('setup', { ...ADMIN, password: 'short1' }, {}, meta), 'VALIDATION_FAILED', /password: must be at least 10/);
+    await rejectsWith(
+      engine.execute('setup', { ...ADMIN, email: 'not-an-email' }, {}, meta),
+      'VALIDATION_FAILED',
+      /email: is not a valid e-mail/,
+    );
+    await rejectsWith(
+      engine.execute('setup', { ...ADMIN, password: 'short1' }, {}, meta),
+      'VALIDATION_FAILED',
+      /password: must be at least 10/,
+    );
     await rejectsWith(engine.execute('setup', { ...ADMIN, password: 'onlyletterslong' }, {}, meta), 'VALIDATION_FAILED', /password/);
-    await rejectsWith(engine.execute('setup', { email: ADMIN.email, password: ADMIN.password }, {}, meta), 'VALIDATION_FAILED', /organisation: is required/);
-    await rejectsWith(engine.execute('setup', { ...ADMIN, organisation: 42 }, {}, meta), 'VALIDATION_FAILED', /organisation: must be a string/);
+    await rejectsWith(
+      engine.execute('setup', { email: ADMIN.email, password: ADMIN.password }, {}, meta),
+      'VALIDATION_FAILED',
+      /organisation: is required/,
+    );
+    await rejectsWith(
+      engine.execute('setup', { ...ADMIN, organisation: 42 }, {}, meta),
+      'VALIDATION_FAILED',
+      /organisation: must be a string/,
+    );
     await rejectsWith(engine.execute('setup', [1, 2], {}, meta), 'VALIDATION_FAILED', /input/);
     assert.equal((await engine.execute('appStatus', {}, {}, meta)).output.initialised, false);
   });
@@ -61,7 +77,8 @@ describe('engine: first run, login, logout', () => {
   it('throttles repeated failures with a retry time', async () => {
     const { engine, clock } = testEngine({ throttle: { freeFailures: 2, baseDelayMs: 30_000, maxDelayMs: 60_000, windowMs: 600_000 } });
     await engine.execute('setup', ADMIN, {}, meta);
-    for (let i = 0; i < 3; i++) await rejectsWith(engine.execute('login', { email: ADMIN.email, password: 'bad-pass-1' }, {}, meta), 'INVALID_CREDENTIALS');
+    for (let i = 0; i < 3; i++)
+      await rejectsWith(engine.execute('login', { email: ADMIN.email, password: 'bad-pass-1' }, {}, meta), 'INVALID_CREDENTIALS');
     await assert.rejects(engine.execute('login', { email: ADMIN.email, password: ADMIN.password }, {}, meta), (e: DomainError) => {
       assert.equal(e.code, 'RATE_LIMITED');
       assert.equal(e.details.retryAfter, 30);

@@ -6,7 +6,14 @@ import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
 
-const USER = { email: 'bob@acme.io', password: 'bob-password-1', role: 'Manager', firstName: 'Bob', lastName: 'Builder', title: 'Treasurer' };
+const USER = {
+  email: 'bob@acme.io',
+  password: 'bob-password-1',
+  role: 'Manager',
+  firstName: 'Bob',
+  lastName: 'Builder',
+  title: 'Treasurer',
+};
 
 describe('engine: user management', () => {
   let engine: Engine;
@@ -27,11 +34,29 @@ describe('engine: user management', () => {
     assert.equal(r.output.role, 'api_user');
     await rejectsWith(engine.execute('createUser', { ...USER, email: 'BOB@acme.io' }, admin, meta), 'CONFLICT', /already exists/);
     await rejectsWith(engine.execute('createUser', { ...USER, email: 'x' }, admin, meta), 'VALIDATION_FAILED', /email/);
-    await rejectsWith(engine.execute('createUser', { ...USER, email: 'c@acme.io', password: 'weak' }, admin, meta), 'VALIDATION_FAILED', /password/);
-    await rejectsWith(engine.execute('createUser', { ...USER, email: 'c@acme.io', role: 'root' }, admin, meta), 'VALIDATION_FAILED', /role: must be one of: admin, manager, operator, viewer, api_user/);
-    await rejectsWith(engine.execute('createUser', { ...USER, email: 'c@acme.io', role: undefined }, admin, meta), 'VALIDATION_FAILED', /role: is required/);
+    await rejectsWith(
+      engine.execute('createUser', { ...USER, email: 'c@acme.io', password: 'weak' }, admin, meta),
+      'VALIDATION_FAILED',
+      /password/,
+    );
+    await rejectsWith(
+      engine.execute('createUser', { ...USER, email: 'c@acme.io', role: 'root' }, admin, meta),
+      'VALIDATION_FAILED',
+      /role: must be one of: admin, manager, operator, viewer, api_user/,
+    );
+    await rejectsWith(
+      engine.execute('createUser', { ...USER, email: 'c@acme.io', role: undefined }, admin, meta),
+      'VALIDATION_FAILED',
+      /role: is required/,
+    );
     const list = (await engine.execute('listUsers', {}, admin, meta)).output.users;
-    assert.deepEqual(list.map((u) => [u.email, u.role]), [[ADMIN.email, 'admin'], [USER.email, 'api_user']]);
+    assert.deepEqual(
+      list.map((u) => [u.email, u.role]),
+      [
+        [ADMIN.email, 'admin'],
+        [USER.email, 'api_user'],
+      ],
+    );
     assert.equal(JSON.stringify(list).includes('scrypt'), false, 'no password hash is listed');
   });
 
@@ -62,7 +87,10 @@ describe('engine: user management', () => {
     await engine.execute('updateUser', { userId: me.uid, role: 'manager' }, admin, meta);
     await rejectsWith(engine.execute('listUsers', {}, admin, meta), 'ROLE_FORBIDDEN', /Manager role may not call listUsers/);
     const bob = await login(USER.email, USER.password);
-    await rejectsWith(engine.execute('deleteUser', { userId: uid }, { authToken: bob.authToken, serviceId: bob.serviceId }, meta), 'CONFLICT');
+    await rejectsWith(
+      engine.execute('deleteUser', { userId: uid }, { authToken: bob.authToken, serviceId: bob.serviceId }, meta),
+      'CONFLICT',
+    );
   });
 
   it('deleting a user stops their tokens and keys at once and keeps their record', async () => {
@@ -111,8 +139,14 @@ describe('engine: user management', () => {
   it('changing the password signs out the other sessions, revokes the API keys, and keeps this session', async () => {
     const other = await login(ADMIN.email, ADMIN.password);
     const key = (await engine.execute('createApiKey', { label: 'ci' }, admin, meta)).output;
-    await rejectsWith(engine.execute('changePassword', { currentPassword: 'wrong-pass-1', newPassword: 'new-password-2' }, admin, meta), 'WRONG_PASSWORD');
-    await rejectsWith(engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'weak' }, admin, meta), 'VALIDATION_FAILED');
+    await rejectsWith(
+      engine.execute('changePassword', { currentPassword: 'wrong-pass-1', newPassword: 'new-password-2' }, admin, meta),
+      'WRONG_PASSWORD',
+    );
+    await rejectsWith(
+      engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'weak' }, admin, meta),
+      'VALIDATION_FAILED',
+    );
     const r = await engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'new-password-2' }, admin, meta);
     assert.equal(r.output.signedOutSessions, 1);
     assert.deepEqual(r.output.revokedApiKeys, [{ keyId: key.keyId, label: 'ci' }]);
@@ -125,7 +159,12 @@ describe('engine: user management', () => {
 
   it('keepApiKeys keeps the API keys through a password change', async () => {
     const key = (await engine.execute('createApiKey', { label: 'ci' }, admin, meta)).output;
-    const r = await engine.execute('changePassword', { currentPassword: ADMIN.password, newPassword: 'new-password-2', keepApiKeys: true }, admin, meta);
+    const r = await engine.execute(
+      'changePassword',
+      { currentPassword: ADMIN.password, newPassword: 'new-password-2', keepApiKeys: true },
+      admin,
+      meta,
+    );
     assert.deepEqual(r.output.revokedApiKeys, []);
     await engine.execute('me', {}, { uid: key.uid, apiKey: key.apiKey }, meta);
   });
@@ -145,26 +184,42 @@ describe('engine: user management', () => {
     const { uid } = (await engine.execute('createUser', USER, admin, meta)).output;
     await rejectsWith(engine.execute('login', { email: USER.email, password: 'nope-nope-1' }, {}, meta), 'INVALID_CREDENTIALS');
     const bob = await login(USER.email, USER.password);
-    await rejectsWith(engine.execute('createUser', { ...USER, email: 'eve@acme.io' }, { authToken: bob.authToken, serviceId: bob.serviceId }, meta), 'ROLE_FORBIDDEN');
+    await rejectsWith(
+      engine.execute('createUser', { ...USER, email: 'eve@acme.io' }, { authToken: bob.authToken, serviceId: bob.serviceId }, meta),
+      'ROLE_FORBIDDEN',
+    );
     await engine.execute('updateUser', { userId: uid, role: 'operator' }, admin, meta);
     await engine.execute('deleteUser', { userId: uid }, admin, meta);
 
     const page1 = (await engine.execute('auditLog', { limit: 3 }, admin, meta)).output;
     assert.equal(page1.entries.length, 3);
-    assert.deepEqual(page1.entries.map((e) => [e.action, e.outcome]), [['deleteUser', 'success'], ['updateUser', 'success'], ['createUser', 'error']]);
+    assert.deepEqual(
+      page1.entries.map((e) => [e.action, e.outcome]),
+      [
+        ['deleteUser', 'success'],
+        ['updateUser', 'success'],
+        ['createUser', 'error'],
+      ],
+    );
     assert.equal(page1.entries[2].code, 'ROLE_FORBIDDEN');
     assert.equal(page1.entries[2].actorEmail, USER.email);
     assert.equal(page1.entries[0].target, uid);
     assert.ok(page1.meta.nextPageToken);
     const page2 = (await engine.execute('auditLog', { limit: '3', nextPageToken: String(page1.meta.nextPageToken) }, admin, meta)).output;
-    assert.deepEqual(page2.entries.map((e) => [e.action, e.outcome, e.target]), [
-      ['login', 'success', USER.email],
-      ['login', 'error', USER.email],
-      ['createUser', 'success', uid],
-    ]);
+    assert.deepEqual(
+      page2.entries.map((e) => [e.action, e.outcome, e.target]),
+      [
+        ['login', 'success', USER.email],
+        ['login', 'error', USER.email],
+        ['createUser', 'success', uid],
+      ],
+    );
     assert.equal(page2.entries[1].actorUid, null, 'a failed login has no actor');
     const page3 = (await engine.execute('auditLog', { limit: 3, nextPageToken: page2.meta.nextPageToken }, admin, meta)).output;
-    assert.deepEqual(page3.entries.map((e) => e.action), ['setup']);
+    assert.deepEqual(
+      page3.entries.map((e) => e.action),
+      ['setup'],
+    );
     assert.equal(page3.meta.nextPageToken, null);
     const all = JSON.stringify([page1, page2, page3]);
     for (const secret of [USER.password, ADMIN.password, 'nope-nope-1', admin.authToken!]) assert.equal(all.includes(secret), false);

@@ -5,7 +5,16 @@ import { credentialsFromHeaders, isAllowedFetchSite, isAllowedHost, isAllowedOri
 describe('server guards', () => {
   it('allows only loopback Host headers on our port', () => {
     for (const h of ['127.0.0.1:7480', 'localhost:7480', '[::1]:7480', 'LOCALHOST:7480']) assert.ok(isAllowedHost(h, 7480), h);
-    for (const h of [undefined, '', 'evil.com', 'evil.com:7480', '127.0.0.1', '127.0.0.1:7481', 'localhost.evil.com:7480', '0.0.0.0:7480']) {
+    for (const h of [
+      undefined,
+      '',
+      'evil.com',
+      'evil.com:7480',
+      '127.0.0.1',
+      '127.0.0.1:7481',
+      'localhost.evil.com:7480',
+      '0.0.0.0:7480',
+    ]) {
       assert.equal(isAllowedHost(h, 7480), false, String(h));
     }
   });
@@ -14,7 +23,15 @@ describe('server guards', () => {
     assert.ok(isAllowedOrigin(undefined, 7480));
     assert.ok(isAllowedOrigin('http://127.0.0.1:7480', 7480));
     assert.ok(isAllowedOrigin('http://localhost:7480', 7480));
-    for (const o of ['null', 'http://evil.com', 'https://127.0.0.1:7480', 'http://127.0.0.1:9999', 'http://127.0.0.1.evil.com:7480', 'file://', 'garbage']) {
+    for (const o of [
+      'null',
+      'http://evil.com',
+      'https://127.0.0.1:7480',
+      'http://127.0.0.1:9999',
+      'http://127.0.0.1.evil.com:7480',
+      'file://',
+      'garbage',
+    ]) {
       assert.equal(isAllowedOrigin(o, 7480), false, o);
     }
   });
@@ -28,12 +45,22 @@ describe('server guards', () => {
   });
 
   it('reads every credential form', () => {
-    assert.deepEqual(credentialsFromHeaders({ authtoken: 'a', serviceid: 's' }), { authToken: 'a', uid: undefined, apiKey: undefined, serviceId: 's' });
+    assert.deepEqual(credentialsFromHeaders({ authtoken: 'a', serviceid: 's' }), {
+      authToken: 'a',
+      uid: undefined,
+      apiKey: undefined,
+      serviceId: 's',
+    });
     assert.equal(credentialsFromHeaders({ authorization: 'Bearer tok' }).authToken, 'tok');
     assert.equal(credentialsFromHeaders({ authorization: 'bearer tok' }).authToken, 'tok');
     assert.equal(credentialsFromHeaders({ authorization: 'Basic abc' }).authToken, undefined);
     assert.equal(credentialsFromHeaders({ authtoken: 'header-wins', authorization: 'Bearer other' }).authToken, 'header-wins');
-    assert.deepEqual(credentialsFromHeaders({ uid: 'u', apikey: 'k' }), { authToken: undefined, uid: 'u', apiKey: 'k', serviceId: undefined });
+    assert.deepEqual(credentialsFromHeaders({ uid: 'u', apikey: 'k' }), {
+      authToken: undefined,
+      uid: 'u',
+      apiKey: 'k',
+      serviceId: undefined,
+    });
     assert.equal(credentialsFromHeaders({ authtoken: '' }).authToken, undefined);
   });
 });

@@ -75,19 +75,35 @@ describe('desktop window hardening', () => {
   it('allows navigation only within the app bundle', () => {
     assert.ok(isAllowedNavigation(APP_ENTRY));
     assert.ok(isAllowedNavigation('app://keystead/index.html#/overview'));
-    for (const u of ['https://evil.com', 'app://evil/index.html', 'app://keystead.evil.com/', 'file:///etc/passwd', 'http://127.0.0.1:7480/', 'javascript:alert(1)', 'not a url']) {
+    for (const u of [
+      'https://evil.com',
+      'app://evil/index.html',
+      'app://keystead.evil.com/',
+      'file:///etc/passwd',
+      'http://127.0.0.1:7480/',
+      'javascript:alert(1)',
+      'not a url',
+    ]) {
       assert.equal(isAllowedNavigation(u), false, u);
     }
   });
 
   it('answers IPC only from frames showing the app bundle', () => {
     assert.ok(isTrustedSender('app://keystead/index.html'));
-    for (const u of [undefined, null, '', 'https://evil.com/', 'app://other/', 'file:///index.html', 'about:blank']) assert.equal(isTrustedSender(u), false, String(u));
+    for (const u of [undefined, null, '', 'https://evil.com/', 'app://other/', 'file:///index.html', 'about:blank'])
+      assert.equal(isTrustedSender(u), false, String(u));
   });
 
   it('denies every new window and opens only safe https links externally', () => {
     assert.deepEqual(windowOpenDecision('https://whatsonchain.com/tx/ab'), { action: 'deny', openExternally: true });
-    for (const u of ['http://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'https://user:pw@example.com', 'https://localhost']) {
+    for (const u of [
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'https://user:pw@example.com',
+      'https://localhost',
+    ]) {
       assert.deepEqual(windowOpenDecision(u), { action: 'deny', openExternally: false }, u);
       assert.equal(isSafeExternalUrl(u), false, u);
     }
@@ -95,7 +111,8 @@ describe('desktop window hardening', () => {
 
   it('grants no web permission but clipboard writes', () => {
     assert.ok(isPermissionAllowed('clipboard-sanitized-write'));
-    for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'hid', 'clipboard-read']) assert.equal(isPermissionAllowed(p), false, p);
+    for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'hid', 'clipboard-read'])
+      assert.equal(isPermissionAllowed(p), false, p);
   });
 
   it('serves only files inside the bundle over app://', () => {
@@ -162,7 +179,18 @@ describe('desktop window hardening', () => {
   it('denies every permission request and check, device access, device pickers and screen capture', () => {
     const session = fakeSession();
     guardSession(session);
-    for (const p of ['media', 'geolocation', 'notifications', 'hid', 'usb', 'serial', 'display-capture', 'clipboard-read', 'fullscreen', 'pointerLock']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'hid',
+      'usb',
+      'serial',
+      'display-capture',
+      'clipboard-read',
+      'fullscreen',
+      'pointerLock',
+    ]) {
       let granted: boolean | null = null;
       session.handlers.request!(null, p, (g) => (granted = g));
       assert.equal(granted, false, `request ${p}`);

@@ -38,8 +38,13 @@ describe('headless arguments', () => {
 
   it('trusts no proxy unless named: --trust-proxy / KEYSTEAD_TRUST_PROXY, IP addresses only, with the listener', () => {
     assert.equal(parseHostArgs(['--paymail-listen', '127.0.0.1:7490'], {})!.trustProxy, undefined);
-    assert.deepEqual(parseHostArgs(['--paymail-listen', '127.0.0.1:7490', '--trust-proxy', '127.0.0.1, ::1,::ffff:10.0.0.5'], {})!.trustProxy, ['127.0.0.1', '::1', '10.0.0.5']);
-    assert.deepEqual(parseHostArgs([], { KEYSTEAD_PAYMAIL_LISTEN: '127.0.0.1:7490', KEYSTEAD_TRUST_PROXY: '10.0.0.1' })!.trustProxy, ['10.0.0.1']);
+    assert.deepEqual(
+      parseHostArgs(['--paymail-listen', '127.0.0.1:7490', '--trust-proxy', '127.0.0.1, ::1,::ffff:10.0.0.5'], {})!.trustProxy,
+      ['127.0.0.1', '::1', '10.0.0.5'],
+    );
+    assert.deepEqual(parseHostArgs([], { KEYSTEAD_PAYMAIL_LISTEN: '127.0.0.1:7490', KEYSTEAD_TRUST_PROXY: '10.0.0.1' })!.trustProxy, [
+      '10.0.0.1',
+    ]);
     for (const bad of ['proxy.local', '10.0.0.0/8', '127.0.0.1,,nope', ' , ']) {
       assert.throws(() => parseHostArgs(['--paymail-listen', '127.0.0.1:7490', '--trust-proxy', bad], {}), UsageError, bad);
     }
@@ -47,7 +52,17 @@ describe('headless arguments', () => {
   });
 
   it('rejects bad input with a usage error', () => {
-    for (const argv of [['--port', 'abc'], ['--port', '70000'], ['--port'], ['--bogus'], ['--network', 'moon'], ['--session-ttl', '0'], ['--paymail-listen', '7490'], ['--paymail-listen', 'a:99999'], ['--paymail-public-url', 'https://x.com']]) {
+    for (const argv of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--port'],
+      ['--bogus'],
+      ['--network', 'moon'],
+      ['--session-ttl', '0'],
+      ['--paymail-listen', '7490'],
+      ['--paymail-listen', 'a:99999'],
+      ['--paymail-public-url', 'https://x.com'],
+    ]) {
       assert.throws(() => parseHostArgs(argv, {}), UsageError, argv.join(' '));
     }
   });

@@ -15,10 +15,16 @@ describe('live events: the hub keeps a bounded window for replay', () => {
     const hub = new EventHub({ now: () => clock.now, capacity: 3, windowMs: 60_000 });
     const start = hub.lastId;
     for (let i = 0; i < 3; i++) hub.publish('block', { height: i }, { kind: 'everyone' });
-    assert.deepEqual(hub.since(start)?.map((s) => s.event.data), [{ height: 0 }, { height: 1 }, { height: 2 }]);
+    assert.deepEqual(
+      hub.since(start)?.map((s) => s.event.data),
+      [{ height: 0 }, { height: 1 }, { height: 2 }],
+    );
     hub.publish('block', { height: 3 }, { kind: 'everyone' });
     assert.equal(hub.since(start), null, 'the first event fell out of the capacity');
-    assert.deepEqual(hub.since(start + 1)?.map((s) => s.event.data), [{ height: 1 }, { height: 2 }, { height: 3 }]);
+    assert.deepEqual(
+      hub.since(start + 1)?.map((s) => s.event.data),
+      [{ height: 1 }, { height: 2 }, { height: 3 }],
+    );
     assert.deepEqual(hub.since(hub.lastId), []);
     assert.equal(hub.since(hub.lastId + 1), null, 'an id this run never gave');
     clock.now += 61_000;
@@ -61,7 +67,11 @@ describe('live events: who hears what', () => {
   function listen(credentials: Credentials) {
     const events: LiveEvent[] = [];
     const ended: string[] = [];
-    const stream = engine.openEventStream({ credentials }, (e) => events.push(e), (r) => ended.push(r));
+    const stream = engine.openEventStream(
+      { credentials },
+      (e) => events.push(e),
+      (r) => ended.push(r),
+    );
     closers.push(() => stream.close());
     return { events, ended, stream };
   }
@@ -70,7 +80,9 @@ describe('live events: who hears what', () => {
     const member = await user('member@acme.io', 'operator');
     const outsider = await user('outsider@acme.io', 'operator');
     const manager = await user('manager@acme.io', 'manager');
-    const shared = (await engine.execute('createWallet', { walletTitle: 'Joint', type: 'shared', members: ['member@acme.io'] }, admin, meta)).output.walletID;
+    const shared = (
+      await engine.execute('createWallet', { walletTitle: 'Joint', type: 'shared', members: ['member@acme.io'] }, admin, meta)
+    ).output.walletID;
     await engine.execute('feeManagerInit', {}, admin, meta);
     const heard = { admin: listen(admin), member: listen(member), outsider: listen(outsider), manager: listen(manager) };
 
@@ -79,14 +91,25 @@ describe('live events: who hears what', () => {
     await engine.execute('faucet', { address: fee, satoshis: 3_000 }, admin, meta);
     await until('balances', async () => (heard.admin.events.filter((e) => e.type === 'balance').length >= 2 ? true : undefined));
 
-    const wallets = (who: keyof typeof heard, type: string) => heard[who].events.filter((e) => e.type === type).map((e) => (e.data as { walletID: string }).walletID).sort();
+    const wallets = (who: keyof typeof heard, type: string) =>
+      heard[who].events
+        .filter((e) => e.type === type)
+        .map((e) => (e.data as { walletID: string }).walletID)
+        .sort();
     assert.deepEqual(wallets('admin', 'payment.received'), ['fee-manager', shared].sort());
     assert.deepEqual(wallets('member', 'payment.received'), [shared]);
     assert.deepEqual(wallets('outsider', 'payment.received'), []);
-    assert.deepEqual(wallets('manager', 'payment.received'), ['fee-manager'], 'the manager may read the fee manager, not the shared wallet');
+    assert.deepEqual(
+      wallets('manager', 'payment.received'),
+      ['fee-manager'],
+      'the manager may read the fee manager, not the shared wallet',
+    );
     const low = heard.manager.events.find((e) => e.type === 'feeManager.low');
     assert.deepEqual(low?.data, { satoshis: 3_000, threshold: 10_000 });
-    assert.equal(heard.outsider.events.some((e) => e.type === 'feeManager.low'), false);
+    assert.equal(
+      heard.outsider.events.some((e) => e.type === 'feeManager.low'),
+      false,
+    );
   });
 
   it('a stream ends when its session does (signed out), and cannot be opened with it again', async () => {
@@ -95,18 +118,51 @@ describe('live events: who hears what', () => {
     await engine.execute('logout', {}, op, meta);
     const reason = await until('the stream to end', async () => s.ended[0]);
     assert.match(reason, /signed out/);
-    assert.throws(() => engine.openEventStream({ credentials: op }, () => undefined, () => undefined), /signed out/);
+    assert.throws(
+      () =>
+        engine.openEventStream(
+          { credentials: op },
+          () => undefined,
+          () => undefined,
+        ),
+      /signed out/,
+    );
   });
 
   it('replays from the start of the run: the first wallet scan started and finished', async () => {
     const events: LiveEvent[] = [];
-    const stream = engine.openEventStream({ credentials: admin, lastEventId: t.clock.now * 1000 }, (e) => events.push(e), () => undefined);
+    const stream = engine.openEventStream(
+      { credentials: admin, lastEventId: t.clock.now * 1000 },
+      (e) => events.push(e),
+      () => undefined,
+    );
     closers.push(() => stream.close());
-    assert.deepEqual(events.filter((e) => e.type === 'sync.state').map((e) => e.data), [{ syncing: true }, { syncing: false }]);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'sync.state').map((e) => e.data),
+      [{ syncing: true }, { syncing: false }],
+    );
   });
 
   it('refuses a stream without credentials or with a wrong ticket', async () => {
-    await rejectsWith(Promise.resolve().then(() => engine.openEventStream({ credentials: {} }, () => undefined, () => undefined)), 'UNAUTHORIZED');
-    await rejectsWith(Promise.resolve().then(() => engine.openEventStream({ credentials: {}, ticket: 'made-up' }, () => undefined, () => undefined)), 'INVALID_CREDENTIALS');
+    await rejectsWith(
+      Promise.resolve().then(() =>
+        engine.openEventStream(
+          { credentials: {} },
+          () => undefined,
+          () => undefined,
+        ),
+      ),
+      'UNAUTHORIZED',
+    );
+    await rejectsWith(
+      Promise.resolve().then(() =>
+        engine.openEventStream(
+          { credentials: {}, ticket: 'made-up' },
+          () => undefined,
+          () => undefined,
+        ),
+      ),
+      'INVALID_CREDENTIALS',
+    );
   });
 });

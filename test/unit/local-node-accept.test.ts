@@ -15,7 +15,9 @@ const bob = PrivateKey.fromRandom();
 /** Spends `vouts` of `source` (all owned by `signers[i]`, default alice) to bob, change back to alice. */
 async function spend(source: Transaction, vouts: number[], pay: number, signers: PrivateKey[] = []): Promise<Transaction> {
   const tx = new Transaction();
-  vouts.forEach((vout, i) => tx.addInput({ sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(signers[i] ?? alice) }));
+  vouts.forEach((vout, i) =>
+    tx.addInput({ sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(signers[i] ?? alice) }),
+  );
   tx.addOutput({ lockingScript: new P2PKH().lock(bob.toAddress()), satoshis: pay });
   tx.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), change: true });
   await tx.fee(new SatoshisPerKilobyte(1));
@@ -27,7 +29,11 @@ async function spend(source: Transaction, vouts: number[], pay: number, signers:
 async function tenCoins(node: LocalNode): Promise<Transaction> {
   const funded = await node.faucet(alice.toAddress(), 100_000);
   const ten = new Transaction();
-  ten.addInput({ sourceTransaction: Transaction.fromHex(node.txHex(funded.txid!)!), sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(alice) });
+  ten.addInput({
+    sourceTransaction: Transaction.fromHex(node.txHex(funded.txid!)!),
+    sourceOutputIndex: 0,
+    unlockingScriptTemplate: new P2PKH().unlock(alice),
+  });
   for (let i = 0; i < 10; i++) ten.addOutput({ lockingScript: new P2PKH().lock(alice.toAddress()), satoshis: 9_000 });
   await ten.fee(new SatoshisPerKilobyte(1));
   await ten.sign();
@@ -103,7 +109,10 @@ describe('local node: scripts checked on worker threads (accept)', () => {
     const tx = await spend(fan, take(5), 45_000);
     const heard = await announcedWhile(node, async () => {
       const results = await Promise.all([node.accept(tx.toHex()), node.accept(tx.toHex())]);
-      assert.deepEqual(results.map((r) => r.status), ['accepted', 'accepted']);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['accepted', 'accepted'],
+      );
       assert.deepEqual(results.map((r) => r.status === 'accepted' && r.alreadyKnown).sort(), [false, true]);
     });
     assert.deepEqual(heard, [tx.id('hex')]);
@@ -117,7 +126,11 @@ describe('local node: scripts checked on worker threads (accept)', () => {
     assert.equal(r.status, 'rejected');
     assert.equal(r.status === 'rejected' && r.reason, 'bad-signature');
     assert.match(r.status === 'rejected' ? r.message : '', /^Input 13 /);
-    assert.equal(node.submit(tx.toHex()).status === 'rejected' && (node.submit(tx.toHex()) as { message: string }).message, r.message, 'the same answer as on one thread');
+    assert.equal(
+      node.submit(tx.toHex()).status === 'rejected' && (node.submit(tx.toHex()) as { message: string }).message,
+      r.message,
+      'the same answer as on one thread',
+    );
     // The outputs it tried to spend are still there to be spent properly.
     const fixed = await spend(fan, vouts, 150_000);
     assert.deepEqual(await node.accept(fixed.toHex()), { status: 'accepted', txid: fixed.id('hex'), alreadyKnown: false });
@@ -174,7 +187,10 @@ describe('local node: scripts checked on worker threads (accept)', () => {
 });
 
 describe('local node: script workers that fail', () => {
-  for (const [name, file] of [['throw', 'throws.mjs'], ['answer something other than a verdict', 'answers-nothing.mjs']]) {
+  for (const [name, file] of [
+    ['throw', 'throws.mjs'],
+    ['answer something other than a verdict', 'answers-nothing.mjs'],
+  ]) {
     it(`when they ${name}, the node checks on its own thread: good transactions are accepted, bad ones refused`, async () => {
       const node = LocalNode.open({ dataDir: tempDir(), password: 'pw', scriptCheck: { workerFile: brokenWorker(file) } });
       try {
@@ -191,7 +207,11 @@ describe('local node: script workers that fail', () => {
   }
 
   it('a check past its time limit is "unknown", never run on the main thread instead', async () => {
-    const node = LocalNode.open({ dataDir: tempDir(), password: 'pw', scriptCheck: { workerFile: brokenWorker('never-answers.mjs'), limitMs: 300 } });
+    const node = LocalNode.open({
+      dataDir: tempDir(),
+      password: 'pw',
+      scriptCheck: { workerFile: brokenWorker('never-answers.mjs'), limitMs: 300 },
+    });
     try {
       const ten = await tenCoins(node);
       const tx = await spend(ten, [0, 1, 2, 3, 4], 40_000);
@@ -207,7 +227,10 @@ describe('local node: script workers that fail', () => {
   it('a verifier never reads a worker\'s non-answer as "every script unlocks"', async () => {
     const verifier = new ScriptVerifier(1, brokenWorker('answers-nothing.mjs'));
     try {
-      await assert.rejects(verifier.verify('00', [{ satoshis: 1, script: '51' }]), (err: Error & { closing?: boolean }) => err.name === 'ScriptCheckUnavailable' && err.closing === false);
+      await assert.rejects(
+        verifier.verify('00', [{ satoshis: 1, script: '51' }]),
+        (err: Error & { closing?: boolean }) => err.name === 'ScriptCheckUnavailable' && err.closing === false,
+      );
     } finally {
       await verifier.close();
     }

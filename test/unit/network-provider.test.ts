@@ -9,15 +9,24 @@ import { P2PKH, PrivateKey, Transaction, UnlockingScript } from '@bsv/sdk';
 
 describe('ARC answers, classified honestly', () => {
   it('treats "missing inputs" as missing inputs, never as a double spend', () => {
-    for (const text of ['Missing inputs', 'bad-txns-inputs-missingorspent', 'parent transaction not found']) assert.equal(reasonFromText(text), 'missing-inputs', text);
+    for (const text of ['Missing inputs', 'bad-txns-inputs-missingorspent', 'parent transaction not found'])
+      assert.equal(reasonFromText(text), 'missing-inputs', text);
     assert.equal(reasonFromText('txn-mempool-conflict'), 'double-spend');
     assert.equal(reasonFromText('mandatory-script-verify-flag-failed (Signature must be zero)'), 'bad-signature');
     assert.equal(reasonFromText('min relay fee not met'), 'fee-too-low');
   });
 
   it('counts "already known" as success', () => {
-    assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_ON_NETWORK', extraInfo: 'Transaction already known' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: true });
-    assert.deepEqual(classifyArc(409, { detail: 'txn-already-known', txid: 'ab' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: true });
+    assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_ON_NETWORK', extraInfo: 'Transaction already known' }, null), {
+      status: 'accepted',
+      txid: 'ab',
+      alreadyKnown: true,
+    });
+    assert.deepEqual(classifyArc(409, { detail: 'txn-already-known', txid: 'ab' }, null), {
+      status: 'accepted',
+      txid: 'ab',
+      alreadyKnown: true,
+    });
     assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'STORED' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: false });
   });
 
@@ -25,7 +34,10 @@ describe('ARC answers, classified honestly', () => {
     const ds = classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'], reason: 'double-spend' }, null);
     assert.equal(ds.status === 'rejected' && ds.reason, 'double-spend');
     assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, ['cd']);
-    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'REJECTED', extraInfo: 'mandatory-script-verify-flag-failed' }, null).status, 'rejected');
+    assert.equal(
+      classifyArc(200, { txid: 'ab', txStatus: 'REJECTED', extraInfo: 'mandatory-script-verify-flag-failed' }, null).status,
+      'rejected',
+    );
     const fee = classifyArc(465, { status: 465, title: 'Fee too low', detail: 'fee too low' }, 'ab');
     assert.equal(fee.status === 'rejected' && fee.reason, 'fee-too-low');
     const ours = classifyArc(462, { reason: 'outputs-exceed-inputs', detail: 'x' }, 'ab');
@@ -33,10 +45,19 @@ describe('ARC answers, classified honestly', () => {
   });
 
   it('says "unknown" when ARC did not judge the transaction: only a verdict may give coins back', () => {
-    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status, 'unknown', 'an orphan may still be accepted');
+    assert.equal(
+      classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status,
+      'unknown',
+      'an orphan may still be accepted',
+    );
     assert.equal(classifyArc(200, { txStatus: 'STORED' }, null).status, 'unknown', 'no txid');
-    for (const status of [401, 403, 404, 405, 409, 413, 422, 460, 466, 467, 468, 469, 475]) assert.equal(classifyArc(status, { title: 'Not judged' }, 'ab').status, 'unknown', `HTTP ${status}`);
-    assert.equal(classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null).status, 'unknown', "real ARC's double-spend attempt is not final");
+    for (const status of [401, 403, 404, 405, 409, 413, 422, 460, 466, 467, 468, 469, 475])
+      assert.equal(classifyArc(status, { title: 'Not judged' }, 'ab').status, 'unknown', `HTTP ${status}`);
+    assert.equal(
+      classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null).status,
+      'unknown',
+      "real ARC's double-spend attempt is not final",
+    );
     assert.equal(classifyArc(461, { title: 'Malformed transaction' }, 'ab').status, 'rejected');
   });
 });
@@ -66,7 +87,9 @@ describe('HTTP with timeouts and bounded retries', () => {
   });
 
   it('gives up after the bounded retries, and on timeouts', async () => {
-    await assert.rejects(httpRequest(`${base}/slow`, {}, { timeoutMs: 50, retries: 1, backoffMs: 5 }), (e: HttpUnavailable) => /timed out/.test(e.message));
+    await assert.rejects(httpRequest(`${base}/slow`, {}, { timeoutMs: 50, retries: 1, backoffMs: 5 }), (e: HttpUnavailable) =>
+      /timed out/.test(e.message),
+    );
     hits = 1;
     await assert.rejects(httpRequest(`${base}/flaky`, {}, { timeoutMs: 2000, retries: 0, backoffMs: 5 }), HttpUnavailable);
   });
@@ -78,7 +101,12 @@ describe('HTTP with timeouts and bounded retries', () => {
   });
 
   it('reports an unreachable ARC as an unknown outcome, not a rejection of the transaction', async () => {
-    const p = new NetworkProvider({ network: 'testnet', arcUrl: 'http://127.0.0.1:1', wocUrl: 'http://127.0.0.1:1', http: { retries: 1, backoffMs: 5, timeoutMs: 500 } });
+    const p = new NetworkProvider({
+      network: 'testnet',
+      arcUrl: 'http://127.0.0.1:1',
+      wocUrl: 'http://127.0.0.1:1',
+      http: { retries: 1, backoffMs: 5, timeoutMs: 500 },
+    });
     const r = await p.broadcast('0100000000000000000000');
     assert.equal(r.status, 'unknown');
   });
@@ -86,7 +114,12 @@ describe('HTTP with timeouts and bounded retries', () => {
 
 describe('WhatsOnChain transaction bytes are checked before the books use them', () => {
   const txPaying = (satoshis: number) =>
-    new Transaction(1, [{ sourceTXID: 'cd'.repeat(32), sourceOutputIndex: 0, unlockingScript: UnlockingScript.fromHex('51'), sequence: 0xffffffff }], [{ lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress()), satoshis }], 0);
+    new Transaction(
+      1,
+      [{ sourceTXID: 'cd'.repeat(32), sourceOutputIndex: 0, unlockingScript: UnlockingScript.fromHex('51'), sequence: 0xffffffff }],
+      [{ lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress()), satoshis }],
+      0,
+    );
   const asked = txPaying(1_000);
   const other = txPaying(90_000_000);
   let answer = '';

@@ -8,7 +8,7 @@ import { ADMIN } from '../helpers/http.js';
 
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 
-describe('addresses derived while a wallet\'s keys are open', () => {
+describe("addresses derived while a wallet's keys are open", () => {
   it('are the same addresses the public derivation gives (checked against an independent BIP32 implementation)', async () => {
     const t = testEngine();
     const { engine } = t;
@@ -22,7 +22,9 @@ describe('addresses derived while a wallet\'s keys are open', () => {
     engine.close();
     const store = openStore({ dataDir: t.dataDir, password: 'test-password' });
     const rows = store.db
-      .prepare<[string], { chain: number; idx: number; address: string }>('SELECT a.chain, a.idx, a.address FROM addresses a JOIN wallets w ON w.id = a.wallet_row WHERE w.wallet_id = ? ORDER BY a.chain, a.idx')
+      .prepare<[string], { chain: number; idx: number; address: string }>(
+        'SELECT a.chain, a.idx, a.address FROM addresses a JOIN wallets w ON w.id = a.wallet_row WHERE w.wallet_id = ? ORDER BY a.chain, a.idx',
+      )
       .all(w);
     store.close();
     assert.ok(rows.filter((r) => r.chain === 1).length >= 45, 'change addresses were derived while paying');

@@ -16,12 +16,15 @@ const { DebugLogger } = require('builder-util') as { DebugLogger: new () => unkn
 const config = YAML.parse(readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8'));
 
 describe('electron-builder.yml', () => {
-  it('passes electron-builder\'s configuration schema', async () => {
+  it("passes electron-builder's configuration schema", async () => {
     await validateConfiguration(structuredClone(config), new DebugLogger());
   });
 
   it('is checked for real: a wrong key is rejected', async () => {
-    await assert.rejects(validateConfiguration({ ...structuredClone(config), linux: { bogusKey: 1 } }, new DebugLogger()), /configuration/i);
+    await assert.rejects(
+      validateConfiguration({ ...structuredClone(config), linux: { bogusKey: 1 } }, new DebugLogger()),
+      /configuration/i,
+    );
   });
 
   it('targets Linux, macOS and Windows, unpacks the native module, and sets the security fuses', () => {
@@ -31,7 +34,12 @@ describe('electron-builder.yml', () => {
     assert.ok(config.asarUnpack.some((p: string) => p.includes('better-sqlite3-multiple-ciphers')));
     assert.equal(config.extraMetadata.main, 'dist/main/desktop.js');
     assert.deepEqual(
-      { runAsNode: config.electronFuses.runAsNode, nodeOptions: config.electronFuses.enableNodeOptionsEnvironmentVariable, inspect: config.electronFuses.enableNodeCliInspectArguments, asarOnly: config.electronFuses.onlyLoadAppFromAsar },
+      {
+        runAsNode: config.electronFuses.runAsNode,
+        nodeOptions: config.electronFuses.enableNodeOptionsEnvironmentVariable,
+        inspect: config.electronFuses.enableNodeCliInspectArguments,
+        asarOnly: config.electronFuses.onlyLoadAppFromAsar,
+      },
       { runAsNode: false, nodeOptions: false, inspect: false, asarOnly: true },
     );
     assert.ok(existsSync(path.join(ROOT, config.linux.icon)), 'the icon exists');

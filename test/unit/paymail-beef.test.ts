@@ -21,7 +21,11 @@ describe('BEEF: what a sender builds, a receiver verifies by SPV', () => {
     const parent = Transaction.fromHex(t.node.txHex(funded.txid!)!);
     const spend = (source: Transaction, signer = key) => {
       const tx = new Transaction();
-      tx.addInput({ sourceTransaction: source, sourceOutputIndex: source.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(key.toAddress()).toHex()), unlockingScriptTemplate: new P2PKH().unlock(signer) });
+      tx.addInput({
+        sourceTransaction: source,
+        sourceOutputIndex: source.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(key.toAddress()).toHex()),
+        unlockingScriptTemplate: new P2PKH().unlock(signer),
+      });
       tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), change: true });
       return tx;
     };
@@ -45,7 +49,7 @@ describe('BEEF: what a sender builds, a receiver verifies by SPV', () => {
     assert.equal(received.id('hex'), payment.id('hex'));
   });
 
-  it('is refused when a merkle root is not the chain\'s, or a script does not unlock', async () => {
+  it("is refused when a merkle root is not the chain's, or a script does not unlock", async () => {
     t = testEngine();
     const chain = new LocalProvider(t.node, () => null);
     const payment = await chainOfSpends(PrivateKey.fromRandom());
@@ -63,7 +67,10 @@ describe('BEEF: what a sender builds, a receiver verifies by SPV', () => {
     const beef = (await beefOf(chain, await chainOfSpends(PrivateKey.fromRandom())))!;
     await assert.rejects(verifiedBeef(chain, beef, scripts, { transactions: 2, unprovenInputs: 100 }), /3 transactions; the limit is 2/);
     await assert.rejects(verifiedBeef(chain, beef, scripts, { transactions: 100, unprovenInputs: 1 }), /more than 1 unproven inputs/);
-    assert.ok(await verifiedBeef(chain, beef, scripts, { transactions: 3, unprovenInputs: 2 }), 'the payment, its unconfirmed parent and a proven grandparent fit');
+    assert.ok(
+      await verifiedBeef(chain, beef, scripts, { transactions: 3, unprovenInputs: 2 }),
+      'the payment, its unconfirmed parent and a proven grandparent fit',
+    );
   });
 
   it('is null (the raw transaction is sent instead) when an ancestor cannot be had', async () => {
@@ -76,11 +83,16 @@ describe('BEEF: what a sender builds, a receiver verifies by SPV', () => {
 });
 
 describe('the public paymail listener limits each client', () => {
-  it('answers 429 past the rate, per client (the trusted proxy\'s X-Forwarded-For)', async () => {
+  it("answers 429 past the rate, per client (the trusted proxy's X-Forwarded-For)", async () => {
     const t = testEngine();
     const app = await buildPaymailServer({ engine: t.engine, perClientPerMinute: 3, trustedProxies: ['127.0.0.1'] });
     try {
-      const get = (xff?: string) => app.inject({ method: 'GET', url: '/.well-known/bsvalias', headers: { host: 'pay.example.com', ...(xff ? { 'x-forwarded-for': xff } : {}) } });
+      const get = (xff?: string) =>
+        app.inject({
+          method: 'GET',
+          url: '/.well-known/bsvalias',
+          headers: { host: 'pay.example.com', ...(xff ? { 'x-forwarded-for': xff } : {}) },
+        });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await get('203.0.113.7')).statusCode);
       assert.deepEqual(statuses, [200, 200, 200, 429]);

@@ -28,7 +28,10 @@ describe('paymail destinations asked for by strangers stay within the gap limit'
     const handedOut = new Set<string>();
     for (let i = 0; i < 200; i++) {
       t.clock.now += 1_000;
-      const dest = i % 2 ? engine.paymailHost.p2pDestination(handle, { satoshis: 1_000 }) : { outputs: [{ script: engine.paymailHost.basicDestination(handle, { senderHandle: 'x@y.z', dt: 'now' }).output }] };
+      const dest =
+        i % 2
+          ? engine.paymailHost.p2pDestination(handle, { satoshis: 1_000 })
+          : { outputs: [{ script: engine.paymailHost.basicDestination(handle, { senderHandle: 'x@y.z', dt: 'now' }).output }] };
       handedOut.add(p2pkhAddressOf(dest.outputs[0].script)!);
     }
     assert.ok(handedOut.size <= 20, `${handedOut.size} distinct addresses were handed out`);
@@ -63,7 +66,12 @@ describe('paymail destinations asked for by strangers stay within the gap limit'
   it('one transaction pays one reference, even when two references share an address', async () => {
     const t = testEngine();
     const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
-    await t.engine.execute('createWallet', { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, { authToken: s.authToken, serviceId: s.serviceId }, meta);
+    await t.engine.execute(
+      'createWallet',
+      { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true },
+      { authToken: s.authToken, serviceId: s.serviceId },
+      meta,
+    );
     const host = t.engine.paymailHost;
     const first = host.p2pDestination('shop@acme.test', { satoshis: 5_000 });
     let shared = first;
@@ -78,20 +86,32 @@ describe('paymail destinations asked for by strangers stay within the gap limit'
     assert.equal(funding.status, 'accepted');
     const fundingTx = Transaction.fromHex(t.node.txHex(funding.txid!)!);
     const tx = new Transaction();
-    tx.addInput({ sourceTransaction: fundingTx, sourceOutputIndex: fundingTx.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(payer.toAddress()).toHex()), unlockingScriptTemplate: new P2PKH().unlock(payer) });
+    tx.addInput({
+      sourceTransaction: fundingTx,
+      sourceOutputIndex: fundingTx.outputs.findIndex((o) => o.lockingScript.toHex() === new P2PKH().lock(payer.toAddress()).toHex()),
+      unlockingScriptTemplate: new P2PKH().unlock(payer),
+    });
     tx.addOutput({ lockingScript: LockingScript.fromHex(first.outputs[0].script), satoshis: 5_000 });
     tx.addOutput({ lockingScript: new P2PKH().lock(payer.toAddress()), change: true });
     await tx.fee(new SatoshisPerKilobyte(1));
     await tx.sign();
     const paid = await host.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: first.reference });
     assert.equal(paid.txid, tx.id('hex'));
-    await assert.rejects(host.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: shared.reference }), (e: PaymailError) => e.code === 'reference-used');
+    await assert.rejects(
+      host.receiveTransaction('shop@acme.test', { hex: tx.toHex(), reference: shared.reference }),
+      (e: PaymailError) => e.code === 'reference-used',
+    );
   });
 
   it('rate-limits strangers per paymail', async () => {
     const { engine } = testEngine();
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
-    await engine.execute('createWallet', { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, { authToken: s.authToken, serviceId: s.serviceId }, meta);
+    await engine.execute(
+      'createWallet',
+      { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true },
+      { authToken: s.authToken, serviceId: s.serviceId },
+      meta,
+    );
     let refused: unknown = null;
     for (let i = 0; i < 100 && !refused; i++) {
       try {

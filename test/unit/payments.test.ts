@@ -17,13 +17,32 @@ const ADDR = PrivateKey.fromRandom().toAddress();
 
 describe('payment URIs', () => {
   it('parses payto:, paymails, bitcoin: and addresses', () => {
-    assert.deepEqual(parsePaymentUri('payto:Alice@Example.com?purpose=cashback&amount=10000'), { kind: 'paymail', paymail: 'alice@example.com', satoshis: 10000, purpose: 'cashback', multi: false });
-    assert.deepEqual(parsePaymentUri('bob@b.test'), { kind: 'paymail', paymail: 'bob@b.test', satoshis: null, purpose: null, multi: false });
-    assert.deepEqual(parsePaymentUri(`bitcoin:${ADDR}?amount=0.0001&message=Lunch`), { kind: 'address', address: ADDR, satoshis: 10000, purpose: 'Lunch', bip21: true });
+    assert.deepEqual(parsePaymentUri('payto:Alice@Example.com?purpose=cashback&amount=10000'), {
+      kind: 'paymail',
+      paymail: 'alice@example.com',
+      satoshis: 10000,
+      purpose: 'cashback',
+      multi: false,
+    });
+    assert.deepEqual(parsePaymentUri('bob@b.test'), {
+      kind: 'paymail',
+      paymail: 'bob@b.test',
+      satoshis: null,
+      purpose: null,
+      multi: false,
+    });
+    assert.deepEqual(parsePaymentUri(`bitcoin:${ADDR}?amount=0.0001&message=Lunch`), {
+      kind: 'address',
+      address: ADDR,
+      satoshis: 10000,
+      purpose: 'Lunch',
+      bip21: true,
+    });
     assert.deepEqual(parsePaymentUri(ADDR), { kind: 'address', address: ADDR, satoshis: null, purpose: null, bip21: false });
     assert.equal(bsvToSatoshis('1'), 100_000_000);
     assert.equal(bsvToSatoshis('0.00000001'), 1);
-    assert.equal(bsvToSatoshis('21000000.12345678'), 2_100_000_012_345_678);
+    assert.equal(bsvToSatoshis('20999999.12345678'), 2_099_999_912_345_678);
+    assert.throws(() => bsvToSatoshis('21000000.00000001'), /too large/, 'no more than all the BSV there is');
   });
 
   it('refuses malformed and unsupported URIs with the reason', () => {
@@ -36,35 +55,54 @@ describe('payment URIs', () => {
       ['mailto:a@b.test', /"mailto:" scheme is not supported/],
       ['hello world', /not a payment URI/],
     ];
-    for (const [uri, msg] of cases) assert.throws(() => parsePaymentUri(uri), (e: Error) => msg.test(e.message), uri);
+    for (const [uri, msg] of cases)
+      assert.throws(
+        () => parsePaymentUri(uri),
+        (e: Error) => msg.test(e.message),
+        uri,
+      );
   });
 });
 
 describe('coin selection', () => {
   const out = (satoshis: number) => [{ satoshis, script: new P2PKH().lock(ADDR).toHex() }];
   it('prefers the smallest single coin that covers the payment', () => {
-    const coins = [{ txid: 'a', vout: 0, satoshis: 5000 }, { txid: 'b', vout: 0, satoshis: 1200 }, { txid: 'c', vout: 0, satoshis: 90_000 }];
+    const coins = [
+      { txid: 'a', vout: 0, satoshis: 5000 },
+      { txid: 'b', vout: 0, satoshis: 1200 },
+      { txid: 'c', vout: 0, satoshis: 90_000 },
+    ];
     const r = selectCoins(coins, out(1000), POLICY);
     assert.ok(r.ok);
-    assert.deepEqual(r.selection.coins.map((c) => c.txid), ['b']);
+    assert.deepEqual(
+      r.selection.coins.map((c) => c.txid),
+      ['b'],
+    );
   });
 
   it('always covers outputs and fee, never leaves dust change, and says what is missing', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 200_000 }), { minLength: 0, maxLength: 30 }), fc.integer({ min: 1, max: 500_000 }), (values, amount) => {
-        const coins = values.map((v, i) => ({ txid: `t${i}`, vout: 0, satoshis: v }));
-        const r = selectCoins(coins, out(amount), POLICY);
-        if (r.ok) {
-          const s = r.selection;
-          assert.equal(s.total, s.coins.reduce((x, c) => x + c.satoshis, 0));
-          assert.equal(s.total, amount + s.fee + s.change);
-          assert.ok(s.fee >= 1);
-          assert.ok(s.change === 0 || s.change >= POLICY.dustLimit);
-        } else {
-          assert.ok(r.missing > 0);
-          assert.equal(r.needed - r.available, r.missing);
-        }
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 200_000 }), { minLength: 0, maxLength: 30 }),
+        fc.integer({ min: 1, max: 500_000 }),
+        (values, amount) => {
+          const coins = values.map((v, i) => ({ txid: `t${i}`, vout: 0, satoshis: v }));
+          const r = selectCoins(coins, out(amount), POLICY);
+          if (r.ok) {
+            const s = r.selection;
+            assert.equal(
+              s.total,
+              s.coins.reduce((x, c) => x + c.satoshis, 0),
+            );
+            assert.equal(s.total, amount + s.fee + s.change);
+            assert.ok(s.fee >= 1);
+            assert.ok(s.change === 0 || s.change >= POLICY.dustLimit);
+          } else {
+            assert.ok(r.missing > 0);
+            assert.equal(r.needed - r.available, r.missing);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -101,9 +139,18 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal(paid.delivered, 'broadcast');
     assert.equal(paid.feePaidBy, 'wallet');
     assert.equal(await balance(wallet), 100_000 - 30_000 - paid.fee);
-    assert.deepEqual(node.utxos(ADDR).map((u) => u.satoshis), [30_000]);
+    assert.deepEqual(
+      node.utxos(ADDR).map((u) => u.satoshis),
+      [30_000],
+    );
     const h = await run(engine.execute('history', { walletId: wallet }, admin, meta));
-    assert.deepEqual(h.history.map((e) => [e.direction, e.amount, e.memo]), [['out', -(30_000 + paid.fee), 'Invoice 7'], ['in', 100_000, null]]);
+    assert.deepEqual(
+      h.history.map((e) => [e.direction, e.amount, e.memo]),
+      [
+        ['out', -(30_000 + paid.fee), 'Invoice 7'],
+        ['in', 100_000, null],
+      ],
+    );
     assert.equal(h.history[0].fee, paid.fee);
     assert.equal(h.history[0].confirmations, 0);
     node.mine();
@@ -123,9 +170,14 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     const paid = await run(engine.execute('pay', req, admin, meta));
     assert.equal(paid.fee, q.fee, 'pay charges the fee the quote showed');
     assert.equal(await balance(wallet), q.availableAfter);
-    const short = await run(engine.execute('quotePayment', { ...req, outputs: [{ script: req.outputs[0].script, satoshis: 90_000 }] }, admin, meta));
+    const short = await run(
+      engine.execute('quotePayment', { ...req, outputs: [{ script: req.outputs[0].script, satoshis: 90_000 }] }, admin, meta),
+    );
     assert.equal(short.sufficient, false);
-    assert.match(short.problem ?? '', /"Ops" has 0\.00034\d* BSV available; this payment needs 0\.0009\d* BSV including the network fee, so 0\.00055\d* BSV is missing/);
+    assert.match(
+      short.problem ?? '',
+      /"Ops" has 0\.00034\d* BSV available; this payment needs 0\.0009\d* BSV including the network fee, so 0\.00055\d* BSV is missing/,
+    );
     assert.equal(await balance(wallet), q.availableAfter, 'a quote reserves nothing');
   });
 
@@ -137,15 +189,37 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
       /needs 9\d{3} satoshis including the fee; the wallet has 5000 spendable, \d+ satoshis missing/,
     );
     const p2pkh = new P2PKH().lock(ADDR).toHex();
-    await rejectsWith(engine.execute('pay', { outputs: [{ script: p2pkh, satoshis: 0 }], walletId: wallet }, admin, meta), 'VALIDATION_FAILED', /more than 0/);
-    await rejectsWith(engine.execute('pay', { outputs: [{ script: p2pkh, satoshis: 1000 }, { script: p2pkh, satoshis: 0 }], walletId: wallet }, admin, meta), 'VALIDATION_FAILED', /outputs.1: 0 satoshis is below the dust limit/);
+    await rejectsWith(
+      engine.execute('pay', { outputs: [{ script: p2pkh, satoshis: 0 }], walletId: wallet }, admin, meta),
+      'VALIDATION_FAILED',
+      /more than 0/,
+    );
+    await rejectsWith(
+      engine.execute(
+        'pay',
+        {
+          outputs: [
+            { script: p2pkh, satoshis: 1000 },
+            { script: p2pkh, satoshis: 0 },
+          ],
+          walletId: wallet,
+        },
+        admin,
+        meta,
+      ),
+      'VALIDATION_FAILED',
+      /outputs.1: 0 satoshis is below the dust limit/,
+    );
     assert.equal(await balance(wallet), 5_000);
   });
 
   it('gives the coins and the change address back when the chain refuses the transaction', async () => {
     let refuse = true;
     ({ engine, node } = testEngine({
-      chain: (local) => withBroadcast(async (hex) => (refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex)))(local),
+      chain: (local) =>
+        withBroadcast(async (hex) =>
+          refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex),
+        )(local),
     }));
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     admin = { authToken: s.authToken, serviceId: s.serviceId };
@@ -164,7 +238,8 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
   it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {
     let down = true;
     ({ engine, node } = testEngine({
-      chain: (local) => withBroadcast(async (hex) => (down ? { status: 'unknown', txid: null, message: 'ARC timed out' } : local.broadcast(hex)))(local),
+      chain: (local) =>
+        withBroadcast(async (hex) => (down ? { status: 'unknown', txid: null, message: 'ARC timed out' } : local.broadcast(hex)))(local),
     }));
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
     admin = { authToken: s.authToken, serviceId: s.serviceId };
@@ -172,14 +247,22 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 4_000 }], walletId: wallet, idempotencyKey: 'rent-may' };
     await rejectsWith(engine.execute('pay', req, admin, meta), 'CHAIN_UNAVAILABLE', /outcome is not known yet/);
     await rejectsWith(engine.execute('pay', req, admin, meta), 'CONFLICT', /still in progress/);
-    await rejectsWith(engine.execute('pay', { ...req, outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 5_000 }] }, admin, meta), 'CONFLICT', /different payment/);
+    await rejectsWith(
+      engine.execute('pay', { ...req, outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 5_000 }] }, admin, meta),
+      'CONFLICT',
+      /different payment/,
+    );
     await engine.reconcile();
     assert.equal(node.utxos(ADDR).length, 0, 'still down: nothing sent, nothing released');
     down = false;
     await engine.reconcile();
     const settled = await run(engine.execute('pay', req, admin, meta));
     assert.match(settled.txid, /^[0-9a-f]{64}$/);
-    assert.deepEqual(node.utxos(ADDR).map((u) => [u.txid, u.satoshis]), [[settled.txid, 4_000]], 'paid exactly once');
+    assert.deepEqual(
+      node.utxos(ADDR).map((u) => [u.txid, u.satoshis]),
+      [[settled.txid, 4_000]],
+      'paid exactly once',
+    );
     assert.equal(await balance(wallet), 20_000 - 4_000 - settled.fee);
   });
 
@@ -201,7 +284,9 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal((await run(engine.execute('listWallets', {}, admin, meta))).wallets.length, 0, 'the fee wallet is not a user wallet');
     await run(engine.execute('faucet', { address: fm.address, satoshis: 20_000 }, admin, meta));
     const wallet = await fundedWallet('Ops', [10_000]);
-    const paid = await run(engine.execute('pay', { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 10_000 }], walletId: wallet }, admin, meta));
+    const paid = await run(
+      engine.execute('pay', { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 10_000 }], walletId: wallet }, admin, meta),
+    );
     assert.equal(paid.feePaidBy, 'feeManager');
     assert.equal(await balance(wallet), 0, 'the wallet paid exactly the amount, no fee');
     // History shows the fee and who paid it; the detail shows the inputs and outputs.
@@ -211,20 +296,34 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal(detail.unavailable, null);
     assert.deepEqual(
       detail.inputs!.map((i) => [i.satoshis, i.mine]),
-      [[10_000, true], [20_000, false]],
+      [
+        [10_000, true],
+        [20_000, false],
+      ],
       "the wallet's coin, then the fee manager's",
     );
     const recipient = detail.outputs!.find((o) => o.address === ADDR)!;
     assert.deepEqual([recipient.satoshis, recipient.kind, recipient.mine, recipient.change], [10_000, 'p2pkh', false, false]);
     assert.equal(detail.outputs!.reduce((s, o) => s + (o.satoshis ?? 0), 0) + paid.fee, 30_000, 'inputs = outputs + fee');
     assert.ok(detail.size! > 0);
-    await rejectsWith(engine.execute('transactionDetail', { walletId: wallet, txid: '00'.repeat(32) }, admin, meta), 'NOT_FOUND', /no transaction/);
-    await rejectsWith(engine.execute('transactionDetail', { walletId: wallet, txid: 'xyz' }, admin, meta), 'VALIDATION_FAILED', /txid: must be a transaction id/);
+    await rejectsWith(
+      engine.execute('transactionDetail', { walletId: wallet, txid: '00'.repeat(32) }, admin, meta),
+      'NOT_FOUND',
+      /no transaction/,
+    );
+    await rejectsWith(
+      engine.execute('transactionDetail', { walletId: wallet, txid: 'xyz' }, admin, meta),
+      'VALIDATION_FAILED',
+      /txid: must be a transaction id/,
+    );
     const metrics = await run(engine.execute('feeManagerMetrics', {}, admin, meta));
     assert.equal(metrics.totalBalance.balance, 20_000 - paid.fee);
     // Spent outputs are listed only when asked for; each output carries when its transaction was booked.
     assert.ok(!metrics.availableUtxos.some((u) => u.state === 'spent') && metrics.availableUtxos.some((u) => u.state === 'available'));
-    assert.ok(metrics.availableUtxos.every((u) => typeof u.createdAt === 'number' && u.createdAt > 0), JSON.stringify(metrics.availableUtxos));
+    assert.ok(
+      metrics.availableUtxos.every((u) => typeof u.createdAt === 'number' && u.createdAt > 0),
+      JSON.stringify(metrics.availableUtxos),
+    );
     const withSpent = await run(engine.execute('feeManagerMetrics', { includeSpent: true }, admin, meta));
     assert.ok(withSpent.availableUtxos.some((u) => u.state === 'spent'));
     assert.equal(metrics.lowBalance, false);
@@ -245,7 +344,9 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     let token: number | null = 0;
     const sizes: number[] = [];
     while (token !== null) {
-      const page: LookupOutput = await run(engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', nextPageToken: token, currency: 'EUR' }, admin, meta));
+      const page: LookupOutput = await run(
+        engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', nextPageToken: token, currency: 'EUR' }, admin, meta),
+      );
       assert.equal(page.coins[0].balance, total, 'the BSV entry comes first on every page');
       sizes.push(page.coins.length - 1);
       seen.push(...page.coins.slice(1).map((c) => `${c.txid}:${c.vout}`));
@@ -254,11 +355,21 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.deepEqual(sizes, [19, 19, 7]);
     assert.equal(new Set(seen).size, 45);
     // maxResults -1 is every entry (the public service's spelling); 0 or 1001 are refused with the reason.
-    const all: LookupOutput = await run(engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', maxResults: '-1' }, admin, meta));
+    const all: LookupOutput = await run(
+      engine.execute('lookup', { privateKey: key.toHex(), compact: 'false', maxResults: '-1' }, admin, meta),
+    );
     assert.equal(all.coins.length - 1, 45);
     assert.equal(all.meta.nextPageToken, null);
-    await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), maxResults: 0 }, admin, meta), 'VALIDATION_FAILED', /maxResults: must be from 1 to 1000, or -1 for all/);
-    await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), nextPageToken: -1 }, admin, meta), 'VALIDATION_FAILED', /nextPageToken: must not be negative/);
+    await rejectsWith(
+      engine.execute('lookup', { privateKey: key.toWif(), maxResults: 0 }, admin, meta),
+      'VALIDATION_FAILED',
+      /maxResults: must be from 1 to 1000, or -1 for all/,
+    );
+    await rejectsWith(
+      engine.execute('lookup', { privateKey: key.toWif(), nextPageToken: -1 }, admin, meta),
+      'VALIDATION_FAILED',
+      /nextPageToken: must not be negative/,
+    );
     assert.deepEqual((await run(engine.execute('lookup', { privateKey: key.toWif(), type: 'STAS-20' }, admin, meta))).coins, []);
     await rejectsWith(engine.execute('lookup', { privateKey: 'nope' }, admin, meta), 'VALIDATION_FAILED', /privateKey/);
     await rejectsWith(engine.execute('lookup', { privateKey: key.toWif(), currency: 'XYZ' }, admin, meta), 'VALIDATION_FAILED', /XYZ/);

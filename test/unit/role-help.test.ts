@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { roleHelp } from '../../shared/role-help.js';
 
-describe("role help texts say what the operations table allows", () => {
+describe('role help texts say what the operations table allows', () => {
   it('describes each role from the table', () => {
     assert.match(roleHelp('admin'), /^May manage users, read the audit log, .*create wallets and pay.*\.$/);
     assert.doesNotMatch(roleHelp('admin'), /May not/);

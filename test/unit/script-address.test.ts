@@ -13,7 +13,7 @@ describe('addresses of key hashes (Base58Check by node:crypto)', () => {
     for (const h of cases) assert.equal(addressOfHash160(h), oracle(h), h);
   });
 
-  it('reads P2PKH scripts, and token scripts that start with one, as the key owner\'s address', () => {
+  it("reads P2PKH scripts, and token scripts that start with one, as the key owner's address", () => {
     const key = PrivateKey.fromRandom();
     const script = new P2PKH().lock(key.toAddress()).toHex();
     assert.equal(p2pkhAddressOf(script), key.toAddress());

@@ -22,10 +22,13 @@ const spends = (lockingHex: string, unlockingHex: string) => spendsHelper(lockin
 const spendsTx = (tx: Transaction) => validateInput0(tx) === true;
 
 describe('sCrypt compiler: output equal to the official compiler, and spendable', () => {
-  it("P2PKH: byte for byte the official non-optimised template, ASM and artifact", () => {
+  it('P2PKH: byte for byte the official non-optimised template, ASM and artifact', () => {
     const r = compiled('p2pkh.scrypt');
     assert.equal(r.hex, '<pubKeyHash>5179a95179876952795279ac777777');
-    assert.equal(r.asm, '$pubKeyHash OP_1 OP_PICK OP_HASH160 OP_1 OP_PICK OP_EQUAL OP_VERIFY OP_2 OP_PICK OP_2 OP_PICK OP_CHECKSIG OP_NIP OP_NIP OP_NIP');
+    assert.equal(
+      r.asm,
+      '$pubKeyHash OP_1 OP_PICK OP_HASH160 OP_1 OP_PICK OP_EQUAL OP_VERIFY OP_2 OP_PICK OP_2 OP_PICK OP_CHECKSIG OP_NIP OP_NIP OP_NIP',
+    );
     const a = r.artifact!;
     assert.deepEqual(
       { version: a.version, contract: a.contract, abi: a.abi, md5: a.md5 },
@@ -33,7 +36,15 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
         version: 9,
         contract: 'P2PKH',
         abi: [
-          { type: 'function', name: 'unlock', index: 0, params: [{ name: 'sig', type: 'Sig' }, { name: 'pubKey', type: 'PubKey' }] },
+          {
+            type: 'function',
+            name: 'unlock',
+            index: 0,
+            params: [
+              { name: 'sig', type: 'Sig' },
+              { name: 'pubKey', type: 'PubKey' },
+            ],
+          },
           { type: 'constructor', params: [{ name: 'pubKeyHash', type: 'Ripemd160' }] },
         ],
         md5: templateMd5('<pubKeyHash>5179a95179876952795279ac777777'),
@@ -45,7 +56,10 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     const Contract = buildContractClass(compiled('p2pkh.scrypt').artifact as never);
     const key = PrivateKey.fromRandom();
     const pkh = Utils.toHex(Hash.hash160(key.toPublicKey().encode(true) as number[]));
-    const instance = new Contract(Ripemd160(pkh)) as unknown as { lockingScript: { toHex(): string }; unlock(s: unknown, p: unknown): { unlockingScript: { toHex(): string } } };
+    const instance = new Contract(Ripemd160(pkh)) as unknown as {
+      lockingScript: { toHex(): string };
+      unlock(s: unknown, p: unknown): { unlockingScript: { toHex(): string } };
+    };
     const locking = instance.lockingScript.toHex();
     assert.equal(locking, `14${pkh}5179a95179876952795279ac777777`);
 
@@ -59,7 +73,11 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
       await tx.sign();
       const chunks = tx.inputs[0].unlockingScript!.chunks;
       const call = instance.unlock(Sig(Utils.toHex(chunks[0].data!)), PubKey(Utils.toHex(chunks[1].data!)));
-      assert.equal(call.unlockingScript.toHex(), tx.inputs[0].unlockingScript!.toHex(), 'scryptlib encodes unlock(sig, pubKey) as the SDK does');
+      assert.equal(
+        call.unlockingScript.toHex(),
+        tx.inputs[0].unlockingScript!.toHex(),
+        'scryptlib encodes unlock(sig, pubKey) as the SDK does',
+      );
       return tx;
     };
     const good = await sign(key);
@@ -79,7 +97,10 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     }
     const ArithOpt = buildContractClass(compileScrypt(fixture('arith.scrypt'), { optimize: true }).artifact as never);
     const a = new ArithOpt(Int(100), Bytes('abcd')) as any;
-    assert.ok(a.lockingScript.toHex().length < (new (buildContractClass(compiled('arith.scrypt').artifact as never))(Int(100), Bytes('abcd')) as any).lockingScript.toHex().length);
+    assert.ok(
+      a.lockingScript.toHex().length <
+        (new (buildContractClass(compiled('arith.scrypt').artifact as never))(Int(100), Bytes('abcd')) as any).lockingScript.toHex().length,
+    );
     assert.equal(spends(a.lockingScript.toHex(), a.check(Int(9), Int(3), Bytes('abcd010203')).unlockingScript.toHex()), true);
     assert.equal(spends(a.lockingScript.toHex(), a.check(Int(9), Int(3), Bytes('ffff010203')).unlockingScript.toHex()), false);
   });
@@ -89,7 +110,10 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.equal(r.asm!.split(' ').slice(0, 7).join(' '), '$x $y OP_2 OP_PICK OP_0 OP_EQUAL OP_IF');
     assert.ok(r.asm!.endsWith('OP_ELSE OP_0 OP_ENDIF OP_ENDIF'));
     const Contract = buildContractClass(r.artifact as never);
-    const demo = new Contract(Int(5), Int(2)) as unknown as Record<string, (...a: unknown[]) => { unlockingScript: { toHex(): string } }> & { lockingScript: { toHex(): string } };
+    const demo = new Contract(Int(5), Int(2)) as unknown as Record<
+      string,
+      (...a: unknown[]) => { unlockingScript: { toHex(): string } }
+    > & { lockingScript: { toHex(): string } };
     const locking = demo.lockingScript.toHex();
     assert.equal(spends(locking, demo.add(Int(7)).unlockingScript.toHex()), true, 'add(7)');
     assert.equal(spends(locking, demo.sub(Int(3)).unlockingScript.toHex()), true, 'sub(3)');
@@ -120,7 +144,11 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
   it('LoopSum: static consts and unrolled loops (OP_NOP before each iteration)', () => {
     const r = compiled('loop-sum.scrypt');
     assert.equal(r.asm!.split(' ').filter((t) => t === 'OP_NOP').length, 6, '4 + 2 iterations');
-    assert.deepEqual(r.artifact!.abi.at(-1), { type: 'constructor', params: [{ name: 'target', type: 'int' }] }, 'static consts are not constructor parameters');
+    assert.deepEqual(
+      r.artifact!.abi.at(-1),
+      { type: 'constructor', params: [{ name: 'target', type: 'int' }] },
+      'static consts are not constructor parameters',
+    );
     const Contract = buildContractClass(r.artifact as never);
     const c = new Contract(Int(2 * (0 + 1 + 2 + 3) + 6)) as any;
     assert.equal(spends(c.lockingScript.toHex(), c.check(Int(2)).unlockingScript.toHex()), true);
@@ -129,13 +157,15 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     assert.match(bad.diagnostics[0].message, /loop count must be a compile-time constant/);
   });
 
-  it('PrivateCalls: private and static functions inlined, callers\' names untouched', () => {
+  it("PrivateCalls: private and static functions inlined, callers' names untouched", () => {
     const Contract = buildContractClass(compiled('private-calls.scrypt').artifact as never);
     const c = new Contract(Int(10)) as any;
     const ok = (x: number, expected: number) => spends(c.lockingScript.toHex(), c.check(Int(x), Int(expected)).unlockingScript.toHex());
     assert.equal(ok(4, 4 * 3 + 10 + 2), true);
     assert.equal(ok(4, 25), false);
-    const rec = compileScrypt('contract A { private function f(int a) : int { return f(a); } public function g(int a) { require(f(a) == 1); } }');
+    const rec = compileScrypt(
+      'contract A { private function f(int a) : int { return f(a); } public function g(int a) { require(f(a) == 1); } }',
+    );
     assert.match(rec.diagnostics[0].message, /recursion is not allowed: f → f/);
   });
 
@@ -143,7 +173,13 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     const r = compiled('ctor.scrypt');
     assert.ok(r.hex!.startsWith('0000<a><tag>61'), r.hex!);
     assert.match(r.asm!, /^OP_0 OP_0 \$a \$tag OP_NOP .* OP_DROP OP_DROP OP_NOP /);
-    assert.deepEqual(r.artifact!.abi.at(-1), { type: 'constructor', params: [{ name: 'a', type: 'int' }, { name: 'tag', type: 'bytes' }] });
+    assert.deepEqual(r.artifact!.abi.at(-1), {
+      type: 'constructor',
+      params: [
+        { name: 'a', type: 'int' },
+        { name: 'tag', type: 'bytes' },
+      ],
+    });
     const Contract = buildContractClass(r.artifact as never);
     const c = new Contract(Int(21), Bytes('beef')) as any;
     assert.equal(spends(c.lockingScript.toHex(), c.check(Int(42), Bytes('beef')).unlockingScript.toHex()), true);
@@ -153,10 +189,19 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
   it('MultiSig: arrays flattened as scryptlib expects, checkMultiSig with real signatures', async () => {
     const r = compiled('multisig.scrypt');
     assert.ok(r.hex!.startsWith('<keys[0]><keys[1]><keys[2]><limits[0]><limits[1]>'), r.hex!);
-    assert.deepEqual(r.artifact!.abi.map((x) => x.params.map((p) => p.type)), [['Sig[2]', 'int'], ['PubKey[3]', 'int[2]']]);
+    assert.deepEqual(
+      r.artifact!.abi.map((x) => x.params.map((p) => p.type)),
+      [
+        ['Sig[2]', 'int'],
+        ['PubKey[3]', 'int[2]'],
+      ],
+    );
     const Contract = buildContractClass(r.artifact as never);
     const keys = [PrivateKey.fromRandom(), PrivateKey.fromRandom(), PrivateKey.fromRandom()];
-    const c = new Contract(keys.map((k) => PubKey(k.toPublicKey().toString())), [Int(10), Int(50)]) as any;
+    const c = new Contract(
+      keys.map((k) => PubKey(k.toPublicKey().toString())),
+      [Int(10), Int(50)],
+    ) as any;
     const locking = c.lockingScript.toHex();
     const source = new Transaction();
     source.addOutput({ lockingScript: LockingScript.fromHex(locking), satoshis: 5000 });
@@ -171,7 +216,14 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
         const u = await tmpl.sign(tx, 0);
         sigs.push(Utils.toHex(u.chunks[0].data!));
       }
-      tx.inputs[0].unlockingScript = UnlockingScript.fromHex(c.unlock(sigs.map((x) => Sig(x)), Int(amount)).unlockingScript.toHex());
+      tx.inputs[0].unlockingScript = UnlockingScript.fromHex(
+        c
+          .unlock(
+            sigs.map((x) => Sig(x)),
+            Int(amount),
+          )
+          .unlockingScript.toHex(),
+      );
       return spendsTx(tx);
     };
     assert.equal(await attempt([keys[0], keys[2]], 60), true, 'keys 1 and 3, amount inside (9, 100)');
@@ -182,14 +234,20 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
 
   it('reports unsupported constructs and type errors as positioned diagnostics, never a crash', () => {
     const cases: [string, RegExp][] = [
-      ['contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }', /1:21: error: public function f must end with require/],
-      ['contract A { int x; public function f(int a) { require(a == b\'00\'); } }', /cannot compare int with bytes/],
+      [
+        'contract A { int x; public function f(int a) { require(a == 1); int b = 2; } }',
+        /1:21: error: public function f must end with require/,
+      ],
+      ["contract A { int x; public function f(int a) { require(a == b'00'); } }", /cannot compare int with bytes/],
       ['contract A { int x; public function f(bytes a) { require(a + 1 == 2); } }', /\+ needs ints, not bytes and int/],
       ['contract A { int x; public function f(int a) { require(nope == 1); } }', /unknown name 'nope'/],
       ['contract A { int x; public function f(int a) { require(this.y == 1); } }', /A has no property 'y'/],
       ['contract A { Point x; public function f(int a) { require(a == 1); } }', /unknown type Point/],
       ['contract A { int[3] x; public function f(int a) { require(this.x[3] == 1); } }', /index 3 is out of bounds for int\[3\]/],
-      ['contract A { int[3] x; public function f(int a) { int y = this.x[a]++; require(a == y); } }', /index that is written must be a compile-time constant/],
+      [
+        'contract A { int[3] x; public function f(int a) { int y = this.x[a]++; require(a == y); } }',
+        /index that is written must be a compile-time constant/,
+      ],
       ['contract A { int x; constructor(int y) { this.z = y; } public function f(int a) { require(a == 1); } }', /A has no property 'z'/],
       ['contract A { int x; }', /needs at least one public function/],
       ['struct S { int a; } contract A { int x; public function f(int a) { S s = {a, 2}; require(s.a == 1); } }', /S has 1 fields, not 2/],
@@ -198,7 +256,10 @@ describe('sCrypt compiler: output equal to the official compiler, and spendable'
     for (const [source, message] of cases) {
       const r = compileScrypt(source, { file: 'A.scrypt' });
       assert.equal(r.artifact, null, source);
-      assert.ok(r.diagnostics.some((d) => message.test(`${d.line}:${d.column}: ${d.severity}: ${d.message}`)), `${source}\n→ ${JSON.stringify(r.diagnostics)}`);
+      assert.ok(
+        r.diagnostics.some((d) => message.test(`${d.line}:${d.column}: ${d.severity}: ${d.message}`)),
+        `${source}\n→ ${JSON.stringify(r.diagnostics)}`,
+      );
     }
   });
 });

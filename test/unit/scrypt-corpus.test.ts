@@ -15,7 +15,9 @@ import type { CorpusCase } from '../fixtures/scrypt/corpus-case.js';
  * or refused by @bsv/sdk's `Spend` exactly as its case says, both as compiled and with -O.
  */
 const DIR = path.join(ROOT, 'test', 'fixtures', 'scrypt');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.scrypt')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.scrypt'))
+  .sort();
 
 describe('sCrypt corpus: compile, load in scryptlib, spend under @bsv/sdk Spend', () => {
   it('has at least 40 contracts, each with spend cases', () => {
@@ -38,8 +40,16 @@ describe('sCrypt corpus: compile, load in scryptlib, spend under @bsv/sdk Spend'
           spec.prepare?.(instance);
           call.prepare?.(instance);
           const tx = typeof call.tx === 'function' ? call.tx(instance) : call.tx;
-          const outcome = explainSpend(instance.lockingScript.toHex(), (ctx) => instance[call.method](...call.args(ctx, instance)).unlockingScript.toHex(), tx);
-          assert.equal(outcome === true, call.ok, `${file}${optimize ? ' -O' : ''}: ${call.name} should ${call.ok ? 'pass' : 'fail'} (${outcome})`);
+          const outcome = explainSpend(
+            instance.lockingScript.toHex(),
+            (ctx) => instance[call.method](...call.args(ctx, instance)).unlockingScript.toHex(),
+            tx,
+          );
+          assert.equal(
+            outcome === true,
+            call.ok,
+            `${file}${optimize ? ' -O' : ''}: ${call.name} should ${call.ok ? 'pass' : 'fail'} (${outcome})`,
+          );
         }
       }
     });

@@ -45,7 +45,7 @@ contract Shapes {
 }`;
 
 describe('fidelity to the official compiler', () => {
-  it('non-int static constants are pushed once at the bottom: OpCode, SigHash, Tx, then the user\'s; int constants are inlined', () => {
+  it("non-int static constants are pushed once at the bottom: OpCode, SigHash, Tx, then the user's; int constants are inlined", () => {
     const { asm } = asmOf(HOIST);
     const head = asm!.split(' ').slice(0, 13).join(' ');
     assert.equal(
@@ -63,11 +63,25 @@ describe('fidelity to the official compiler', () => {
       require(hash256(o) == SigHash.hashOutputs(p));
       require(SigHash.nLocktime(p) == this.x); } }`);
     const N = '414136d08c5ed2bf3ba048afe6dcaebafeffffffffffffffffffffffffffffff00';
-    assert.ok(asm!.includes('OP_6 OP_PICK OP_HASH256 OP_0 OP_PICK OP_NOP OP_0 OP_PICK OP_1 OP_SPLIT'), 'hash = hash256(preimage), then fromBEUnsigned(hash)');
+    assert.ok(
+      asm!.includes('OP_6 OP_PICK OP_HASH256 OP_0 OP_PICK OP_NOP OP_0 OP_PICK OP_1 OP_SPLIT'),
+      'hash = hash256(preimage), then fromBEUnsigned(hash)',
+    );
     assert.ok(asm!.includes(`OP_MUL OP_ADD OP_MUL ${N} OP_1 OP_PICK OP_1 OP_PICK OP_NOP`), 's, then the local N, then normalize(s, N)');
-    assert.ok(asm!.includes('OP_2 OP_DIV OP_GREATERTHAN OP_IF OP_0 OP_PICK OP_2 OP_PICK OP_SUB OP_2 OP_ROLL OP_DROP OP_1 OP_ROLL OP_ENDIF'), 'low S: s = N - s');
-    assert.ok(asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_1 OP_PICK OP_1 OP_PICK OP_8 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK 28 OP_SUB OP_SPLIT OP_NIP'), 'hashOutputs: l = len(preimage), preimage[l - 40 : l - 8]');
-    assert.ok(asm!.includes('OP_1 OP_PICK OP_1 OP_PICK OP_4 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK OP_8 OP_SUB OP_SPLIT OP_NIP'), 'nLocktimeRaw: preimage[l - 8 : l - 4], then converted');
+    assert.ok(
+      asm!.includes('OP_2 OP_DIV OP_GREATERTHAN OP_IF OP_0 OP_PICK OP_2 OP_PICK OP_SUB OP_2 OP_ROLL OP_DROP OP_1 OP_ROLL OP_ENDIF'),
+      'low S: s = N - s',
+    );
+    assert.ok(
+      asm!.includes(
+        'OP_0 OP_PICK OP_SIZE OP_NIP OP_1 OP_PICK OP_1 OP_PICK OP_8 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK 28 OP_SUB OP_SPLIT OP_NIP',
+      ),
+      'hashOutputs: l = len(preimage), preimage[l - 40 : l - 8]',
+    );
+    assert.ok(
+      asm!.includes('OP_1 OP_PICK OP_1 OP_PICK OP_4 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK OP_8 OP_SUB OP_SPLIT OP_NIP'),
+      'nLocktimeRaw: preimage[l - 8 : l - 4], then converted',
+    );
     assert.ok(asm!.includes('c1 OP_NOP'), 'a literal sighash type is pushed at the call');
   });
 
@@ -89,12 +103,20 @@ describe('fidelity to the official compiler', () => {
       const C = buildContractClass(asmOf(SHAPES, optimize).artifact as never);
       const c = new C(Int(5)) as any;
       // i: -1 → 0 (j = -6) → 1; p = { -6, -200 }: -205 == n + 5.
-      assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(-210)).unlockingScript.toHex()), true, `-O ${optimize}`);
-      assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(-209)).unlockingScript.toHex()), false, `-O ${optimize}`);
+      assert.equal(
+        spends(c.lockingScript.toHex(), () => c.f(Int(-210)).unlockingScript.toHex()),
+        true,
+        `-O ${optimize}`,
+      );
+      assert.equal(
+        spends(c.lockingScript.toHex(), () => c.f(Int(-209)).unlockingScript.toHex()),
+        false,
+        `-O ${optimize}`,
+      );
     }
   });
 
-  it('array reads, constant or run-time index: a parameter\'s element is PICKed in place through the alt stack; a property\'s (or a struct element) is read from a copy', () => {
+  it("array reads, constant or run-time index: a parameter's element is PICKed in place through the alt stack; a property's (or a struct element) is read from a copy", () => {
     const src = `struct Q { bytes k; int v; }
 contract Arr {
   int[3] a;
@@ -109,13 +131,19 @@ contract Arr {
       [
         '$a[0] $a[1] $a[2] $q[0].k $q[0].v $q[1].k $q[1].v',
         // this.a[i]: a copy of a, then (size − i) × 1 − 1 through the alt stack, the copy dropped
-        'OP_6 OP_PICK OP_6 OP_PICK OP_6 OP_PICK OP_3 OP_13 OP_PICK', check('OP_3'), 'OP_SUB OP_1 OP_MUL OP_1SUB',
+        'OP_6 OP_PICK OP_6 OP_PICK OP_6 OP_PICK OP_3 OP_13 OP_PICK',
+        check('OP_3'),
+        'OP_SUB OP_1 OP_MUL OP_1SUB',
         'OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP OP_TOALTSTACK OP_DROP OP_DROP OP_DROP OP_FROMALTSTACK',
         // p[1]: in place, p[0] being 9 deep: 9 − 1 × 1
-        'OP_9 OP_1', check('OP_2'), 'OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
+        'OP_9 OP_1',
+        check('OP_2'),
+        'OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
         'OP_ADD',
         // this.q[1].v: a copy of q, the element's two leaves, the copy dropped, .v kept
-        'OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_2 OP_1', check('OP_2'), 'OP_SUB OP_2 OP_MUL OP_1SUB',
+        'OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_4 OP_PICK OP_2 OP_1',
+        check('OP_2'),
+        'OP_SUB OP_2 OP_MUL OP_1SUB',
         'OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
         'OP_TOALTSTACK OP_TOALTSTACK OP_DROP OP_DROP OP_DROP OP_DROP OP_FROMALTSTACK OP_FROMALTSTACK',
         'OP_0 OP_ROLL OP_1 OP_ROLL OP_DROP',
@@ -124,7 +152,13 @@ contract Arr {
     );
     for (const optimize of [false, true]) {
       const C = buildContractClass(asmOf(src, optimize).artifact as never);
-      const c = new C([Int(6), Int(8), Int(3)], [{ k: Bytes('aa'), v: Int(5) }, { k: Bytes('bb'), v: Int(-9) }]) as any;
+      const c = new C(
+        [Int(6), Int(8), Int(3)],
+        [
+          { k: Bytes('aa'), v: Int(5) },
+          { k: Bytes('bb'), v: Int(-9) },
+        ],
+      ) as any;
       const call = (i: number, p1: number) => spends(c.lockingScript.toHex(), () => c.f(Int(i), [Int(0), Int(p1)]).unlockingScript.toHex());
       // a[i] + p[1] + q[1].v == i: 6 + 3 − 9 == 0 holds for i = 0, p[1] = 3.
       assert.equal(call(0, 3), true, `-O ${optimize}`);
@@ -149,8 +183,16 @@ contract Arr {
     assert.equal(tokens.slice(5, 8).join(' '), '$n $open $__codePart__');
     // SigHash.scriptCode(txPreimage): preimage[104:], then readVarint with its locals l and ret.
     assert.equal(tokens.slice(8, 18).join(' '), 'OP_9 OP_PICK OP_NOP OP_0 OP_PICK 68 OP_SPLIT OP_NIP OP_NOP OP_0');
-    assert.ok(asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_1 OP_PICK OP_1 OP_PICK OP_1 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK OP_4 OP_SUB OP_1 OP_SUB OP_SPLIT OP_NIP OP_0 OP_PICK OP_BIN2NUM'), 'getStateStart: the length bytes before the version byte');
-    assert.ok(asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_4 OP_NUM2BIN OP_1 OP_PICK OP_1 OP_PICK OP_CAT OP_0 OP_1 OP_NUM2BIN OP_CAT'), 'serializeState: the state, its 4-byte length, the version');
+    assert.ok(
+      asm!.includes(
+        'OP_0 OP_PICK OP_SIZE OP_NIP OP_1 OP_PICK OP_1 OP_PICK OP_1 OP_SUB OP_SPLIT OP_DROP OP_1 OP_PICK OP_4 OP_SUB OP_1 OP_SUB OP_SPLIT OP_NIP OP_0 OP_PICK OP_BIN2NUM',
+      ),
+      'getStateStart: the length bytes before the version byte',
+    );
+    assert.ok(
+      asm!.includes('OP_0 OP_PICK OP_SIZE OP_NIP OP_4 OP_NUM2BIN OP_1 OP_PICK OP_1 OP_PICK OP_CAT OP_0 OP_1 OP_NUM2BIN OP_CAT'),
+      'serializeState: the state, its 4-byte length, the version',
+    );
     assert.ok(asm!.includes('00 OP_1 OP_PICK OP_EQUAL OP_NOT'), "readBool: b'00' != the byte");
   });
 
@@ -159,8 +201,18 @@ contract Arr {
       public function f(int i, int j) { require(T[i][j] == this.x); } }`;
     const C = buildContractClass(asmOf(src).artifact as never);
     const c = new C(Int(3)) as any;
-    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(1), Int(0)).unlockingScript.toHex()), true);
-    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(0), Int(1)).unlockingScript.toHex()), false);
-    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(2), Int(0)).unlockingScript.toHex()), false, 'out of bounds');
+    assert.equal(
+      spends(c.lockingScript.toHex(), () => c.f(Int(1), Int(0)).unlockingScript.toHex()),
+      true,
+    );
+    assert.equal(
+      spends(c.lockingScript.toHex(), () => c.f(Int(0), Int(1)).unlockingScript.toHex()),
+      false,
+    );
+    assert.equal(
+      spends(c.lockingScript.toHex(), () => c.f(Int(2), Int(0)).unlockingScript.toHex()),
+      false,
+      'out of bounds',
+    );
   });
 });

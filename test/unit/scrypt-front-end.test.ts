@@ -11,7 +11,10 @@ function runs(source: string, ctor: bigint[], fn: string, args: bigint[]): boole
   const r = compileScrypt(source, { file: 'T.scrypt' });
   assert.deepEqual(r.diagnostics.map(formatDiagnostic), [], 'compiles');
   const Contract = buildContractClass(r.artifact as never);
-  const c = new Contract(...ctor.map((x) => Int(x))) as unknown as Record<string, (...a: unknown[]) => { unlockingScript: { toHex(): string } }> & { lockingScript: { toHex(): string } };
+  const c = new Contract(...ctor.map((x) => Int(x))) as unknown as Record<
+    string,
+    (...a: unknown[]) => { unlockingScript: { toHex(): string } }
+  > & { lockingScript: { toHex(): string } };
   return spendsHelper(c.lockingScript.toHex(), () => c[fn](...args.map((x) => Int(x))).unlockingScript.toHex());
 }
 
@@ -64,33 +67,90 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
 
   it('reports each construct code generation does not provide at its source position, before generating anything', () => {
     const cases: [string, RegExp][] = [
-      ['contract T { int k; public function g(bytes b) { require(b[0] == b\'00\'); } }', /1:\d+: error: bytes cannot be indexed/],
-      ['struct P { int x; } contract T { int k; public function g(int a) { P p = P(a); require(p.x == 1); } }', /P\(…\) is not a function; write a struct literal/],
-      ['contract T { int k; public function g(bytes b) { require(b == Util.toLEUnsigned(1, 2)); } }', /Util belongs to sCrypt's standard library, but this compiler does not provide it/],
-      ['contract T { int k; public function g(int a) { asm { OP_DROP } require(true); } }', /an asm block must be the whole body of a function/],
-      ['contract T { int k; function f(int a) : int { asm { OP_FOO } } public function g(int a) { require(f(a) == 1); } }', /unknown opcode OP_FOO in asm/],
-      ['contract T { int k; public function g(static const int n) { require(n == 1); } }', /public function g cannot take static const parameters/],
+      ["contract T { int k; public function g(bytes b) { require(b[0] == b'00'); } }", /1:\d+: error: bytes cannot be indexed/],
+      [
+        'struct P { int x; } contract T { int k; public function g(int a) { P p = P(a); require(p.x == 1); } }',
+        /P\(…\) is not a function; write a struct literal/,
+      ],
+      [
+        'contract T { int k; public function g(bytes b) { require(b == Util.toLEUnsigned(1, 2)); } }',
+        /Util belongs to sCrypt's standard library, but this compiler does not provide it/,
+      ],
+      [
+        'contract T { int k; public function g(int a) { asm { OP_DROP } require(true); } }',
+        /an asm block must be the whole body of a function/,
+      ],
+      [
+        'contract T { int k; function f(int a) : int { asm { OP_FOO } } public function g(int a) { require(f(a) == 1); } }',
+        /unknown opcode OP_FOO in asm/,
+      ],
+      [
+        'contract T { int k; public function g(static const int n) { require(n == 1); } }',
+        /public function g cannot take static const parameters/,
+      ],
       ['contract T { int k; public function g(int a) { int b; require(a == 1); } }', /variable b needs an initial value/],
-      ['contract T { int k; function f(int a) { require(a > 0); } public function g(int a) { require(a == 1); } }', /function f needs a return type/],
-      ['contract T { int k; public function g(int a) { require(this.dataPart == b\'\'); } }', /this.dataPart is set off-chain by scryptlib/],
-      ['contract T { int k; public function g(int a) { require(len(this.getStateScript()) > a); } }', /getStateScript\(\) is for stateful contracts; T has no @state property/],
-      ['contract T { @state int k; public function g(int a) { require(len(this.getStateScript()) > a); } }', /public function g uses the contract's state .* add one/],
-      ['library L { int v; function get() : int { return this.v; } } contract T { int k; public function g(int a) { require(L.get() == a); } }', /L.get is not static; call it on a L value/],
-      ['contract T { int k; public function g(int a) { auto p = {a, 1}; require(a == 1); } }', /a struct literal \{…\} needs a declared struct type/],
-      ['contract T { int k; public function g(int a, int n) { require(a << n == 4); } }', /the shift count of an int must be a non-negative compile-time constant/],
+      [
+        'contract T { int k; function f(int a) { require(a > 0); } public function g(int a) { require(a == 1); } }',
+        /function f needs a return type/,
+      ],
+      ["contract T { int k; public function g(int a) { require(this.dataPart == b''); } }", /this.dataPart is set off-chain by scryptlib/],
+      [
+        'contract T { int k; public function g(int a) { require(len(this.getStateScript()) > a); } }',
+        /getStateScript\(\) is for stateful contracts; T has no @state property/,
+      ],
+      [
+        'contract T { @state int k; public function g(int a) { require(len(this.getStateScript()) > a); } }',
+        /public function g uses the contract's state .* add one/,
+      ],
+      [
+        'library L { int v; function get() : int { return this.v; } } contract T { int k; public function g(int a) { require(L.get() == a); } }',
+        /L.get is not static; call it on a L value/,
+      ],
+      [
+        'contract T { int k; public function g(int a) { auto p = {a, 1}; require(a == 1); } }',
+        /a struct literal \{…\} needs a declared struct type/,
+      ],
+      [
+        'contract T { int k; public function g(int a, int n) { require(a << n == 4); } }',
+        /the shift count of an int must be a non-negative compile-time constant/,
+      ],
       ['contract T { int k; public function g(int a) { loop (20000) { a++; } require(a > 0); } }', /the loop count must be at most 10000/],
-      ['contract T { int k; public function g(bytes b) { require(reverseBytes(b, 20000) == b); } }', /the size of reverseBytes\(\) must be from 0 to 10000/],
-      ['contract T { int k; function f(int a) : int[3] { return [a, a, a]; } public function g(int a, int i) { require(f(a)[i] == a); } }', /indexing a computed array .* needs a compile-time constant index/],
-      ['library L { int v; function get() : int { return this.v; } } contract T { int k; function mk(int a) : L { L l = new L(a); return l; } public function g(int a) { require(mk(a).get() == a); } }', /get\(\) is called on a L value, which must be a variable/],
-      ['contract T { static const int N = len(b\'00\'); int k; public function g(int a) { require(a == N); } }', /the value of static const N must be computable at compile time/],
-      ['contract T { int k = 3; public function g(int a) { require(a == this.k); } }', /property k cannot have an initial value unless it is static const/],
-      ['library L { int v; constructor(int a) { this.v = a; } } contract T { L[2] l; public function g(int a) { require(a == 1); } }', /property l: an array of library values with an explicit constructor cannot be a property/],
+      [
+        'contract T { int k; public function g(bytes b) { require(reverseBytes(b, 20000) == b); } }',
+        /the size of reverseBytes\(\) must be from 0 to 10000/,
+      ],
+      [
+        'contract T { int k; function f(int a) : int[3] { return [a, a, a]; } public function g(int a, int i) { require(f(a)[i] == a); } }',
+        /indexing a computed array .* needs a compile-time constant index/,
+      ],
+      [
+        'library L { int v; function get() : int { return this.v; } } contract T { int k; function mk(int a) : L { L l = new L(a); return l; } public function g(int a) { require(mk(a).get() == a); } }',
+        /get\(\) is called on a L value, which must be a variable/,
+      ],
+      [
+        "contract T { static const int N = len(b'00'); int k; public function g(int a) { require(a == N); } }",
+        /the value of static const N must be computable at compile time/,
+      ],
+      [
+        'contract T { int k = 3; public function g(int a) { require(a == this.k); } }',
+        /property k cannot have an initial value unless it is static const/,
+      ],
+      [
+        'library L { int v; constructor(int a) { this.v = a; } } contract T { L[2] l; public function g(int a) { require(a == 1); } }',
+        /property l: an array of library values with an explicit constructor cannot be a property/,
+      ],
       ['contract T { int k; public function g(int a) { require(this == this); } }', /'this' can only be used as this.member/],
-      ['library L<T> { static function f(T a) : T { return a; } } contract C { int k; public function g(int a) { require(L.f(a) == a); } }', /static function f cannot use the type parameter T of L/],
+      [
+        'library L<T> { static function f(T a) : T { return a; } } contract C { int k; public function g(int a) { require(L.f(a) == a); } }',
+        /static function f cannot use the type parameter T of L/,
+      ],
     ];
     for (const [source, message] of cases) {
       const found = errors(source);
-      assert.ok(found.some((d) => message.test(d)), `${source}\n→ ${JSON.stringify(found)}`);
+      assert.ok(
+        found.some((d) => message.test(d)),
+        `${source}\n→ ${JSON.stringify(found)}`,
+      );
       assert.ok(!found.some((d) => d.includes('internal compiler error')), `${source}\n→ ${JSON.stringify(found)}`);
     }
   });
@@ -103,7 +163,10 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
   });
 
   it('the front end hands code generation an IR it can always emit', () => {
-    const { front, diagnostics } = frontEnd('contract T { int[2] a; public function g(int i) { require(this.a[i] + this.a[1] == 3); } }', 'T.scrypt');
+    const { front, diagnostics } = frontEnd(
+      'contract T { int[2] a; public function g(int i) { require(this.a[i] + this.a[1] == 3); } }',
+      'T.scrypt',
+    );
     assert.deepEqual(diagnostics.items, []);
     assert.ok(front);
     assert.ok(generate(front.ir, front.layout).length > 10);

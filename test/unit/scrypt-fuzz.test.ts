@@ -11,7 +11,11 @@ import { ROOT } from '../helpers/headless.js';
 // code generation, where a crash would otherwise hide. Any outcome is fine except an exception, a failure
 // without a diagnostic, or a diagnostic without a position.
 const dirs = ['scrypt', 'scrypt-parse'].map((d) => path.join(ROOT, 'test', 'fixtures', d));
-const sources = dirs.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.scrypt')).map((f) => readFileSync(path.join(dir, f), 'utf8')));
+const sources = dirs.flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.scrypt'))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8')),
+);
 const tokenize = (s: string) => s.match(/\s+|[A-Za-z_]\w*|0x[0-9a-fA-F]+|\d+|b'[0-9a-fA-F]*'|"[^"]*"|\S/g) ?? [];
 
 function mutate(src: string, edits: [number, number, number][]): string {
@@ -20,9 +24,12 @@ function mutate(src: string, edits: [number, number, number][]): string {
     if (!tokens.length) break;
     const i = a % tokens.length;
     const j = b % tokens.length;
-    if (kind === 0) tokens.splice(i, 1); // delete
-    else if (kind === 1) tokens.splice(i, 0, tokens[j]); // duplicate another token here
-    else if (kind === 2) tokens[i] = tokens[j]; // replace
+    if (kind === 0)
+      tokens.splice(i, 1); // delete
+    else if (kind === 1)
+      tokens.splice(i, 0, tokens[j]); // duplicate another token here
+    else if (kind === 2)
+      tokens[i] = tokens[j]; // replace
     else [tokens[i], tokens[j]] = [tokens[j], tokens[i]]; // swap
   }
   return tokens.join('');
@@ -31,15 +38,20 @@ function mutate(src: string, edits: [number, number, number][]): string {
 describe('sCrypt compiler fuzz', () => {
   it('mutated corpus programs never crash the compiler, and every failure is explained at a position', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...sources), fc.array(fc.tuple(fc.nat(3), fc.nat(), fc.nat()), { minLength: 1, maxLength: 4 }), fc.boolean(), (src, edits, optimize) => {
-        const s = mutate(src, edits);
-        const r = compileScrypt(s, { file: 'F.scrypt', optimize });
-        if (r.artifact) assert.ok(r.hex && r.asm !== null);
-        else assert.ok(r.diagnostics.length > 0, `no diagnostic for:\n${s}`);
-        for (const d of r.diagnostics) assert.ok(d.line >= 1 && d.column >= 1, JSON.stringify(d));
-        // The front end reports what it does not accept; the lowering and code generation never find a problem of their own.
-        for (const d of r.diagnostics) assert.ok(!d.message.includes('internal compiler error'), `${d.message} for:\n${s}`);
-      }),
+      fc.property(
+        fc.constantFrom(...sources),
+        fc.array(fc.tuple(fc.nat(3), fc.nat(), fc.nat()), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (src, edits, optimize) => {
+          const s = mutate(src, edits);
+          const r = compileScrypt(s, { file: 'F.scrypt', optimize });
+          if (r.artifact) assert.ok(r.hex && r.asm !== null);
+          else assert.ok(r.diagnostics.length > 0, `no diagnostic for:\n${s}`);
+          for (const d of r.diagnostics) assert.ok(d.line >= 1 && d.column >= 1, JSON.stringify(d));
+          // The front end reports what it does not accept; the lowering and code generation never find a problem of their own.
+          for (const d of r.diagnostics) assert.ok(!d.message.includes('internal compiler error'), `${d.message} for:\n${s}`);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -47,12 +59,16 @@ describe('sCrypt compiler fuzz', () => {
   it('whatever the front end accepts, code generation emits', () => {
     let accepted = 0;
     fc.assert(
-      fc.property(fc.constantFrom(...sources), fc.array(fc.tuple(fc.nat(3), fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 }), (src, edits) => {
-        const { front } = frontEnd(mutate(src, edits), 'F.scrypt');
-        if (!front) return;
-        accepted++;
-        assert.ok(generate(front.ir, front.layout).length > 0);
-      }),
+      fc.property(
+        fc.constantFrom(...sources),
+        fc.array(fc.tuple(fc.nat(3), fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 }),
+        (src, edits) => {
+          const { front } = frontEnd(mutate(src, edits), 'F.scrypt');
+          if (!front) return;
+          accepted++;
+          assert.ok(generate(front.ir, front.layout).length > 0);
+        },
+      ),
       { numRuns: 600 },
     );
     assert.ok(accepted > 20, `only ${accepted} mutated programs were accepted`);

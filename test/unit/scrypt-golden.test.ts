@@ -15,6 +15,10 @@ describe('sCrypt output is stable', () => {
     const want = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrypt-golden.json'), 'utf8')) as Record<string, unknown>;
     const got = fingerprints();
     const changed = Object.keys({ ...want, ...got }).filter((k) => JSON.stringify(want[k]) !== JSON.stringify(got[k]));
-    assert.deepEqual(changed, [], `changed output: ${changed.map((k) => `${k}: ${JSON.stringify(want[k])} → ${JSON.stringify(got[k])}`).join('\n')}`);
+    assert.deepEqual(
+      changed,
+      [],
+      `changed output: ${changed.map((k) => `${k}: ${JSON.stringify(want[k])} → ${JSON.stringify(got[k])}`).join('\n')}`,
+    );
   });
 });

@@ -20,7 +20,13 @@ function runs(source: string, construct: unknown[], method: string, cases: [unkn
   for (const optimize of [false, true]) {
     const C = buildContractClass(compiled(source, { optimize }).artifact as never);
     const c = new C(...(construct as never[])) as any;
-    cases.forEach(([args, ok], n) => assert.equal(spends(c.lockingScript.toHex(), () => c[method](...args).unlockingScript.toHex()), ok, `${method} case ${n + 1}, -O ${optimize}`));
+    cases.forEach(([args, ok], n) =>
+      assert.equal(
+        spends(c.lockingScript.toHex(), () => c[method](...args).unlockingScript.toHex()),
+        ok,
+        `${method} case ${n + 1}, -O ${optimize}`,
+      ),
+    );
   }
 }
 
@@ -32,15 +38,36 @@ describe('sCrypt language coverage', () => {
       'broken.scrypt': 'library Broken {\n  static function f() : int { return 1 }\n}',
     };
     const readImport = (p: string) => files[p] ?? null;
-    const main = 'import "lib/math.scrypt";\nimport "base.scrypt";\ncontract UsesImports { int x; public function f(int a) { require(MathX.twice(a) == Base.add(this.x, 1)); } }';
-    runs(main.replace(/import "[^"]+";\n/g, '') + files['lib/math.scrypt'].replace(/import "[^"]+";\n/, '') + files['base.scrypt'], [Int(9)], 'f', [[[Int(5)], true], [[Int(4)], false]]);
+    const main =
+      'import "lib/math.scrypt";\nimport "base.scrypt";\ncontract UsesImports { int x; public function f(int a) { require(MathX.twice(a) == Base.add(this.x, 1)); } }';
+    runs(
+      main.replace(/import "[^"]+";\n/g, '') + files['lib/math.scrypt'].replace(/import "[^"]+";\n/, '') + files['base.scrypt'],
+      [Int(9)],
+      'f',
+      [
+        [[Int(5)], true],
+        [[Int(4)], false],
+      ],
+    );
     const r = compiled(main, { readImport, file: 'main.scrypt' });
     const C = buildContractClass(r.artifact as never);
     const c = new C(Int(9)) as any;
-    assert.equal(spends(c.lockingScript.toHex(), () => c.f(Int(5)).unlockingScript.toHex()), true);
-    const missing = compileScrypt('import "nope.scrypt";\ncontract A { int x; public function f(int a) { require(a == this.x); } }', { readImport, file: 'a.scrypt' });
-    assert.deepEqual(missing.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.message}`), ['a.scrypt:1:1 cannot read the imported file nope.scrypt']);
-    const bad = compileScrypt('import "broken.scrypt";\ncontract A { int x; public function f(int a) { require(a == this.x); } }', { readImport, file: 'a.scrypt' });
+    assert.equal(
+      spends(c.lockingScript.toHex(), () => c.f(Int(5)).unlockingScript.toHex()),
+      true,
+    );
+    const missing = compileScrypt('import "nope.scrypt";\ncontract A { int x; public function f(int a) { require(a == this.x); } }', {
+      readImport,
+      file: 'a.scrypt',
+    });
+    assert.deepEqual(
+      missing.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.message}`),
+      ['a.scrypt:1:1 cannot read the imported file nope.scrypt'],
+    );
+    const bad = compileScrypt('import "broken.scrypt";\ncontract A { int x; public function f(int a) { require(a == this.x); } }', {
+      readImport,
+      file: 'a.scrypt',
+    });
     assert.equal(bad.diagnostics[0].file, 'broken.scrypt', 'an error inside an imported file names that file');
     assert.equal(bad.diagnostics[0].line, 2);
     const refused = compileScrypt(main, { file: 'main.scrypt' });
@@ -48,28 +75,41 @@ describe('sCrypt language coverage', () => {
   });
 
   it('a file of libraries only compiles its last library (a library package)', () => {
-    const r = compiled('library A { static function f(int x) : int { return x + 1; } }\nlibrary B { int v; function get() : int { return A.f(this.v); } }');
+    const r = compiled(
+      'library A { static function f(int x) : int { return x + 1; } }\nlibrary B { int v; function get() : int { return A.f(this.v); } }',
+    );
     assert.equal(r.artifact!.contract, 'B');
     assert.equal(r.hex, '<v>');
   });
 
   it('?: takes an int or bytes condition like if (true when not zero)', () => {
-    runs('contract T { int x; public function f(int a, bytes b) { require((a % 2 ? 1 : 0) + (b ? 10 : 20) == this.x); } }', [Int(11)], 'f', [
-      [[Int(3), Bytes('01')], true],
-      [[Int(4), Bytes('01')], false],
-      [[Int(3), Bytes('')], false],
-    ]);
+    runs(
+      'contract T { int x; public function f(int a, bytes b) { require((a % 2 ? 1 : 0) + (b ? 10 : 20) == this.x); } }',
+      [Int(11)],
+      'f',
+      [
+        [[Int(3), Bytes('01')], true],
+        [[Int(4), Bytes('01')], false],
+        [[Int(3), Bytes('')], false],
+      ],
+    );
   });
 
   it('the older `returns (T)` declares a return type', () => {
-    runs('contract T { int x; static function inc(int v) returns (int) { return v + 1; } public function f(int a) { require(T.inc(a) == this.x); } }', [Int(3)], 'f', [
-      [[Int(2)], true],
-      [[Int(3)], false],
-    ]);
+    runs(
+      'contract T { int x; static function inc(int v) returns (int) { return v + 1; } public function f(int a) { require(T.inc(a) == this.x); } }',
+      [Int(3)],
+      'f',
+      [
+        [[Int(2)], true],
+        [[Int(3)], false],
+      ],
+    );
   });
 
   it('inside a library function named like a built-in, a bare call is the built-in', () => {
-    const src = 'struct FP { int val; }\nlibrary Fx { static function abs(FP x) : FP { return { abs(x.val) }; } }\ncontract T { int x; public function f(int a) { FP p = Fx.abs({ a }); require(p.val == this.x); } }';
+    const src =
+      'struct FP { int val; }\nlibrary Fx { static function abs(FP x) : FP { return { abs(x.val) }; } }\ncontract T { int x; public function f(int a) { FP p = Fx.abs({ a }); require(p.val == this.x); } }';
     runs(src, [Int(7)], 'f', [
       [[Int(-7)], true],
       [[Int(7)], true],
@@ -78,12 +118,16 @@ describe('sCrypt language coverage', () => {
   });
 
   it('an index a loop computes out of bounds is checked at run time, so a branch that does not run there compiles', () => {
-    const src = 'contract T { int[3] xs; public function f(int a) { int s = 0; loop (3) : i { if (i > 0) { s += this.xs[i - 1]; } } require(s == a); } }';
+    const src =
+      'contract T { int[3] xs; public function f(int a) { int s = 0; loop (3) : i { if (i > 0) { s += this.xs[i - 1]; } } require(s == a); } }';
     runs(src, [[Int(1), Int(2), Int(4)]], 'f', [
       [[Int(3)], true],
       [[Int(7)], false],
     ]);
-    assert.match(compileScrypt('contract T { int[3] xs; public function f(int a) { require(this.xs[3] == a); } }').diagnostics[0].message, /index 3 is out of bounds/);
+    assert.match(
+      compileScrypt('contract T { int[3] xs; public function f(int a) { require(this.xs[3] == a); } }').diagnostics[0].message,
+      /index 3 is out of bounds/,
+    );
   });
 
   it('asm: a public function written in asm runs on its parameters; loops inside asm are unrolled', () => {

@@ -21,12 +21,21 @@ function rng(seed: number): () => number {
 
 const hex = (bytes: number[]) => bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
 
-/** A stack item: for `number`, a minimally encoded script number; for `any`, arbitrary short bytes (non-minimal numbers and negative zero included). */
+/**
+ * A stack item: for `number`, a minimally encoded script number; for `any`, arbitrary short bytes (non-minimal numbers and negative zero
+ * included).
+ */
 function item(rand: () => number, domain: Rule['domain']): string {
   if (domain === 'number' || rand() < 0.4) {
     const n = BigInt(Math.floor(rand() * 600) - 300);
     const t = pushInt(n);
-    return 'op' in t ? (t.op === 'OP_0' ? '' : t.op === 'OP_1NEGATE' ? '81' : Number(t.op.slice(3)).toString(16).padStart(2, '0')) : (t as { push: string }).push;
+    return 'op' in t
+      ? t.op === 'OP_0'
+        ? ''
+        : t.op === 'OP_1NEGATE'
+          ? '81'
+          : Number(t.op.slice(3)).toString(16).padStart(2, '0')
+      : (t as { push: string }).push;
   }
   const specials = ['', '00', '80', '0000', '01', '0100', 'ff', '8000'];
   if (rand() < 0.3) return specials[Math.floor(rand() * specials.length)];
@@ -48,7 +57,9 @@ function windowOf(rule: Rule, rand: () => number): Token[] {
 /** Closes a branch the window opens, so the script is well formed and both arms are observable. */
 function closing(window: Token[]): Token[] {
   const last = window[window.length - 1];
-  return 'op' in last && (last.op === 'OP_IF' || last.op === 'OP_NOTIF') ? [{ op: 'OP_5' }, { op: 'OP_ELSE' }, { op: 'OP_6' }, { op: 'OP_ENDIF' }] : [];
+  return 'op' in last && (last.op === 'OP_IF' || last.op === 'OP_NOTIF')
+    ? [{ op: 'OP_5' }, { op: 'OP_ELSE' }, { op: 'OP_6' }, { op: 'OP_ENDIF' }]
+    : [];
 }
 
 type Outcome = { stack: string[]; alt: string[] } | { error: true };
@@ -56,7 +67,15 @@ type Outcome = { stack: string[]; alt: string[] } | { error: true };
 function run(stack: string[], script: Token[]): Outcome {
   const unlocking = toScriptHex(stack.map((v) => pushBytes(v)));
   const spend = new Spend({
-    sourceTXID: '00'.repeat(32), sourceOutputIndex: 0, sourceSatoshis: 1, transactionVersion: 1, otherInputs: [], outputs: [], inputSequence: 0xffffffff, inputIndex: 0, lockTime: 0,
+    sourceTXID: '00'.repeat(32),
+    sourceOutputIndex: 0,
+    sourceSatoshis: 1,
+    transactionVersion: 1,
+    otherInputs: [],
+    outputs: [],
+    inputSequence: 0xffffffff,
+    inputIndex: 0,
+    lockTime: 0,
     lockingScript: LockingScript.fromHex(toScriptHex(script) || '61'),
     unlockingScript: UnlockingScript.fromHex(unlocking),
   } as never);
@@ -95,8 +114,21 @@ describe('-O peephole rules', () => {
     assert.equal(asm(optimize([{ placeholder: 'x' }, { op: 'OP_DROP' }])), '$x OP_DROP', 'a constructor placeholder is never removed');
     assert.equal(asm(optimize(ops('OP_SWAP OP_ADD'))), 'OP_ADD');
     // A constant index read: the bounds check and the depth arithmetic fold into one PICK.
-    assert.equal(asm(optimize(ops('OP_5 OP_1 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_3 OP_LESSTHAN OP_VERIFY OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP'))), 'OP_4 OP_PICK');
-    assert.equal(asm(optimize(ops('OP_5 OP_3 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_3 OP_LESSTHAN OP_VERIFY'))).split(' ').length, 10, 'an index out of bounds keeps its check');
+    assert.equal(
+      asm(
+        optimize(
+          ops(
+            'OP_5 OP_1 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_3 OP_LESSTHAN OP_VERIFY OP_1 OP_MUL OP_SUB OP_TOALTSTACK OP_FROMALTSTACK OP_DUP OP_TOALTSTACK OP_PICK OP_FROMALTSTACK OP_DROP',
+          ),
+        ),
+      ),
+      'OP_4 OP_PICK',
+    );
+    assert.equal(
+      asm(optimize(ops('OP_5 OP_3 OP_DUP OP_0 OP_GREATERTHANOREQUAL OP_VERIFY OP_DUP OP_3 OP_LESSTHAN OP_VERIFY'))).split(' ').length,
+      10,
+      'an index out of bounds keeps its check',
+    );
   });
 
   it('property: each rule leaves the same stacks as its window (or both fail), for random stacks of its domain', () => {

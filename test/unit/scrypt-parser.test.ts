@@ -9,7 +9,11 @@ import { ROOT } from '../helpers/headless.js';
 
 // The compiled corpus, plus sources that only the parser takes (imports, every construct in one file).
 const FIXTURES = ['scrypt', 'scrypt-parse'].map((d) => path.join(ROOT, 'test', 'fixtures', d));
-const corpus = FIXTURES.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.scrypt')).map((f) => ({ file: f, source: readFileSync(path.join(dir, f), 'utf8') })));
+const corpus = FIXTURES.flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.scrypt'))
+    .map((f) => ({ file: f, source: readFileSync(path.join(dir, f), 'utf8') })),
+);
 
 const errorsOf = (source: string) => parse(source, 'T.scrypt').diagnostics.items.map(formatDiagnostic);
 
@@ -27,9 +31,15 @@ describe('sCrypt parser', () => {
     const c = program.items[0];
     assert.equal(c.kind, 'contract');
     if (c.kind !== 'contract') return;
-    assert.deepEqual(c.properties.map((p) => [p.type.name, p.name]), [['Ripemd160', 'pubKeyHash']]);
+    assert.deepEqual(
+      c.properties.map((p) => [p.type.name, p.name]),
+      [['Ripemd160', 'pubKeyHash']],
+    );
     const f = c.functions[0];
-    assert.deepEqual([f.name, f.visibility, f.params.map((p) => `${p.type.name} ${p.name}`)], ['unlock', 'public', ['Sig sig', 'PubKey pubKey']]);
+    assert.deepEqual(
+      [f.name, f.visibility, f.params.map((p) => `${p.type.name} ${p.name}`)],
+      ['unlock', 'public', ['Sig sig', 'PubKey pubKey']],
+    );
     const first = f.body[0];
     assert.equal(first.kind, 'require');
     if (first.kind === 'require') {
@@ -44,12 +54,29 @@ describe('sCrypt parser', () => {
     const cond = expr.kind === 'contract' && expr.functions[0].body[0].kind === 'require' ? expr.functions[0].body[0].cond : null;
     assert.equal(cond?.kind === 'binary' && cond.op, '||', '|| binds loosest');
     const kitchen = parse(corpus.find((x) => x.file === 'kitchen-sink.scrypt')!.source).program;
-    assert.deepEqual(kitchen.items.map((i) => `${i.kind} ${i.name}`), ['const N', 'alias Hash', 'struct Point', 'struct Pair', 'library Maths', 'library Box', 'contract KitchenSink']);
-    assert.deepEqual(kitchen.imports.map((i) => i.path), ['util.scrypt']);
+    assert.deepEqual(
+      kitchen.items.map((i) => `${i.kind} ${i.name}`),
+      ['const N', 'alias Hash', 'struct Point', 'struct Pair', 'library Maths', 'library Box', 'contract KitchenSink'],
+    );
+    assert.deepEqual(
+      kitchen.imports.map((i) => i.path),
+      ['util.scrypt'],
+    );
   });
 
   it('reports errors at their line and column, several in one run', () => {
-    const errors = errorsOf(['contract A {', '  int x', '  public function f(int a) {', '    require(a == 1)', '    int b = ;', '    require(b > 0);', '  }', '}'].join('\n'));
+    const errors = errorsOf(
+      [
+        'contract A {',
+        '  int x',
+        '  public function f(int a) {',
+        '    require(a == 1)',
+        '    int b = ;',
+        '    require(b > 0);',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
     assert.deepEqual(errors, [
       "T.scrypt:3:3: error: expected ';' but found 'public'",
       "T.scrypt:5:5: error: expected ';' but found 'int'",
@@ -58,8 +85,13 @@ describe('sCrypt parser', () => {
   });
 
   it('explains lexical errors', () => {
-    assert.deepEqual(errorsOf("contract A { bytes b = b'abc'; }"), ["T.scrypt:1:24: error: bytes literal b'abc' must be an even number of hex digits"]);
-    assert.deepEqual(errorsOf('contract A { int x = 1 # 2; }'), ["T.scrypt:1:24: error: unexpected character '#'", "T.scrypt:1:26: error: expected ';' but found '2'"]);
+    assert.deepEqual(errorsOf("contract A { bytes b = b'abc'; }"), [
+      "T.scrypt:1:24: error: bytes literal b'abc' must be an even number of hex digits",
+    ]);
+    assert.deepEqual(errorsOf('contract A { int x = 1 # 2; }'), [
+      "T.scrypt:1:24: error: unexpected character '#'",
+      "T.scrypt:1:26: error: expected ';' but found '2'",
+    ]);
     assert.match(errorsOf('contract A { /* never closed')[0], /1:14: error: unterminated comment/);
     assert.match(errorsOf('contract A { @statee int x; }')[0], /unknown annotation @statee/);
     assert.match(errorsOf('struct S { }')[0], /struct S needs at least one field/);
@@ -74,15 +106,19 @@ describe('sCrypt parser', () => {
       { numRuns: 500 },
     );
     fc.assert(
-      fc.property(fc.constantFrom(...all), fc.array(fc.tuple(fc.nat(), fc.nat(6), fc.string({ maxLength: 4 })), { maxLength: 6 }), (src, edits) => {
-        let s = src;
-        for (const [pos, del, ins] of edits) {
-          const p = pos % (s.length + 1);
-          s = s.slice(0, p) + ins + s.slice(p + del);
-        }
-        const { diagnostics } = parse(s);
-        for (const d of diagnostics.items) assert.ok(d.line >= 1 && d.column >= 1);
-      }),
+      fc.property(
+        fc.constantFrom(...all),
+        fc.array(fc.tuple(fc.nat(), fc.nat(6), fc.string({ maxLength: 4 })), { maxLength: 6 }),
+        (src, edits) => {
+          let s = src;
+          for (const [pos, del, ins] of edits) {
+            const p = pos % (s.length + 1);
+            s = s.slice(0, p) + ins + s.slice(p + del);
+          }
+          const { diagnostics } = parse(s);
+          for (const d of diagnostics.items) assert.ok(d.line >= 1 && d.column >= 1);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -33,7 +33,9 @@ function check(source: string, file = 'T.scrypt', withStdlib = true): string[] {
   const { program, diagnostics } = parse(source, file);
   assert.deepEqual(diagnostics.items.map(formatDiagnostic), [], `${file} parses`);
   const own = new Set(program.items.map((i) => i.name));
-  const full: Program = withStdlib ? { imports: program.imports, items: [...stdlib.filter((i) => !own.has(i.name)), ...program.items] } : program;
+  const full: Program = withStdlib
+    ? { imports: program.imports, items: [...stdlib.filter((i) => !own.has(i.name)), ...program.items] }
+    : program;
   checkProgram(full, diagnostics);
   return diagnostics.items.map(formatDiagnostic);
 }
@@ -426,7 +428,10 @@ describe('sCrypt semantic passes: no false positives', () => {
   }
 
   it('accepts the standard library itself', () => {
-    assert.deepEqual(check('contract A { public function f(SigHashPreimage p) { require(Tx.checkPreimage(p) && SigHash.value(p) > 0); } }'), []);
+    assert.deepEqual(
+      check('contract A { public function f(SigHashPreimage p) { require(Tx.checkPreimage(p) && SigHash.value(p) > 0); } }'),
+      [],
+    );
   });
 });
 
@@ -499,12 +504,14 @@ describe('sCrypt semantic passes: errors (test/fixtures/scrypt-errors/<ErrorClas
   });
 
   it('runs in compileScrypt between parsing and code generation: semantic errors stop the compile', () => {
-    const bad = compileScrypt('contract A {\n  public function f(Sig s, PubKey k) {\n    require(checkSig(k, s));\n  }\n}\n', { file: 'A.scrypt' });
+    const bad = compileScrypt('contract A {\n  public function f(Sig s, PubKey k) {\n    require(checkSig(k, s));\n  }\n}\n', {
+      file: 'A.scrypt',
+    });
     assert.equal(bad.artifact, null);
-    assert.deepEqual(
-      bad.diagnostics.map(formatDiagnostic),
-      ['A.scrypt:3:22: error: argument 1 of checkSig() must be Sig, not PubKey', 'A.scrypt:3:25: error: argument 2 of checkSig() must be PubKey, not Sig'],
-    );
+    assert.deepEqual(bad.diagnostics.map(formatDiagnostic), [
+      'A.scrypt:3:22: error: argument 1 of checkSig() must be Sig, not PubKey',
+      'A.scrypt:3:25: error: argument 2 of checkSig() must be PubKey, not Sig',
+    ]);
     const good = compileScrypt('contract A {\n  public function f(Sig s, PubKey k) {\n    require(checkSig(s, k));\n  }\n}\n');
     assert.deepEqual(good.diagnostics, []);
     assert.ok(good.hex);
@@ -514,26 +521,55 @@ describe('sCrypt semantic passes: errors (test/fixtures/scrypt-errors/<ErrorClas
     const { program } = parse('contract A { public function f(int a) { require(nope(a) + nope(a)); } }');
     const diags = new Diagnostics('X.scrypt');
     checkProgram(program, diags);
-    assert.deepEqual(diags.items.map(formatDiagnostic), ["X.scrypt:1:49: error: unknown function 'nope'", "X.scrypt:1:59: error: unknown function 'nope'"]);
+    assert.deepEqual(diags.items.map(formatDiagnostic), [
+      "X.scrypt:1:49: error: unknown function 'nope'",
+      "X.scrypt:1:59: error: unknown function 'nope'",
+    ]);
   });
 });
 
 describe('sCrypt semantic passes: robustness', () => {
   it('never crash, whatever tree the parser accepts (fuzz over edited valid sources)', () => {
     const sources = [...corpus.map((c) => c.source), ...VALID.map((v) => v.source)];
-    const pieces = ['this', '.', 'x', '(', ')', '[', ']', '{', '}', '0', '-1', 'int', 'a', 'loop (2) : i', 'return 1;', 'require(true);', '<int>', '++', '=', ';', ','];
+    const pieces = [
+      'this',
+      '.',
+      'x',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      '0',
+      '-1',
+      'int',
+      'a',
+      'loop (2) : i',
+      'return 1;',
+      'require(true);',
+      '<int>',
+      '++',
+      '=',
+      ';',
+      ',',
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...sources), fc.array(fc.tuple(fc.nat(), fc.nat(4), fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom(...pieces))), { maxLength: 5 }), (src, edits) => {
-        let s = src;
-        for (const [pos, del, ins] of edits) {
-          const p = pos % (s.length + 1);
-          s = s.slice(0, p) + ins + s.slice(p + del);
-        }
-        const { program, diagnostics } = parse(s);
-        if (diagnostics.hasErrors) return;
-        checkProgram(program, diagnostics);
-        for (const d of diagnostics.items) assert.ok(d.line >= 1 && d.column >= 1 && d.message.length > 0);
-      }),
+      fc.property(
+        fc.constantFrom(...sources),
+        fc.array(fc.tuple(fc.nat(), fc.nat(4), fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom(...pieces))), { maxLength: 5 }),
+        (src, edits) => {
+          let s = src;
+          for (const [pos, del, ins] of edits) {
+            const p = pos % (s.length + 1);
+            s = s.slice(0, p) + ins + s.slice(p + del);
+          }
+          const { program, diagnostics } = parse(s);
+          if (diagnostics.hasErrors) return;
+          checkProgram(program, diagnostics);
+          for (const d of diagnostics.items) assert.ok(d.line >= 1 && d.column >= 1 && d.message.length > 0);
+        },
+      ),
       { numRuns: 1500 },
     );
   });

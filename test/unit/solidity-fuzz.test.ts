@@ -52,7 +52,15 @@ class Generator {
   private fn(i: number): string {
     // sCrypt needs a public function in every contract.
     const isPublic = i === 0 || this.r.chance(0.6);
-    const f: Fn = { isPublic, payable: isPublic && this.r.chance(0.3), returns: this.r.pick(['uint', 'bool', null] as const), ints: ['a', 's0', 's1', 'K'], bools: ['b', 'flag'], loops: 0, locals: 0 };
+    const f: Fn = {
+      isPublic,
+      payable: isPublic && this.r.chance(0.3),
+      returns: this.r.pick(['uint', 'bool', null] as const),
+      ints: ['a', 's0', 's1', 'K'],
+      bools: ['b', 'flag'],
+      loops: 0,
+      locals: 0,
+    };
     const body = this.block(f, 0, true);
     const ret = f.returns ? `    return ${f.returns === 'uint' ? this.int(f, 1) : this.bool(f, 1)};\n` : '';
     const vis = isPublic ? this.r.pick(['public', 'external']) : this.r.pick(['internal', 'private']);
@@ -81,7 +89,9 @@ class Generator {
     if (f.loops > 0) choices.push('break', 'continue');
     switch (this.r.pick(choices)) {
       case 'assign':
-        return this.r.chance(0.5) ? `${pad}${this.r.pick(['s0', 's1'])} ${this.r.pick(['=', '+=', '*='])} ${this.int(f, 2)};\n` : `${pad}flag = ${this.bool(f, 2)};\n`;
+        return this.r.chance(0.5)
+          ? `${pad}${this.r.pick(['s0', 's1'])} ${this.r.pick(['=', '+=', '*='])} ${this.int(f, 2)};\n`
+          : `${pad}flag = ${this.bool(f, 2)};\n`;
       case 'local': {
         const name = `v${f.locals++}`;
         if (this.r.chance(0.6)) {
@@ -97,7 +107,9 @@ class Generator {
         return `${pad}require(${this.bool(f, 2)}${this.r.chance(0.3) ? ', "no"' : ''});\n`;
       case 'if': {
         const then = this.block(f, depth + 1);
-        return this.r.chance(0.5) ? `${pad}if (${this.bool(f, 2)}) {\n${then}${pad}}\n` : `${pad}if (${this.bool(f, 2)}) {\n${then}${pad}} else {\n${this.block(f, depth + 1)}${pad}}\n`;
+        return this.r.chance(0.5)
+          ? `${pad}if (${this.bool(f, 2)}) {\n${then}${pad}}\n`
+          : `${pad}if (${this.bool(f, 2)}) {\n${then}${pad}} else {\n${this.block(f, depth + 1)}${pad}}\n`;
       }
       case 'for': {
         const v = `i${f.locals++}`;
@@ -173,7 +185,11 @@ describe('Solidity → sCrypt property', () => {
         accepted++;
         const c = compileScrypt(r.scrypt, { file: 'Fuzz.scrypt' });
         const errors = c.diagnostics.filter((d) => d.severity === 'error');
-        assert.deepEqual(errors.map((d) => `${d.line}:${d.column} ${d.message}`), [], `the sCrypt of this program does not compile:\n${source}\n---\n${r.scrypt}`);
+        assert.deepEqual(
+          errors.map((d) => `${d.line}:${d.column} ${d.message}`),
+          [],
+          `the sCrypt of this program does not compile:\n${source}\n---\n${r.scrypt}`,
+        );
       }),
       { numRuns: 150 },
     );

@@ -52,26 +52,46 @@ describe('encrypted store', () => {
   it('refuses a wrong password after a crash (kill -9) without touching -wal or -shm, and the right one recovers', async () => {
     const dir = tempDir();
     // A writer killed mid-flight leaves a WAL and its index behind, as after a power cut.
-    const writer = spawn(process.execPath, ['--import', 'tsx', '-e', `
+    const writer = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `
       import('${path.join(ROOT, 'main/store/database.ts').replace(/\\/g, '/')}').then(({ openStore }) => {
         const s = openStore({ dataDir: ${JSON.stringify(dir)}, password: 'right' });
         const put = s.db.prepare("INSERT INTO settings (key, value) VALUES (?, ?)");
         for (let i = 0; i < 200; i++) put.run('k' + i, 'v'.repeat(200));
         process.stdout.write('written\\n');
         setInterval(() => {}, 1000);
-      });`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      });`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve) => writer.stdout!.on('data', (d) => String(d).includes('written') && resolve()));
     writer.kill('SIGKILL');
     await new Promise((resolve) => writer.once('exit', resolve));
-    const files = readdirSync(dir).filter((f) => f.startsWith('keystead.db')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.startsWith('keystead.db'))
+      .sort();
     assert.deepEqual(files, ['keystead.db', 'keystead.db-shm', 'keystead.db-wal'], 'the crash left a WAL and its index');
     const snapshot = () => files.map((f) => [f, readFileSync(path.join(dir, f)).toString('base64'), statSync(path.join(dir, f)).mtimeMs]);
     const before = snapshot();
     assert.throws(() => openStore({ dataDir: dir, password: 'wrong' }), WrongPasswordError);
     assert.deepEqual(snapshot(), before, 'not a byte or a timestamp changed');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('keystead.db')).sort(), files);
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('keystead.db'))
+        .sort(),
+      files,
+    );
     const s = openStore({ dataDir: dir, password: 'right' });
-    assert.equal(s.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM settings WHERE key LIKE 'k%'").get()!.n, 200, 'the right password recovers every write');
+    assert.equal(
+      s.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM settings WHERE key LIKE 'k%'").get()!.n,
+      200,
+      'the right password recovers every write',
+    );
     s.close();
   });
 
@@ -83,7 +103,11 @@ describe('encrypted store', () => {
     assert.throws(() => openStore({ dataDir: dir, password: 'p', migrations: [m1, bad] }), /nowhere/);
     const s = openStore({ dataDir: dir, password: 'p', migrations: [m1] });
     assert.equal(s.db.pragma('user_version', { simple: true }), 1);
-    assert.equal((s.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'").get() as { n: number }).n, 0, 'failed migration left nothing');
+    assert.equal(
+      (s.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'").get() as { n: number }).n,
+      0,
+      'failed migration left nothing',
+    );
     s.close();
     const three: Migration[] = [m1, { version: 2, name: 'two', sql: 'CREATE TABLE b (y INTEGER);' }];
     openStore({ dataDir: dir, password: 'p', migrations: three }).close();
@@ -91,7 +115,7 @@ describe('encrypted store', () => {
     assert.throws(() => openStore({ dataDir: dir, password: 'p', migrations: [m1, { ...m1, version: 3 }] }), /without gaps/);
   });
 
-  describe('the local chain\'s ledger (AEGIS)', () => {
+  describe("the local chain's ledger (AEGIS)", () => {
     const ledgerFile = (dir: string) => path.join(dir, LEDGER_STORE.fileName);
 
     it('is encrypted with AEGIS: the SQLCipher settings do not open it, the password with AEGIS does, nothing in plaintext', async () => {
@@ -103,7 +127,10 @@ describe('encrypted store', () => {
       const bytes = readFileSync(ledgerFile(dir));
       assert.notEqual(bytes.subarray(0, 15).toString('latin1'), 'SQLite format 3');
       assert.equal(bytes.includes(Buffer.from(address)), false, 'no address in plaintext');
-      assert.throws(() => openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS }), WrongPasswordError);
+      assert.throws(
+        () => openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS }),
+        WrongPasswordError,
+      );
       assert.throws(() => openStore({ dataDir: dir, password: 'wrong', ...LEDGER_STORE }), WrongPasswordError);
       const again = LocalNode.open({ dataDir: dir, password: 'ledger-pw' });
       assert.equal(again.utxos(address)[0]?.txid, paid.txid);
@@ -113,7 +140,12 @@ describe('encrypted store', () => {
     it('converts a ledger written with SQLCipher once, keeping every row; a wrong password leaves it untouched', async () => {
       const dir = tempDir();
       // A ledger as the versions before AEGIS wrote it: SQLCipher, schema version 1.
-      const old = openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS.slice(0, 1) });
+      const old = openStore({
+        dataDir: dir,
+        password: 'ledger-pw',
+        fileName: LEDGER_STORE.fileName,
+        migrations: LEDGER_MIGRATIONS.slice(0, 1),
+      });
       old.db.prepare("INSERT INTO meta (key, value) VALUES ('marker', 'kept')").run();
       old.db.prepare("INSERT INTO address_txs (address, txid) VALUES ('1Addr', 'ab')").run();
       old.close();
@@ -128,7 +160,10 @@ describe('encrypted store', () => {
       assert.deepEqual(s.db.prepare('SELECT address, txid FROM address_txs').all(), [{ address: '1Addr', txid: 'ab' }]);
       s.close();
       // Now AEGIS: SQLCipher's settings no longer open it, and a second open converts nothing.
-      assert.throws(() => openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS }), WrongPasswordError);
+      assert.throws(
+        () => openStore({ dataDir: dir, password: 'ledger-pw', fileName: LEDGER_STORE.fileName, migrations: LEDGER_MIGRATIONS }),
+        WrongPasswordError,
+      );
       const reopened = openStore({ dataDir: dir, password: 'ledger-pw', ...LEDGER_STORE });
       assert.equal((reopened.db.prepare("SELECT value FROM meta WHERE key = 'marker'").get() as { value: string }).value, 'kept');
       reopened.close();

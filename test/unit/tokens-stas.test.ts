@@ -14,7 +14,8 @@ describe('engine: STAS-family tokens with an installed template', () => {
   let node: LocalNode;
   let admin: Credentials;
   const exec = (op: string, input: object) => engine.execute(op as never, input, admin, meta).then((r) => r.output) as Promise<any>;
-  const held = async (walletId: string, tokenId: string) => (await exec('balance', { walletId })).coins.find((c: any) => c.tokenId === tokenId);
+  const held = async (walletId: string, tokenId: string) =>
+    (await exec('balance', { walletId })).coins.find((c: any) => c.tokenId === tokenId);
   const rawOf = (txid: string) => Transaction.fromHex(node.txHex(txid)!);
 
   beforeEach(async () => {
@@ -33,8 +34,15 @@ describe('engine: STAS-family tokens with an installed template', () => {
     const t = await exec('installTokenTemplate', { protocolId: 'stas-20', template: stasFormatTemplate() });
     assert.equal(t.protocolId, 'STAS-20');
     assert.ok(t.bytes > 100);
-    assert.deepEqual((await exec('listTokenTemplates', {})).templates.map((x: any) => x.protocolId), ['STAS-20']);
-    await rejectsWith(exec('installTokenTemplate', { protocolId: 'STAS', template: '76a914aa88ac' }), 'VALIDATION_FAILED', /\[destinationPublicKeyHash\]/);
+    assert.deepEqual(
+      (await exec('listTokenTemplates', {})).templates.map((x: any) => x.protocolId),
+      ['STAS-20'],
+    );
+    await rejectsWith(
+      exec('installTokenTemplate', { protocolId: 'STAS', template: '76a914aa88ac' }),
+      'VALIDATION_FAILED',
+      /\[destinationPublicKeyHash\]/,
+    );
     await exec('deleteTokenTemplate', { protocolId: 'STAS-20' });
     assert.deepEqual((await exec('listTokenTemplates', {})).templates, []);
   });
@@ -43,9 +51,20 @@ describe('engine: STAS-family tokens with an installed template', () => {
     await exec('installTokenTemplate', { protocolId: 'STAS-20', template: stasFormatTemplate() });
     const issuer = await funded('Issuer', [300_000, 100_000]);
     const holder = await funded('Holder', [100_000]);
-    const issued = await exec('issueToken', { walletId: issuer, name: 'Stas Coin', protocolId: 'STAS-20', symbol: 'STC', tokenSupply: 500, satsPerToken: 10 });
+    const issued = await exec('issueToken', {
+      walletId: issuer,
+      name: 'Stas Coin',
+      protocolId: 'STAS-20',
+      symbol: 'STC',
+      tokenSupply: 500,
+      satsPerToken: 10,
+    });
     const contract = rawOf(issued.contractTxid);
-    assert.match(contract.outputs[0].lockingScript.toHex(), /^76a914[0-9a-f]{40}88ac6a/, 'the contract output: issuer P2PKH, OP_RETURN, schema');
+    assert.match(
+      contract.outputs[0].lockingScript.toHex(),
+      /^76a914[0-9a-f]{40}88ac6a/,
+      'the contract output: issuer P2PKH, OP_RETURN, schema',
+    );
     const to = (await exec('walletAddress', { walletId: holder })).address;
     const sent = await exec('send', { walletId: issuer, dataArray: [{ to, amount: 120, tokenId: issued.tokenId }] });
     assert.equal((await held(holder, issued.tokenId)).amount, 120);
@@ -68,7 +87,10 @@ describe('engine: STAS-family tokens with an installed template', () => {
     assert.equal((await held(issuer, issued.tokenId)).amount, 50);
     assert.equal((await exec('tokenDetails', { id: issued.tokenId })).circulatingSupply, 50);
     const lookup = await exec('balance', { walletId: issuer, type: 'STAS-20' });
-    assert.deepEqual(lookup.coins.map((c: any) => c.protocol), ['STAS-20']);
+    assert.deepEqual(
+      lookup.coins.map((c: any) => c.protocol),
+      ['STAS-20'],
+    );
   });
 
   it('legacy STAS writes its flags byte; STAS-789 NFTs move by serial and any holder redeems', async () => {
@@ -76,10 +98,26 @@ describe('engine: STAS-family tokens with an installed template', () => {
     await exec('installTokenTemplate', { protocolId: 'STAS-789', template: stasFormatTemplate('STAS-789') });
     const w = await funded('Issuer', [300_000]);
     const holder = await funded('Holder', [100_000]);
-    const legacy = await exec('issueToken', { walletId: w, name: 'Legacy', protocolId: 'STAS', symbol: 'LEG', tokenSupply: 10, satsPerToken: 1, splitable: false });
+    const legacy = await exec('issueToken', {
+      walletId: w,
+      name: 'Legacy',
+      protocolId: 'STAS',
+      symbol: 'LEG',
+      tokenSupply: 10,
+      satsPerToken: 1,
+      splitable: false,
+    });
     const out = rawOf(legacy.issueTxid).outputs[0].lockingScript.toHex();
     assert.match(out, /6a14[0-9a-f]{40}0101034c4547$/, 'redemption hash, flags 01 (not splittable), symbol');
-    const nft = await exec('issueToken', { walletId: w, name: 'Tickets', protocolId: 'STAS-789', symbol: 'TIX', tokenSupply: 2, satsPerToken: 1, data: { 1: ['row A'], 2: ['row B'] } });
+    const nft = await exec('issueToken', {
+      walletId: w,
+      name: 'Tickets',
+      protocolId: 'STAS-789',
+      symbol: 'TIX',
+      tokenSupply: 2,
+      satsPerToken: 1,
+      data: { 1: ['row A'], 2: ['row B'] },
+    });
     const to = (await exec('walletAddress', { walletId: holder })).address;
     await exec('send', { walletId: w, dataArray: [{ to, tokenId: nft.tokenId, sn: 1 }] });
     assert.deepEqual((await held(holder, nft.tokenId)).sn, [1]);

@@ -5,11 +5,27 @@ import { MalformedTransactionError, parseTransactionHex } from '../../main/chain
 
 function sample(): Transaction {
   const key = PrivateKey.fromRandom();
-  const source = new Transaction(1, [{ sourceTXID: 'ab'.repeat(32), sourceOutputIndex: 0, unlockingScript: UnlockingScript.fromHex('51'), sequence: 0xffffffff }], [{ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 9_000 }], 0);
+  const source = new Transaction(
+    1,
+    [{ sourceTXID: 'ab'.repeat(32), sourceOutputIndex: 0, unlockingScript: UnlockingScript.fromHex('51'), sequence: 0xffffffff }],
+    [{ lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 9_000 }],
+    0,
+  );
   return new Transaction(
     1,
-    [{ sourceTransaction: source, sourceTXID: source.id('hex'), sourceOutputIndex: 0, unlockingScript: UnlockingScript.fromHex(`47${'30'.repeat(71)}21${'02'.repeat(33)}`), sequence: 0xffffffff }],
-    [{ lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress()), satoshis: 5_000 }, { lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 3_900 }],
+    [
+      {
+        sourceTransaction: source,
+        sourceTXID: source.id('hex'),
+        sourceOutputIndex: 0,
+        unlockingScript: UnlockingScript.fromHex(`47${'30'.repeat(71)}21${'02'.repeat(33)}`),
+        sequence: 0xffffffff,
+      },
+    ],
+    [
+      { lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress()), satoshis: 5_000 },
+      { lockingScript: new P2PKH().lock(key.toAddress()), satoshis: 3_900 },
+    ],
     0,
   );
 }
@@ -28,7 +44,10 @@ describe('parseTransactionHex (transactions from foreign bytes)', () => {
   it('refuses trailing bytes, which the SDK alone would hash into a different txid', () => {
     const hex = sample().toHex();
     assert.notEqual(Transaction.fromHex(`${hex}00`).id('hex'), Transaction.fromHex(hex).id('hex'), 'the hazard is real');
-    assert.throws(() => parseTransactionHex(`${hex}00`), (e: Error) => e instanceof MalformedTransactionError && /ends 1 bytes before/.test(e.message));
+    assert.throws(
+      () => parseTransactionHex(`${hex}00`),
+      (e: Error) => e instanceof MalformedTransactionError && /ends 1 bytes before/.test(e.message),
+    );
     assert.throws(() => parseTransactionHex(`${sample().toHexEF()}deadbeef`), MalformedTransactionError);
   });
 

@@ -59,7 +59,10 @@ describe('desktop vault (locked/unlocked lifecycle)', () => {
       vault.unlock({ email: ADMIN.email, password: ADMIN.password }),
       vault.unlock({ email: ADMIN.email, password: ADMIN.password }),
     ]);
-    assert.ok(twice.every((r) => r.ok), 'concurrent unlocks open the database once');
+    assert.ok(
+      twice.every((r) => r.ok),
+      'concurrent unlocks open the database once',
+    );
     await vault.close();
     assert.equal(vault.status().unlocked, false);
   });
@@ -70,15 +73,28 @@ describe('desktop vault (locked/unlocked lifecycle)', () => {
     assert.ok((await first.setup(ADMIN)).ok);
     await first.close();
     const now = { t: 0 };
-    const vault = vaultIn(dir, { throttle: { freeFailures: 3, baseDelayMs: 60_000, maxDelayMs: 600_000, windowMs: 3_600_000 }, now: () => now.t });
-    const files = () => readdirSync(dir).sort().map((f) => [f, readFileSync(path.join(dir, f)).toString('base64')]);
+    const vault = vaultIn(dir, {
+      throttle: { freeFailures: 3, baseDelayMs: 60_000, maxDelayMs: 600_000, windowMs: 3_600_000 },
+      now: () => now.t,
+    });
+    const files = () =>
+      readdirSync(dir)
+        .sort()
+        .map((f) => [f, readFileSync(path.join(dir, f)).toString('base64')]);
     const before = files();
     const codes: string[] = [];
     for (let i = 0; i < 6; i++) {
       const r = await vault.unlock({ email: ADMIN.email, password: `wrong-${i}-pass` });
       codes.push(r.ok ? 'ok' : r.error.code);
     }
-    assert.deepEqual(codes, ['INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'INVALID_CREDENTIALS', 'RATE_LIMITED', 'RATE_LIMITED']);
+    assert.deepEqual(codes, [
+      'INVALID_CREDENTIALS',
+      'INVALID_CREDENTIALS',
+      'INVALID_CREDENTIALS',
+      'INVALID_CREDENTIALS',
+      'RATE_LIMITED',
+      'RATE_LIMITED',
+    ]);
     const limited = await vault.unlock({ email: ADMIN.email, password: ADMIN.password });
     assert.equal(!limited.ok && limited.error.code, 'RATE_LIMITED', 'even the right password waits its turn');
     assert.equal(!limited.ok && typeof limited.error.retryAfter, 'number');

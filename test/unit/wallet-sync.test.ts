@@ -15,7 +15,8 @@ describe('wallet sync on the local node', () => {
   let node: LocalNode;
   let admin: Credentials;
   const run = <T>(p: Promise<{ output: T }>) => p.then((r) => r.output);
-  const balanceOf = async (walletId: string) => (await run(engine.execute('listWallets', {}, admin, meta))).wallets.find((w) => w.walletID === walletId)!.balance;
+  const balanceOf = async (walletId: string) =>
+    (await run(engine.execute('listWallets', {}, admin, meta))).wallets.find((w) => w.walletID === walletId)!.balance;
 
   beforeEach(async () => {
     ({ engine, node } = testEngine());
@@ -31,11 +32,19 @@ describe('wallet sync on the local node', () => {
     assert.deepEqual(await balanceOf(w.walletID), { confirmed: 0, unconfirmed: 50_000 });
     const next = (await run(engine.execute('walletAddress', { walletId: w.walletID }, admin, meta))).address;
     assert.notEqual(next, first, 'a used address is no longer offered');
-    assert.equal((await run(engine.execute('walletAddresses', { walletId: w.walletID }, admin, meta))).addresses.length, 20, 'the gap stays 20');
+    assert.equal(
+      (await run(engine.execute('walletAddresses', { walletId: w.walletID }, admin, meta))).addresses.length,
+      20,
+      'the gap stays 20',
+    );
     const mined = await run(engine.execute('mineBlock', {}, admin, meta));
     assert.ok(mined.txCount >= 2);
     assert.deepEqual(await balanceOf(w.walletID), { confirmed: 50_000, unconfirmed: 0 });
-    await rejectsWith(engine.execute('faucet', { walletId: w.walletID, satoshis: 2_000_000_000 }, admin, meta), 'VALIDATION_FAILED', /at most/);
+    await rejectsWith(
+      engine.execute('faucet', { walletId: w.walletID, satoshis: 2_000_000_000 }, admin, meta),
+      'VALIDATION_FAILED',
+      /at most/,
+    );
     await rejectsWith(engine.execute('faucet', { address: 'not-an-address', satoshis: 1 }, admin, meta), 'VALIDATION_FAILED', /address/);
   });
 
@@ -58,7 +67,11 @@ describe('wallet sync on the local node', () => {
     assert.deepEqual([usd.currency, usd.amount, usd.rate], ['USD', 100, 40]);
     await run(engine.execute('setRate', { currency: 'nzd', rate: '66.5' }, admin, meta));
     assert.equal((await run(engine.execute('convertAmount', { satoshis: 100_000_000, currency: 'NZD' }, admin, meta))).amount, 66.5);
-    await rejectsWith(engine.execute('convertAmount', { satoshis: 1, currency: 'XYZ' }, admin, meta), 'VALIDATION_FAILED', /XYZ is not in the rate table/);
+    await rejectsWith(
+      engine.execute('convertAmount', { satoshis: 1, currency: 'XYZ' }, admin, meta),
+      'VALIDATION_FAILED',
+      /XYZ is not in the rate table/,
+    );
     await run(engine.execute('setRate', { currency: 'NZD', rate: null }, admin, meta));
     await rejectsWith(engine.execute('convertAmount', { satoshis: 1, currency: 'NZD' }, admin, meta), 'VALIDATION_FAILED');
     await rejectsWith(engine.execute('setRate', { currency: 'EUR', rate: -1 }, admin, meta), 'VALIDATION_FAILED', /rate/);

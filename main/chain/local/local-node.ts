@@ -11,6 +11,7 @@ import { LEDGER_STORE } from './ledger-schema.js';
 import { checkTransaction, verifyScripts, type Checked, type KnownOutput, type Rejection } from './validate.js';
 import { ScriptCheckUnavailable, ScriptVerifier } from './script-pool.js';
 import { cheapEnoughForMainThread } from './main-thread-check.js';
+import { othersWaiting } from '../others-waiting.js';
 import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
 import { holderAddressOf, p2pkhAddressOf } from '../script.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
@@ -79,8 +80,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   private readonly faucetKey: PrivateKey;
   /** Checks the scripts of transactions that come through `accept`. */
   private readonly scripts: ScriptVerifier;
-  /** Transactions being checked on the workers now, each settling once it is recorded or refused. */
-  private readonly onWorkers = new Set<Promise<BroadcastResult>>();
+  /**
+   * Transactions arrived through `accept` and not decided yet: waiting one turn of the event loop, or being
+   * checked on the workers (each settling once it is recorded or refused).
+   */
+  private readonly inProgress = new Set<Promise<unknown>>();
   readonly faucetAddress: string;
 
   private constructor(
@@ -155,8 +159,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   private async acceptParsed(parsed: ParsedTransaction, mayWaitForParents: boolean): Promise<BroadcastResult> {
     if (!this.store.db.open) return unknown(parsed.txid, 'the node is closed');
     // An idle node checks a small transaction at once: the hand-over to a worker would cost more than it
-    // frees. Once any check is on the workers, others are arriving, and every check joins them there.
-    if (this.onWorkers.size === 0 && parsed.tx.inputs.length <= INLINE_INPUTS && parsed.raw.length / 2 <= INLINE_BYTES) {
+    // frees. A busy one hands it over, so that the work waiting for this thread proceeds meanwhile: busy
+    // when other work ran during one turn of the event loop (requests, answers from workers), or when a
+    // check is on the workers (others are arriving, and every check joins them there).
+    const small = parsed.tx.inputs.length <= INLINE_INPUTS && parsed.raw.length / 2 <= INLINE_BYTES;
+    if (small && this.inProgress.size === 0 && !(await this.tracked(othersWaiting())) && this.inProgress.size === 0) {
       const now = this.judge(parsed, 'if-cheap');
       if (!('sources' in now)) return this.settle(parsed, now);
       // Small, but the outputs it spends hold costly scripts: checked on the workers like a large one.
@@ -166,8 +173,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (!('sources' in first)) {
       // A parent sent just before may still be on the workers, not yet in the ledger: wait for what is
       // being checked now and look once more, so a child is never refused for arriving close behind it.
-      if (mayWaitForParents && first.status === 'rejected' && first.reason === 'missing-inputs' && this.onWorkers.size > 0) {
-        await Promise.allSettled([...this.onWorkers]);
+      if (mayWaitForParents && first.status === 'rejected' && first.reason === 'missing-inputs' && this.inProgress.size > 0) {
+        await Promise.allSettled([...this.inProgress]);
         return this.acceptParsed(parsed, false);
       }
       return first;
@@ -175,13 +182,17 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return this.toWorkers(parsed, first.sources);
   }
 
-  private async toWorkers(parsed: ParsedTransaction, sources: KnownOutput[]): Promise<BroadcastResult> {
-    const done = this.checkOnWorkersAndRecord(parsed, sources);
-    this.onWorkers.add(done);
+  private toWorkers(parsed: ParsedTransaction, sources: KnownOutput[]): Promise<BroadcastResult> {
+    return this.tracked(this.checkOnWorkersAndRecord(parsed, sources));
+  }
+
+  /** `work`, counted among the transactions in progress until it settles. */
+  private async tracked<T>(work: Promise<T>): Promise<T> {
+    this.inProgress.add(work);
     try {
-      return await done;
+      return await work;
     } finally {
-      this.onWorkers.delete(done);
+      this.inProgress.delete(work);
     }
   }
 

@@ -36,12 +36,19 @@ export interface Artifact {
 
 /** md5 of the template with every <placeholder> emptied, as scryptlib computes it. */
 export function templateMd5(hex: string): string {
-  return createHash('md5').update(hex.replace(/<[^>]*>/g, '<>')).digest('hex');
+  return createHash('md5')
+    .update(hex.replace(/<[^>]*>/g, '<>'))
+    .digest('hex');
 }
 
-/** `facts` are the semantic passes' (for the constants array sizes name); types as the ABI writes them (aliases resolved, sizes evaluated). */
+/**
+ * `facts` are the semantic passes' (for the constants array sizes name); types as the ABI writes them (aliases resolved, sizes evaluated).
+ */
 export function buildArtifact(program: Program, contract: ContractLike, hex: string, optimized: boolean, facts: Facts): Artifact {
-  const named = (name: string, t: TypeRef, generics: string[] = [], owner: ContractLike | null = contract) => ({ name, type: abiTypeName(t, facts, generics, owner) });
+  const named = (name: string, t: TypeRef, generics: string[] = [], owner: ContractLike | null = contract) => ({
+    name,
+    type: abiTypeName(t, facts, generics, owner),
+  });
   const publics = contract.functions.filter((f) => f.visibility === 'public');
   const props = contract.properties.filter((p) => !p.isStatic); // static consts are compile-time, not constructor params
   const abi: AbiEntity[] = [
@@ -53,7 +60,12 @@ export function buildArtifact(program: Program, contract: ContractLike, hex: str
   const library: Artifact['library'] = [];
   const alias: Named[] = [];
   for (const item of [...usedLibraryItems(program, abi, facts), ...program.items]) {
-    if (item.kind === 'struct') structs.push({ name: item.name, params: item.fields.map((f) => named(f.name, f.type, item.generics, null)), genericTypes: item.generics });
+    if (item.kind === 'struct')
+      structs.push({
+        name: item.name,
+        params: item.fields.map((f) => named(f.name, f.type, item.generics, null)),
+        genericTypes: item.generics,
+      });
     else if (item.kind === 'alias') alias.push(named(item.name, item.type, [], null));
     else if (item.kind === 'library') {
       const properties = item.properties.filter((p) => !p.isStatic).map((p) => named(p.name, p.type, item.generics, item));

@@ -76,7 +76,12 @@ export function compileScrypt(source: string, opts: CompileOptions = {}): Compil
   } catch (err) {
     // The passes walk the tree recursively; a program that exhausts the stack is refused, not a crash.
     if (!(err instanceof RangeError)) throw err;
-    return { artifact: null, asm: null, hex: null, diagnostics: [{ file, line: 1, column: 1, message: 'the program is too large or too deeply nested to compile', severity: 'error' }] };
+    return {
+      artifact: null,
+      asm: null,
+      hex: null,
+      diagnostics: [{ file, line: 1, column: 1, message: 'the program is too large or too deeply nested to compile', severity: 'error' }],
+    };
   }
 }
 
@@ -90,7 +95,11 @@ export interface FrontEndResult {
 }
 
 /** Parsing, the semantic passes and the lowering: the IR, or null with the errors in `diagnostics`. */
-export function frontEnd(source: string, file: string, readImport?: CompileOptions['readImport']): { front: FrontEndResult | null; diagnostics: Diagnostics } {
+export function frontEnd(
+  source: string,
+  file: string,
+  readImport?: CompileOptions['readImport'],
+): { front: FrontEndResult | null; diagnostics: Diagnostics } {
   const parsed = parse(source, file);
   const { diagnostics } = parsed;
   let program = parsed.program;
@@ -106,7 +115,11 @@ export function frontEnd(source: string, file: string, readImport?: CompileOptio
     return done();
   }
   if (program.imports.length) {
-    if (!readImport) diagnostics.error(program.imports[0].at, 'imports are not supported here: put every declaration in one file, or compile with the CLI (which reads imported files) or send them in `imports`');
+    if (!readImport)
+      diagnostics.error(
+        program.imports[0].at,
+        'imports are not supported here: put every declaration in one file, or compile with the CLI (which reads imported files) or send them in `imports`',
+      );
     else program = { imports: [], items: [...importedItems(program, '.', readImport, diagnostics, new Set()), ...program.items] };
   }
   if (diagnostics.hasErrors) return done();
@@ -123,7 +136,13 @@ export function frontEnd(source: string, file: string, readImport?: CompileOptio
  * The declarations of the files a program imports, each file once, dependencies first (as the official
  * compiler concatenates them); positions inside them name their file.
  */
-function importedItems(program: Program, dir: string, readImport: NonNullable<CompileOptions['readImport']>, diagnostics: Diagnostics, seen: Set<string>): Item[] {
+function importedItems(
+  program: Program,
+  dir: string,
+  readImport: NonNullable<CompileOptions['readImport']>,
+  diagnostics: Diagnostics,
+  seen: Set<string>,
+): Item[] {
   const items: Item[] = [];
   for (const imp of program.imports) {
     const resolved = posix.normalize(posix.join(dir, imp.path.replace(/\\/g, '/')));
@@ -167,5 +186,10 @@ function compileUnguarded(source: string, file: string, optimizeOutput: boolean,
   }
   const final = optimizeOutput ? optimize(tokens) : tokens;
   const hex = toScriptHex(final);
-  return { artifact: buildArtifact(front.program, front.main, hex, optimizeOutput, front.facts), asm: toAsm(final), hex, diagnostics: diagnostics.items };
+  return {
+    artifact: buildArtifact(front.program, front.main, hex, optimizeOutput, front.facts),
+    asm: toAsm(final),
+    hex,
+    diagnostics: diagnostics.items,
+  };
 }

@@ -1,16 +1,6 @@
 import type { Diagnostics, Position } from './diagnostics.js';
 
-export type TokenKind =
-  | 'ident'
-  | 'keyword'
-  | 'int'
-  | 'bytes'
-  | 'string'
-  | 'punct'
-  | 'codesep'
-  | 'annotation'
-  | 'asm'
-  | 'eof';
+export type TokenKind = 'ident' | 'keyword' | 'int' | 'bytes' | 'string' | 'punct' | 'codesep' | 'annotation' | 'asm' | 'eof';
 
 export interface Token {
   kind: TokenKind;
@@ -21,14 +11,77 @@ export interface Token {
 }
 
 export const KEYWORDS = new Set([
-  'import', 'contract', 'library', 'struct', 'type', 'function', 'public', 'private', 'static', 'const', 'constructor',
-  'return', 'require', 'exit', 'if', 'else', 'loop', 'true', 'false', 'new', 'auto', 'asm', 'this',
+  'import',
+  'contract',
+  'library',
+  'struct',
+  'type',
+  'function',
+  'public',
+  'private',
+  'static',
+  'const',
+  'constructor',
+  'return',
+  'require',
+  'exit',
+  'if',
+  'else',
+  'loop',
+  'true',
+  'false',
+  'new',
+  'auto',
+  'asm',
+  'this',
 ]);
 
 // Longest first, so ">>=" wins over ">>" and ">".
 const PUNCTUATION = [
-  '<<=', '>>=', '&&', '||', '==', '!=', '<=', '>=', '<<', '>>', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
-  '{', '}', '(', ')', '[', ']', ';', ',', '.', ':', '?', '=', '+', '-', '*', '/', '%', '<', '>', '!', '~', '&', '|', '^',
+  '<<=',
+  '>>=',
+  '&&',
+  '||',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '<<',
+  '>>',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ';',
+  ',',
+  '.',
+  ':',
+  '?',
+  '=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '!',
+  '~',
+  '&',
+  '|',
+  '^',
 ];
 
 /**
@@ -104,7 +157,8 @@ export function tokenize(source: string, diags: Diagnostics): Token[] {
         }
         if (source[i] !== "'") diags.error(open, "unterminated bytes literal b'…'");
         else advance(1);
-        if (!/^([0-9a-fA-F]{2})*$/.test(hex)) diags.error(open, `bytes literal b'${hex.slice(0, 20)}' must be an even number of hex digits`);
+        if (!/^([0-9a-fA-F]{2})*$/.test(hex))
+          diags.error(open, `bytes literal b'${hex.slice(0, 20)}' must be an even number of hex digits`);
         push('bytes', hex.toLowerCase(), start);
         continue;
       }

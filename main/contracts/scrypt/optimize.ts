@@ -31,7 +31,10 @@ export interface Rule {
   domain: 'any' | 'number';
 }
 
-const op = (...names: string[]) => (): Token[] => names.map((name) => ({ op: name }));
+const op =
+  (...names: string[]) =>
+  (): Token[] =>
+    names.map((name) => ({ op: name }));
 
 /** The value of a NUM token. */
 export function numberOf(t: Token): bigint {
@@ -43,12 +46,29 @@ export function numberOf(t: Token): bigint {
 }
 
 /** Folds a binary operation on two constants; the result is pushed minimally. */
-const fold = (f: (a: bigint, b: bigint) => bigint) => (m: Token[]): Token[] => [pushInt(f(numberOf(m[0]), numberOf(m[1])))];
+const fold =
+  (f: (a: bigint, b: bigint) => bigint) =>
+  (m: Token[]): Token[] => [pushInt(f(numberOf(m[0]), numberOf(m[1])))];
 /** Script numbers are limited to what the interpreter accepts as arithmetic input; stay well inside. */
 const small = (m: Token[]) => m.filter((t) => isNumber(t)).every((t) => numberOf(t) >= -(2n ** 31n) + 1n && numberOf(t) <= 2n ** 31n - 1n);
 
 /** Operators whose two operands can be given in either order. */
-const SYMMETRIC = ['OP_ADD', 'OP_MUL', 'OP_NUMEQUAL', 'OP_NUMEQUALVERIFY', 'OP_NUMNOTEQUAL', 'OP_EQUAL', 'OP_EQUALVERIFY', 'OP_BOOLAND', 'OP_BOOLOR', 'OP_MIN', 'OP_MAX', 'OP_AND', 'OP_OR', 'OP_XOR'];
+const SYMMETRIC = [
+  'OP_ADD',
+  'OP_MUL',
+  'OP_NUMEQUAL',
+  'OP_NUMEQUALVERIFY',
+  'OP_NUMNOTEQUAL',
+  'OP_EQUAL',
+  'OP_EQUALVERIFY',
+  'OP_BOOLAND',
+  'OP_BOOLOR',
+  'OP_MIN',
+  'OP_MAX',
+  'OP_AND',
+  'OP_OR',
+  'OP_XOR',
+];
 
 export const RULES: readonly Rule[] = [
   // Markers: the official non-optimised output brackets inlined calls, constructors and loop iterations with OP_NOP.
@@ -92,17 +112,20 @@ export const RULES: readonly Rule[] = [
   { name: 'const const MUL → const', from: ['NUM', 'NUM', 'OP_MUL'], when: small, to: fold((a, b) => a * b), domain: 'any' },
   { name: 'const 1ADD → const', from: ['NUM', 'OP_1ADD'], when: small, to: (m) => [pushInt(numberOf(m[0]) + 1n)], domain: 'any' },
   { name: 'const 1SUB → const', from: ['NUM', 'OP_1SUB'], when: small, to: (m) => [pushInt(numberOf(m[0]) - 1n)], domain: 'any' },
-  { name: 'DUP TOALTSTACK PICK FROMALTSTACK DROP → PICK', from: ['OP_DUP', 'OP_TOALTSTACK', 'OP_PICK', 'OP_FROMALTSTACK', 'OP_DROP'], to: op('OP_PICK'), domain: 'any' },
+  {
+    name: 'DUP TOALTSTACK PICK FROMALTSTACK DROP → PICK',
+    from: ['OP_DUP', 'OP_TOALTSTACK', 'OP_PICK', 'OP_FROMALTSTACK', 'OP_DROP'],
+    to: op('OP_PICK'),
+    domain: 'any',
+  },
   // A run of NIPs under the value on top (the end of a public function): the value waits on the alt stack
   // while the rest goes two at a time. From six NIPs on this is shorter; longer runs are tried first.
-  ...Array.from({ length: 59 }, (_, i) => 64 - i).map(
-    (k): Rule => ({
-      name: `NIP ×${k} → TOALTSTACK 2DROP ×${k >> 1}${k % 2 ? ' NIP' : ''} FROMALTSTACK`,
-      from: Array<Pattern>(k).fill('OP_NIP'),
-      to: op('OP_TOALTSTACK', ...Array<string>(k >> 1).fill('OP_2DROP'), 'OP_FROMALTSTACK', ...(k % 2 ? ['OP_NIP'] : [])),
-      domain: 'any',
-    }),
-  ),
+  ...Array.from({ length: 59 }, (_, i) => 64 - i).map((k): Rule => ({
+    name: `NIP ×${k} → TOALTSTACK 2DROP ×${k >> 1}${k % 2 ? ' NIP' : ''} FROMALTSTACK`,
+    from: Array<Pattern>(k).fill('OP_NIP'),
+    to: op('OP_TOALTSTACK', ...Array<string>(k >> 1).fill('OP_2DROP'), 'OP_FROMALTSTACK', ...(k % 2 ? ['OP_NIP'] : [])),
+    domain: 'any',
+  })),
   // A push under removals: remove first, then push (so the removals can fuse into 2DROPs).
   { name: 'push NIP → DROP push', from: ['PUSH', 'OP_NIP'], to: (m) => [{ op: 'OP_DROP' }, m[0]], domain: 'any' },
   { name: 'push DROP → nothing', from: ['CONST', 'OP_DROP'], to: op(), domain: 'any' },
@@ -110,7 +133,12 @@ export const RULES: readonly Rule[] = [
   { name: 'EQUAL VERIFY → EQUALVERIFY', from: ['OP_EQUAL', 'OP_VERIFY'], to: op('OP_EQUALVERIFY'), domain: 'any' },
   { name: 'NUMEQUAL VERIFY → NUMEQUALVERIFY', from: ['OP_NUMEQUAL', 'OP_VERIFY'], to: op('OP_NUMEQUALVERIFY'), domain: 'any' },
   { name: 'CHECKSIG VERIFY → CHECKSIGVERIFY', from: ['OP_CHECKSIG', 'OP_VERIFY'], to: op('OP_CHECKSIGVERIFY'), domain: 'any' },
-  { name: 'CHECKMULTISIG VERIFY → CHECKMULTISIGVERIFY', from: ['OP_CHECKMULTISIG', 'OP_VERIFY'], to: op('OP_CHECKMULTISIGVERIFY'), domain: 'any' },
+  {
+    name: 'CHECKMULTISIG VERIFY → CHECKMULTISIGVERIFY',
+    from: ['OP_CHECKMULTISIG', 'OP_VERIFY'],
+    to: op('OP_CHECKMULTISIGVERIFY'),
+    domain: 'any',
+  },
   { name: 'NUMEQUAL NOT → NUMNOTEQUAL', from: ['OP_NUMEQUAL', 'OP_NOT'], to: op('OP_NUMNOTEQUAL'), domain: 'any' },
   // Conditions.
   { name: 'NOT IF → NOTIF', from: ['OP_NOT', 'OP_IF'], to: op('OP_NOTIF'), domain: 'number' },
@@ -123,9 +151,19 @@ export const RULES: readonly Rule[] = [
   { name: '1 MUL → nothing', from: ['OP_1', 'OP_MUL'], to: op(), domain: 'number' },
   { name: '1 DIV → nothing', from: ['OP_1', 'OP_DIV'], to: op(), domain: 'number' },
   // Symmetric operators do not need their operands swapped.
-  ...SYMMETRIC.map((name): Rule => ({ name: `SWAP ${name.slice(3)} → ${name.slice(3)}`, from: ['OP_SWAP', name], to: op(name), domain: 'any' })),
+  ...SYMMETRIC.map((name): Rule => ({
+    name: `SWAP ${name.slice(3)} → ${name.slice(3)}`,
+    from: ['OP_SWAP', name],
+    to: op(name),
+    domain: 'any',
+  })),
   // x y OVER op NIP: the copy of x is the operand, the x under it is removed; the op on x y is the same.
-  ...SYMMETRIC.filter((name) => !name.endsWith('VERIFY')).map((name): Rule => ({ name: `OVER ${name.slice(3)} NIP → ${name.slice(3)}`, from: ['OP_OVER', name, 'OP_NIP'], to: op(name), domain: 'any' })),
+  ...SYMMETRIC.filter((name) => !name.endsWith('VERIFY')).map((name): Rule => ({
+    name: `OVER ${name.slice(3)} NIP → ${name.slice(3)}`,
+    from: ['OP_OVER', name, 'OP_NIP'],
+    to: op(name),
+    domain: 'any',
+  })),
 ];
 
 const NUMBER_OPS = new Set(['OP_0', 'OP_1NEGATE', ...Array.from({ length: 16 }, (_, i) => `OP_${i + 1}`)]);
@@ -161,7 +199,7 @@ function candidates(t: Token): readonly Rule[] {
   const key = 'op' in t ? t.op : 'push' in t ? '<push>' : '<placeholder>';
   let found = CANDIDATES.get(key);
   if (!found) {
-    const own = 'op' in t ? BY_FIRST.get(t.op) ?? [] : [];
+    const own = 'op' in t ? (BY_FIRST.get(t.op) ?? []) : [];
     found = isPush(t) ? RULES.filter((r) => own.includes(r) || PUSH_RULES.includes(r)) : own;
     CANDIDATES.set(key, found);
   }
@@ -170,11 +208,13 @@ function candidates(t: Token): readonly Rule[] {
 
 export function optimize(tokens: readonly Token[]): Token[] {
   let current = [...tokens];
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const out: Token[] = [];
-    for (let i = 0; i < current.length; ) {
-      const rule = candidates(current[i]).find(({ from, when }) => from.every((p, k) => matches(p, current[i + k])) && (!when || when(current.slice(i, i + from.length))));
+    for (let i = 0; i < current.length;) {
+      const rule = candidates(current[i]).find(
+        ({ from, when }) => from.every((p, k) => matches(p, current[i + k])) && (!when || when(current.slice(i, i + from.length))),
+      );
       if (rule) {
         const matched = current.slice(i, i + rule.from.length);
         out.push(...rule.to(matched));

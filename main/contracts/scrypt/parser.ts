@@ -3,7 +3,18 @@ import { Diagnostics, type Position } from './diagnostics.js';
 import { tokenize, type Token } from './lexer.js';
 
 /** Binary operators by precedence, lowest first (sCrypt's table, `syntax.rst`). */
-const BINARY_LEVELS: readonly string[][] = [['||'], ['&&'], ['|'], ['^'], ['&'], ['==', '!='], ['<', '<=', '>', '>='], ['<<', '>>'], ['+', '-'], ['*', '/', '%']];
+const BINARY_LEVELS: readonly string[][] = [
+  ['||'],
+  ['&&'],
+  ['|'],
+  ['^'],
+  ['&'],
+  ['==', '!='],
+  ['<', '<=', '>', '>='],
+  ['<<', '>>'],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>=']);
 
 class ParseError extends Error {}
@@ -35,7 +46,8 @@ export class Parser {
 
   /** Runs one level of nesting; past MAX_NESTING the program is refused here, not by a stack overflow later. */
   private nested<T>(parse: () => T): T {
-    if (this.depth >= MAX_NESTING) this.fail(`this is nested more than ${MAX_NESTING} levels deep; split it into smaller functions or expressions`);
+    if (this.depth >= MAX_NESTING)
+      this.fail(`this is nested more than ${MAX_NESTING} levels deep; split it into smaller functions or expressions`);
     this.depth++;
     try {
       return parse();
@@ -248,7 +260,14 @@ export class Parser {
     // `static auto N = 10;`: the type is the literal's.
     if (type.name === 'auto' && !type.dims.length && init) {
       const literal = init.kind === 'unary' && init.op === '-' ? init.operand : init;
-      const name = literal.kind === 'int' ? 'int' : literal.kind === 'bool' ? 'bool' : literal.kind === 'bytes' || literal.kind === 'string' ? 'bytes' : null;
+      const name =
+        literal.kind === 'int'
+          ? 'int'
+          : literal.kind === 'bool'
+            ? 'bool'
+            : literal.kind === 'bytes' || literal.kind === 'string'
+              ? 'bytes'
+              : null;
       if (name) type.name = name;
     }
     c.properties.push({ name, type, state, isStatic, isConst, visibility, init, at });
@@ -280,14 +299,14 @@ export class Parser {
     if (t.kind !== 'ident' && !(t.kind === 'keyword' && t.value === 'auto')) this.fail(`expected a type but found ${this.describe(t)}`);
     this.i++;
     const generics: TypeRef[] = [];
-    if (this.is('<') && (this.peek().kind === 'ident')) {
+    if (this.is('<') && this.peek().kind === 'ident') {
       this.i++;
       do generics.push(this.nested(() => this.type()));
       while (this.eat(','));
       this.expect('>');
     }
     const dims: Expr[] = [];
-    while (this.is('[') ) {
+    while (this.is('[')) {
       this.i++;
       dims.push(this.expr());
       this.expect(']');

@@ -1,4 +1,9 @@
-import type { ContractDefinition, FunctionDefinition, StateVariableDeclaration, StructDefinition } from '@solidity-parser/parser/dist/src/ast-types.js';
+import type {
+  ContractDefinition,
+  FunctionDefinition,
+  StateVariableDeclaration,
+  StructDefinition,
+} from '@solidity-parser/parser/dist/src/ast-types.js';
 import { Scope, type ContractInfo, type ProgramContext } from './context.js';
 import { valueFor } from './expressions.js';
 import { transpileFunction, usesMsg } from './functions.js';
@@ -105,7 +110,13 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
       case 'FunctionDefinition':
         break;
       default:
-        p.error(sub, `unsupported contract definition: \`${p.text(sub).split(/[{;\n]/)[0].trim()}\``);
+        p.error(
+          sub,
+          `unsupported contract definition: \`${p
+            .text(sub)
+            .split(/[{;\n]/)[0]
+            .trim()}\``,
+        );
     }
   }
 
@@ -130,7 +141,14 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
   return { kind: isLibrary ? 'library' : 'contract', name: scryptName(node.name), members: [...props, ...statics, ...members] };
 }
 
-function property(p: ProgramContext, c: ContractInfo, scope: Scope, node: StateVariableDeclaration, props: SMember[], statics: SMember[]): void {
+function property(
+  p: ProgramContext,
+  c: ContractInfo,
+  scope: Scope,
+  node: StateVariableDeclaration,
+  props: SMember[],
+  statics: SMember[],
+): void {
   const v = node.variables[0];
   if (!v?.name) return;
   const init = node.initialValue;
@@ -166,7 +184,10 @@ function loopCounts(p: ProgramContext, c: ContractInfo, scope: Scope): SMember[]
     let bound = 0n;
     for (const l of loops) {
       if (l.bound === null) {
-        p.logs.warning(l.at, `the loop's iteration count is not known: it runs at most ${DEFAULT_LOOP_BOUND} times; declare \`uint constant ${name} = <count>;\` to choose the bound`);
+        p.logs.warning(
+          l.at,
+          `the loop's iteration count is not known: it runs at most ${DEFAULT_LOOP_BOUND} times; declare \`uint constant ${name} = <count>;\` to choose the bound`,
+        );
         bound = bound > DEFAULT_LOOP_BOUND ? bound : DEFAULT_LOOP_BOUND;
       } else if (l.bound > bound) bound = l.bound;
     }

@@ -17,7 +17,21 @@ export interface Cx {
 }
 
 /** Built-in functions sCrypt has no counterpart for: a call is reported and left out, its arguments unvisited. */
-const UNSUPPORTED_CALLS = new Set(['assert', 'keccak256', 'sha3', 'ecrecover', 'addmod', 'blockhash', 'mulmod', 'revert', 'selfdestruct', 'suicide', 'type', 'gasleft', 'payable']);
+const UNSUPPORTED_CALLS = new Set([
+  'assert',
+  'keccak256',
+  'sha3',
+  'ecrecover',
+  'addmod',
+  'blockhash',
+  'mulmod',
+  'revert',
+  'selfdestruct',
+  'suicide',
+  'type',
+  'gasleft',
+  'payable',
+]);
 /** Globals of the EVM whose every member is unsupported. */
 const EVM_GLOBALS = new Set(['block', 'tx', 'abi']);
 const SHIFTS = new Set(['<<', '>>', '<<=', '>>=']);
@@ -68,7 +82,10 @@ export function expr(cx: Cx, node: Expression | BaseASTNode, write = false): SEx
         return null;
       }
       if (SHIFTS.has(n.operator) && !isConstant(cx, n.right) && typeOf(cx, n.left)?.k !== 'bytes') {
-        p.logs.warning(operatorSpan(p, n.left, n.right, n.operator), `a shift by a run-time amount: sCrypt shifts an int only by a compile-time constant, so this will not compile; shift by a constant or multiply by a power of two`);
+        p.logs.warning(
+          operatorSpan(p, n.left, n.right, n.operator),
+          `a shift by a run-time amount: sCrypt shifts an int only by a compile-time constant, so this will not compile; shift by a constant or multiply by a power of two`,
+        );
       }
       const l = expr(cx, n.left, ASSIGNMENTS.has(n.operator));
       const r = n.operator === '=' ? valueFor(cx, typeOf(cx, n.left), n.right) : expr(cx, n.right);
@@ -183,7 +200,12 @@ function indexChain(n: IndexAccess): { root: Expression; indexes: (Expression | 
 
 function indexAccess(cx: Cx, n: IndexAccess, write: boolean): SExpr | null {
   const { root, indexes } = indexChain(n);
-  const rootName = root.type === 'Identifier' ? root.name : root.type === 'MemberAccess' && root.expression.type === 'Identifier' && root.expression.name === 'this' ? root.memberName : null;
+  const rootName =
+    root.type === 'Identifier'
+      ? root.name
+      : root.type === 'MemberAccess' && root.expression.type === 'Identifier' && root.expression.name === 'this'
+        ? root.memberName
+        : null;
   const sym = rootName ? cx.scope.lookup(rootName) : undefined;
   if (rootName && sym?.type.k === 'mapping' && indexes.length >= sym.type.keys.length && indexes.every(Boolean)) {
     const keyCount = sym.type.keys.length;
@@ -211,7 +233,15 @@ function indexAccess(cx: Cx, n: IndexAccess, write: boolean): SExpr | null {
  * must come with the value type's default). Entries are named after the key's *expression*, as
  * sol2scrypt names them: `balances[msg.sender]` is `balances_msgSender` wherever it appears.
  */
-function mappingValue(cx: Cx, at: IndexAccess, mapName: string, isState: boolean, type: Extract<SolType, { k: 'mapping' }>, keys: Expression[], write: boolean): SExpr | null {
+function mappingValue(
+  cx: Cx,
+  at: IndexAccess,
+  mapName: string,
+  isState: boolean,
+  type: Extract<SolType, { k: 'mapping' }>,
+  keys: Expression[],
+  write: boolean,
+): SExpr | null {
   const { p, f } = cx;
   const printedKeys = keys.map((k) => expr(cx, k));
   if (!printedKeys.every(Boolean)) return null;
@@ -226,7 +256,9 @@ function mappingValue(cx: Cx, at: IndexAccess, mapName: string, isState: boolean
     const key: SExpr = printedKeys.length === 1 ? (printedKeys[0] as SExpr) : { k: 'struct', fields: printedKeys as SExpr[] };
     // `m[richest] += v; richest = msg.sender;`: the entry stays the one of the key's value where it was first used.
     const changing = keys.some((k) => namesIn(k).some((n) => f.assigned.has(n)));
-    const snapshot = changing ? { type: printedKeys.length === 1 ? p.typeText(type.keys[0]) : p.keyStructName(type.keys), name: `${valueName}_key`, init: key } : undefined;
+    const snapshot = changing
+      ? { type: printedKeys.length === 1 ? p.typeText(type.keys[0]) : p.keyStructName(type.keys), name: `${valueName}_key`, init: key }
+      : undefined;
     entry = {
       valueName,
       indexName: f.nextIndexName(),
@@ -250,7 +282,8 @@ function keyName(p: ProgramContext, k: Expression): string {
     case 'Identifier':
       return k.name.replace('$', '_');
     case 'MemberAccess':
-      if (k.expression.type === 'Identifier' && k.expression.name === 'msg') return `msg${k.memberName[0].toUpperCase()}${k.memberName.slice(1)}`;
+      if (k.expression.type === 'Identifier' && k.expression.name === 'msg')
+        return `msg${k.memberName[0].toUpperCase()}${k.memberName.slice(1)}`;
       if (k.expression.type === 'Identifier' && k.expression.name === 'this') return k.memberName;
       return `${keyName(p, k.expression)}_${k.memberName}`;
     case 'IndexAccess':
@@ -266,7 +299,12 @@ function keyName(p: ProgramContext, k: Expression): string {
     case 'TupleExpression':
       return k.components.length === 1 && k.components[0] ? keyName(p, k.components[0] as Expression) : 'key';
     default:
-      return p.text(k).replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'key';
+      return (
+        p
+          .text(k)
+          .replace(/[^A-Za-z0-9_]+/g, '_')
+          .replace(/^_+|_+$/g, '') || 'key'
+      );
   }
 }
 
@@ -291,7 +329,12 @@ function keyDepth(cx: Cx, k: BaseASTNode): number {
 function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
   const { p } = cx;
   const callee = n.expression;
-  const castName = callee.type === 'ElementaryTypeName' ? callee.name : callee.type === 'Identifier' && callee.name === 'address' && !cx.scope.lookup('address') ? 'address' : null;
+  const castName =
+    callee.type === 'ElementaryTypeName'
+      ? callee.name
+      : callee.type === 'Identifier' && callee.name === 'address' && !cx.scope.lookup('address')
+        ? 'address'
+        : null;
   if (castName && isCastType(castName)) {
     if (n.arguments.length !== 1) {
       p.error(n, `unsupported function call: \`${p.text(callee)}\``);
@@ -309,7 +352,12 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
       return null;
     }
     const struct = p.structs.get(name);
-    if (struct) return structLiteral(cx, n, struct.fields.map((f) => f.name));
+    if (struct)
+      return structLiteral(
+        cx,
+        n,
+        struct.fields.map((f) => f.name),
+      );
     const args = argsOf(cx, n);
     if (!args) return null;
     if (cx.c.functions.has(name)) return call(cx.c.isLibrary ? scryptName(name) : `this.${scryptName(name)}`, args);
@@ -320,7 +368,11 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
     return null;
   }
   if (callee.type === 'NewExpression') {
-    if (callee.typeName.type === 'ElementaryTypeName' && (callee.typeName.name === 'bytes' || callee.typeName.name === 'string') && n.arguments.length === 1) {
+    if (
+      callee.typeName.type === 'ElementaryTypeName' &&
+      (callee.typeName.name === 'bytes' || callee.typeName.name === 'string') &&
+      n.arguments.length === 1
+    ) {
       const size = expr(cx, n.arguments[0]);
       return size && call('num2bin', [raw('0'), size]);
     }
@@ -385,7 +437,15 @@ export function typeOf(cx: Cx, n: Expression): SolType | null {
       // A cast: `bytes(s)`, `uint(x)`, `address(a)`.
       if (n.expression.type === 'ElementaryTypeName') {
         const name = n.expression.name;
-        return /^(bytes\d*|byte|string)$/.test(name) ? { k: 'bytes' } : /^u?int\d*$/.test(name) ? { k: 'int' } : name === 'address' ? { k: 'address' } : name === 'bool' ? { k: 'bool' } : null;
+        return /^(bytes\d*|byte|string)$/.test(name)
+          ? { k: 'bytes' }
+          : /^u?int\d*$/.test(name)
+            ? { k: 'int' }
+            : name === 'address'
+              ? { k: 'address' }
+              : name === 'bool'
+                ? { k: 'bool' }
+                : null;
       }
       return n.expression.type === 'Identifier' && n.expression.name === 'address' ? { k: 'address' } : null;
     default:
@@ -401,7 +461,8 @@ export function isConstant(cx: Cx, e: Expression): boolean {
   if (e.type === 'Identifier') return cx.scope.lookup(e.name)?.kind === 'constant';
   if (e.type === 'TupleExpression') return e.components.length === 1 && !!e.components[0] && isConstant(cx, e.components[0] as Expression);
   if (e.type === 'UnaryOperation') return e.operator === '-' && isConstant(cx, e.subExpression);
-  if (e.type === 'BinaryOperation') return ['+', '-', '*', '/', '%', '<<', '>>'].includes(e.operator) && isConstant(cx, e.left) && isConstant(cx, e.right);
+  if (e.type === 'BinaryOperation')
+    return ['+', '-', '*', '/', '%', '<<', '>>'].includes(e.operator) && isConstant(cx, e.left) && isConstant(cx, e.right);
   return false;
 }
 
@@ -425,7 +486,8 @@ export function namesIn(e: unknown): string[] {
     if (Array.isArray(x)) return x.forEach(visit);
     const o = x as { type?: string; name?: string; memberName?: string; expression?: { type?: string; name?: string } };
     if (o.type === 'Identifier' && o.name) out.push(o.name);
-    if (o.type === 'MemberAccess' && o.expression?.type === 'Identifier' && o.expression.name === 'this' && o.memberName) out.push(o.memberName);
+    if (o.type === 'MemberAccess' && o.expression?.type === 'Identifier' && o.expression.name === 'this' && o.memberName)
+      out.push(o.memberName);
     for (const [k, v] of Object.entries(o)) if (k !== 'range' && k !== 'loc') visit(v);
   };
   visit(e);
@@ -435,7 +497,8 @@ export function namesIn(e: unknown): string[] {
 /** The name a write lands on: `x`, `this.x`, `x.f`, `x[i]` all change `x`. */
 export function assignedRoot(e: Expression): string | null {
   if (e.type === 'Identifier') return e.name;
-  if (e.type === 'MemberAccess') return e.expression.type === 'Identifier' && e.expression.name === 'this' ? e.memberName : assignedRoot(e.expression);
+  if (e.type === 'MemberAccess')
+    return e.expression.type === 'Identifier' && e.expression.name === 'this' ? e.memberName : assignedRoot(e.expression);
   if (e.type === 'IndexAccess') return assignedRoot(e.base);
   if (e.type === 'TupleExpression' && e.components.length === 1 && e.components[0]) return assignedRoot(e.components[0] as Expression);
   return null;

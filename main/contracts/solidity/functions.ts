@@ -33,7 +33,8 @@ function readsLateLocal(stmts: Statement[], e: BaseASTNode): boolean {
   const first = stmts.findIndex(mayReturn);
   const late = new Set<string>();
   for (const s of stmts.slice(first + 1)) {
-    if (s.type === 'VariableDeclarationStatement') for (const v of s.variables) if (v && (v as unknown as { name?: string }).name) late.add((v as unknown as { name: string }).name);
+    if (s.type === 'VariableDeclarationStatement')
+      for (const v of s.variables) if (v && (v as unknown as { name?: string }).name) late.add((v as unknown as { name: string }).name);
   }
   let reads = false;
   const visit = (x: unknown): void => {
@@ -55,7 +56,8 @@ function assignedNames(body: BaseASTNode): Set<string> {
     if (Array.isArray(x)) return x.forEach(visit);
     const o = x as Expression;
     let target: Expression | null = null;
-    if (o.type === 'BinaryOperation' && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator)) target = o.left;
+    if (o.type === 'BinaryOperation' && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator))
+      target = o.left;
     if (o.type === 'UnaryOperation' && (o.operator === '++' || o.operator === '--' || o.operator === 'delete')) target = o.subExpression;
     const root = target && assignedRoot(target);
     if (root) out.add(root);
@@ -84,14 +86,30 @@ function nameSpan(p: ProgramContext, fn: FunctionDefinition): Span {
  * sighash preimage with the propagation of the new state. Other functions keep their shape and return
  * `bool` when Solidity returns nothing.
  */
-export function transpileFunction(p: ProgramContext, c: ContractInfo, scope: Scope, fn: FunctionDefinition, loopCounter: number): { member: SMember | null; loopCounter: number } {
-  const kind: FunctionKind = fn.isConstructor ? 'ctor' : c.isLibrary ? 'library' : fn.visibility === 'public' || fn.visibility === 'external' ? 'public' : 'internal';
+export function transpileFunction(
+  p: ProgramContext,
+  c: ContractInfo,
+  scope: Scope,
+  fn: FunctionDefinition,
+  loopCounter: number,
+): { member: SMember | null; loopCounter: number } {
+  const kind: FunctionKind = fn.isConstructor
+    ? 'ctor'
+    : c.isLibrary
+      ? 'library'
+      : fn.visibility === 'public' || fn.visibility === 'external'
+        ? 'public'
+        : 'internal';
   const name = fn.name ?? 'constructor';
   const f = new FunctionState(kind, name, fn.isConstructor ? loopCounter : 0);
 
   // Return type first, then parameters, as sol2scrypt reports them.
   const returns = fn.returnParameters ?? [];
-  if (returns.length > 1) p.error({ start: spanOf(returns[0]).start, end: spanOf(returns[returns.length - 1]).end }, 'unsupported function definition with multi-returns');
+  if (returns.length > 1)
+    p.error(
+      { start: spanOf(returns[0]).start, end: spanOf(returns[returns.length - 1]).end },
+      'unsupported function definition with multi-returns',
+    );
   const retType: SolType | null = returns.length === 1 && returns[0].typeName ? solType(p, returns[0].typeName) : null;
   const retName = returns.length === 1 ? returns[0].name : null;
 
@@ -149,7 +167,8 @@ export function transpileFunction(p: ProgramContext, c: ContractInfo, scope: Sco
 
   const retTypeText = retType ? p.typeText(retType) : 'bool';
   const prelude: SStmt[] = [];
-  if (f.middleReturn) prelude.push(decl(retTypeText, 'ret', p.defaultOf(retType ?? BOOL) ?? raw('false')), decl('bool', 'returned', raw('false')));
+  if (f.middleReturn)
+    prelude.push(decl(retTypeText, 'ret', p.defaultOf(retType ?? BOOL) ?? raw('false')), decl('bool', 'returned', raw('false')));
   if (named && retType) prelude.push(decl(retTypeText, scryptName(named), p.defaultOf(retType) ?? raw('0')));
   const returnedOr = (e: SExpr): SExpr => (f.middleReturn ? { k: 'ternary', c: raw('returned'), t: raw('ret'), e } : e);
 
@@ -159,7 +178,10 @@ export function transpileFunction(p: ProgramContext, c: ContractInfo, scope: Sco
     if (f.senderAt) ctorParams.push({ type: 'PubKeyHash', name: 'msgSender' });
     ctorParams.push(...entryParams(p, f));
     const tail = [...writeBacks(f), ...(f.valueAt ? [assign(raw('this.initBalance'), raw('msgValue'))] : [])];
-    return { member: { k: 'ctor', params: ctorParams, body: [...prelude, ...statements.takeChecks(0), ...body, ...tail] }, loopCounter: f.loopCounter };
+    return {
+      member: { k: 'ctor', params: ctorParams, body: [...prelude, ...statements.takeChecks(0), ...body, ...tail] },
+      loopCounter: f.loopCounter,
+    };
   }
 
   if (kind === 'public') {
@@ -177,7 +199,11 @@ export function transpileFunction(p: ProgramContext, c: ContractInfo, scope: Sco
     if (c.initBalance && needsPreimage) head.push(requireStmt(call('this.checkInitBalance', [raw('txPreimage')])));
     if (f.valueAt) head.push(decl('int', 'contractBalance', bin('+', call('SigHash.value', [raw('txPreimage')]), raw('msgValue'))));
     head.push(...prelude);
-    if (f.senderAt) head.push(decl('PubKeyHash', 'msgSender', call('hash160', [raw('pubKey')])), requireStmt(call('checkSig', [raw('sig'), raw('pubKey')])));
+    if (f.senderAt)
+      head.push(
+        decl('PubKeyHash', 'msgSender', call('hash160', [raw('pubKey')])),
+        requireStmt(call('checkSig', [raw('sig'), raw('pubKey')])),
+      );
     if (f.valueAt) head.push(requireStmt(bin('>=', raw('msgValue'), raw('0'))));
     head.push(...statements.takeChecks(0));
 
@@ -189,11 +215,18 @@ export function transpileFunction(p: ProgramContext, c: ContractInfo, scope: Sco
     tail.push(...writeBacks(f));
     const out = [...head, ...body, ...tail];
     if (c.stateful) {
-      out.push(requireStmt(call('this.propagateState', [raw('txPreimage'), f.valueAt ? raw('contractBalance') : call('SigHash.value', [raw('txPreimage')])])));
+      out.push(
+        requireStmt(
+          call('this.propagateState', [raw('txPreimage'), f.valueAt ? raw('contractBalance') : call('SigHash.value', [raw('txPreimage')])]),
+        ),
+      );
     } else if (out.at(-1)?.k !== 'require') {
       out.push(requireStmt(raw('true')));
     }
-    return { member: { k: 'fn', visibility: 'public', isStatic: false, name: scryptName(name), params: all, returns: null, body: out }, loopCounter };
+    return {
+      member: { k: 'fn', visibility: 'public', isStatic: false, name: scryptName(name), params: all, returns: null, body: out },
+      loopCounter,
+    };
   }
 
   // internal, private and library functions
@@ -204,7 +237,15 @@ export function transpileFunction(p: ProgramContext, c: ContractInfo, scope: Sco
   else result = retType ? (p.defaultOf(retType) ?? raw('0')) : raw('true');
   const visibility = fn.visibility === 'private' ? 'private' : '';
   return {
-    member: { k: 'fn', visibility, isStatic: kind === 'library', name: scryptName(name), params, returns: retTypeText, body: [...prelude, ...statements.takeChecks(0), ...body, { k: 'return', e: result }] },
+    member: {
+      k: 'fn',
+      visibility,
+      isStatic: kind === 'library',
+      name: scryptName(name),
+      params,
+      returns: retTypeText,
+      body: [...prelude, ...statements.takeChecks(0), ...body, { k: 'return', e: result }],
+    },
     loopCounter,
   };
 }
@@ -227,4 +268,3 @@ function writeBacks(f: FunctionState): SStmt[] {
     .filter((e) => e.written)
     .map((e) => requireStmt(call(member(e.map, 'set'), [{ k: 'struct', fields: [e.key, raw(e.indexName)] }, raw(e.valueName)])));
 }
-

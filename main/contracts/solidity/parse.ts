@@ -16,7 +16,8 @@ const options = { range: true, loc: false, tolerant: false } as const;
 export function parseSolidity(source: SourceText): ParseOutcome {
   const first = attempt(source.text);
   if (first.kind === 'ok') return { ok: true, ast: first.ast };
-  if (first.kind === 'error') return { ok: false, span: source.spanAt(first.line, first.column), message: `syntax error: ${first.message}` };
+  if (first.kind === 'error')
+    return { ok: false, span: source.spanAt(first.line, first.column), message: `syntax error: ${first.message}` };
   return locateCrash(source);
 }
 
@@ -74,9 +75,14 @@ function locateCrash(source: SourceText): ParseOutcome {
     else lo = mid + 1;
   }
   const found = ends.length ? at(lo) : ({ kind: 'crash' } as Attempt);
-  if (found.kind === 'error') return { ok: false, span: source.spanAt(found.line, found.column), message: `syntax error: ${found.message}` };
+  if (found.kind === 'error')
+    return { ok: false, span: source.spanAt(found.line, found.column), message: `syntax error: ${found.message}` };
   // The statement that breaks the parser ends at this cut; its end is what the parser did not expect.
   const end = ends.length ? ends[lo].end - 1 : text.length - 1;
   const pos = Math.max(0, Math.min(end, text.length - 1));
-  return { ok: false, span: { start: pos, end: Math.min(pos + 1, text.length) }, message: `syntax error: unexpected \`${text[pos] ?? 'end of file'}\`` };
+  return {
+    ok: false,
+    span: { start: pos, end: Math.min(pos + 1, text.length) },
+    message: `syntax error: unexpected \`${text[pos] ?? 'end of file'}\``,
+  };
 }

@@ -70,8 +70,21 @@ export const block = (body: SStmt[]): SStmt => ({ k: 'block', body });
 
 // ------------------------------------------------------------------ printing
 
-/** sCrypt's binary operator levels, loosest first (its parser's table). Solidity puts `&`, `^` and `|` above the comparisons; sCrypt below. */
-const LEVELS: readonly string[][] = [['||'], ['&&'], ['|'], ['^'], ['&'], ['==', '!='], ['<', '<=', '>', '>='], ['<<', '>>'], ['+', '-'], ['*', '/', '%']];
+/**
+ * sCrypt's binary operator levels, loosest first (its parser's table). Solidity puts `&`, `^` and `|` above the comparisons; sCrypt below.
+ */
+const LEVELS: readonly string[][] = [
+  ['||'],
+  ['&&'],
+  ['|'],
+  ['^'],
+  ['&'],
+  ['==', '!='],
+  ['<', '<=', '>', '>='],
+  ['<<', '>>'],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
 const LEVEL = new Map(LEVELS.flatMap((ops, i) => ops.map((op) => [op, i + 2] as const)));
 const ASSIGNMENT = 0;
 const TERNARY = 1;

@@ -29,7 +29,8 @@ function holds(s: BaseASTNode, type: string, intoLoops: boolean): boolean {
 
 export const mayReturn = (s: BaseASTNode) => holds(s, 'ReturnStatement', true);
 /** A `break` or `continue` of the enclosing loop (one inside a nested loop belongs to that loop). */
-const ownJump = (s: BaseASTNode, type: 'BreakStatement' | 'ContinueStatement') => !LOOPS.has((s as { type: string }).type) && holds(s, type, false);
+const ownJump = (s: BaseASTNode, type: 'BreakStatement' | 'ContinueStatement') =>
+  !LOOPS.has((s as { type: string }).type) && holds(s, type, false);
 
 /** `a && b && c`. */
 const all = (xs: SExpr[]): SExpr => xs.reduce((acc, x) => bin('&&', acc, x));
@@ -235,10 +236,11 @@ export class Statements {
   private runTimeIndexWrite(e: Expression): SStmt[] | null {
     const { cx } = this;
     let target: Expression | null = null;
-    if (e.type === 'BinaryOperation' && ['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>='].includes(e.operator)) target = e.left;
+    if (e.type === 'BinaryOperation' && ['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '>>='].includes(e.operator))
+      target = e.left;
     if (e.type === 'UnaryOperation' && (e.operator === '++' || e.operator === '--')) target = e.subExpression;
     const dynamic: { node: Expression; index: Expression; size: number }[] = [];
-    for (let t = target; t; ) {
+    for (let t = target; t;) {
       if (t.type === 'IndexAccess' && t.index) {
         const base = typeOf(cx, t.base);
         if (base?.k === 'array' && !isConstant(cx, t.index)) {
@@ -254,14 +256,22 @@ export class Statements {
     const vars = dynamic.map((_, i) => `__i${i}`);
     const indexes = dynamic.map((d) => expr(cx, d.index));
     if (!indexes.every(Boolean)) return null;
-    const bounds = dynamic.map((d, i) => requireStmt(bin('&&', bin('>=', indexes[i] as SExpr, raw('0')), bin('<', indexes[i] as SExpr, raw(String(d.size))))));
+    const bounds = dynamic.map((d, i) =>
+      requireStmt(bin('&&', bin('>=', indexes[i] as SExpr, raw('0')), bin('<', indexes[i] as SExpr, raw(String(d.size))))),
+    );
     const previous = cx.indexVars;
     cx.indexVars = new Map([...(previous ?? []), ...dynamic.map((d, i) => [d.node, vars[i]] as const)]);
     const write = expr(cx, e);
     cx.indexVars = previous;
     if (!write) return null;
-    let body: SStmt = { k: 'if', c: all(vars.map((v, i) => bin('==', raw(v), indexes[i] as SExpr))), then: block([exprStmt(write)]), else: null };
-    for (let i = dynamic.length - 1; i >= 0; i--) body = { k: 'loop', count: String(dynamic[i].size), induction: vars[i], body: block([body]) };
+    let body: SStmt = {
+      k: 'if',
+      c: all(vars.map((v, i) => bin('==', raw(v), indexes[i] as SExpr))),
+      then: block([exprStmt(write)]),
+      else: null,
+    };
+    for (let i = dynamic.length - 1; i >= 0; i--)
+      body = { k: 'loop', count: String(dynamic[i].size), induction: vars[i], body: block([body]) };
     return [...bounds, body];
   }
 
@@ -269,7 +279,14 @@ export class Statements {
    * `for`, `while` and `do … while` as a bounded `loop (__LoopCount__N)` whose body runs under the loop's
    * condition; `break` and `continue` become flags. A `do … while` runs its body once before the loop.
    */
-  private loop(s: BaseASTNode, init: Statement | null, cond: Expression | null, iter: Expression | null, body: Statement, bodyFirst: boolean): SStmt[] {
+  private loop(
+    s: BaseASTNode,
+    init: Statement | null,
+    cond: Expression | null,
+    iter: Expression | null,
+    body: Statement,
+    bodyFirst: boolean,
+  ): SStmt[] {
     const { cx } = this;
     const f = cx.f;
     if (!f) return [];
@@ -310,7 +327,11 @@ export class Statements {
     if (c) guards.push(c);
     const checks = this.takeChecks(cx.scope.depth);
     cx.scope.pop();
-    out.push({ k: 'loop', count: `__LoopCount__${id}`, body: block([...checks, { k: 'if', c: guards.length ? all(guards) : raw('true'), then: block(inner), else: null }]) });
+    out.push({
+      k: 'loop',
+      count: `__LoopCount__${id}`,
+      body: block([...checks, { k: 'if', c: guards.length ? all(guards) : raw('true'), then: block(inner), else: null }]),
+    });
     return out;
   }
 }
@@ -322,7 +343,8 @@ function hasEffects(e: unknown): boolean {
   const o = e as { type?: string; operator?: string };
   if (o.type === 'FunctionCall') return true;
   if (o.type === 'UnaryOperation' && (o.operator === '++' || o.operator === '--' || o.operator === 'delete')) return true;
-  if (o.type === 'BinaryOperation' && o.operator && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator)) return true;
+  if (o.type === 'BinaryOperation' && o.operator && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator))
+    return true;
   return Object.entries(o).some(([k, v]) => k !== 'range' && k !== 'loc' && hasEffects(v));
 }
 
@@ -339,12 +361,20 @@ function loopBound(init: Statement | null, cond: Expression | null, iter: Expres
   if (!init || init.type !== 'VariableDeclarationStatement' || init.variables.length !== 1 || !cond || !iter) return null;
   const v = init.variables[0] as VariableDeclaration | null;
   const start = literal(init.initialValue);
-  if (!v?.name || start === null || cond.type !== 'BinaryOperation' || cond.left.type !== 'Identifier' || cond.left.name !== v.name) return null;
+  if (!v?.name || start === null || cond.type !== 'BinaryOperation' || cond.left.type !== 'Identifier' || cond.left.name !== v.name)
+    return null;
   const end = literal(cond.right);
   if (end === null || (cond.operator !== '<' && cond.operator !== '<=')) return null;
   let step: bigint | null = null;
-  if (iter.type === 'UnaryOperation' && iter.operator === '++' && iter.subExpression.type === 'Identifier' && iter.subExpression.name === v.name) step = 1n;
-  if (iter.type === 'BinaryOperation' && iter.operator === '+=' && iter.left.type === 'Identifier' && iter.left.name === v.name) step = literal(iter.right);
+  if (
+    iter.type === 'UnaryOperation' &&
+    iter.operator === '++' &&
+    iter.subExpression.type === 'Identifier' &&
+    iter.subExpression.name === v.name
+  )
+    step = 1n;
+  if (iter.type === 'BinaryOperation' && iter.operator === '+=' && iter.left.type === 'Identifier' && iter.left.name === v.name)
+    step = literal(iter.right);
   if (!step || step <= 0n) return null;
   const span = end - start + (cond.operator === '<=' ? 1n : 0n);
   return span <= 0n ? 0n : (span + step - 1n) / step;
@@ -358,4 +388,3 @@ function literal(e: Expression | null): bigint | null {
     return null;
   }
 }
-

@@ -37,7 +37,8 @@ export function transpileSolidity(text: string, opts: { file?: string } = {}): T
     if (c.kind === 'library') p.libraries.add(c.name);
     else p.foreignTypes.add(c.name);
     for (const sub of c.subNodes) {
-      if (sub.type === 'StructDefinition') p.structs.set((sub as StructDefinition).name, { name: (sub as StructDefinition).name, fields: [] });
+      if (sub.type === 'StructDefinition')
+        p.structs.set((sub as StructDefinition).name, { name: (sub as StructDefinition).name, fields: [] });
       if (sub.type === 'EnumDefinition') p.foreignTypes.add((sub as unknown as { name: string }).name);
     }
   }
@@ -54,8 +55,19 @@ export function transpileSolidity(text: string, opts: { file?: string } = {}): T
     else if (n.type === 'EnumDefinition') {
       const [start, end] = n.range ?? [0, 0];
       logs.error({ start: start + 1, end: end + 1 }, 'unsupported enum definition');
-    } else if (n.type !== 'PragmaDirective' && n.type !== 'ContractDefinition' && n.type !== 'CustomErrorDefinition' && n.type !== 'EventDefinition') {
-      p.error(n, `unsupported definition: \`${p.text(n).split(/[{;\n]/)[0].trim()}\``);
+    } else if (
+      n.type !== 'PragmaDirective' &&
+      n.type !== 'ContractDefinition' &&
+      n.type !== 'CustomErrorDefinition' &&
+      n.type !== 'EventDefinition'
+    ) {
+      p.error(
+        n,
+        `unsupported definition: \`${p
+          .text(n)
+          .split(/[{;\n]/)[0]
+          .trim()}\``,
+      );
     }
   }
   // Contracts, then libraries, each in source order (sol2scrypt's order of reports); libraries print first.
@@ -73,7 +85,12 @@ export function transpileSolidity(text: string, opts: { file?: string } = {}): T
     return { name: scryptName(name), fields: (s?.fields ?? []).map((f) => ({ type: p.typeText(f.type), name: scryptName(f.name) })) };
   });
   const ordered = [...out.filter((c) => c.kind === 'library'), ...out.filter((c) => c.kind === 'contract')];
-  const byPosition = (a: SContract, b: SContract) => contracts.findIndex((c) => scryptName(c.name) === a.name) - contracts.findIndex((c) => scryptName(c.name) === b.name);
-  const scrypt = printProgram({ imports, structs: [...keyStructs, ...userStructs], contracts: ordered.sort((a, b) => (a.kind === b.kind ? byPosition(a, b) : a.kind === 'library' ? -1 : 1)) });
+  const byPosition = (a: SContract, b: SContract) =>
+    contracts.findIndex((c) => scryptName(c.name) === a.name) - contracts.findIndex((c) => scryptName(c.name) === b.name);
+  const scrypt = printProgram({
+    imports,
+    structs: [...keyStructs, ...userStructs],
+    contracts: ordered.sort((a, b) => (a.kind === b.kind ? byPosition(a, b) : a.kind === 'library' ? -1 : 1)),
+  });
   return { scrypt, logs: logs.items };
 }

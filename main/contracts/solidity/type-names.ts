@@ -22,7 +22,10 @@ export function solType(p: ProgramContext, node: TypeName): SolType | null {
         p.error(node, 'array length should be explicitly specified');
         return null;
       }
-      const size = node.length.type === 'NumberLiteral' && !node.length.subdenomination && /^\d+$/.test(node.length.number) ? Number(node.length.number) : null;
+      const size =
+        node.length.type === 'NumberLiteral' && !node.length.subdenomination && /^\d+$/.test(node.length.number)
+          ? Number(node.length.number)
+          : null;
       if (size === null) {
         p.error(node.length, `unsupported number literal expression: \`${p.text(node.length)}\``);
         return null;
@@ -34,7 +37,9 @@ export function solType(p: ProgramContext, node: TypeName): SolType | null {
       const value = solType(p, node.valueType);
       if (!key || !value) return null;
       // mapping(K1 => mapping(K2 => V)) is one map keyed by a generated struct {K1 key0; K2 key1;}.
-      return value.k === 'mapping' ? { k: 'mapping', keys: [key, ...value.keys], value: value.value } : { k: 'mapping', keys: [key], value };
+      return value.k === 'mapping'
+        ? { k: 'mapping', keys: [key, ...value.keys], value: value.value }
+        : { k: 'mapping', keys: [key], value };
     }
     default:
       p.error(node, `unsupported type: \`${p.text(node)}\``);
@@ -61,5 +66,7 @@ function elementary(p: ProgramContext, node: Extract<TypeName, { type: 'Elementa
 
 /** The Solidity elementary types a one-argument call converts to (a cast the transpiler drops). */
 export function isCastType(name: string): boolean {
-  return name === 'bool' || name === 'string' || name === 'address' || name === 'byte' || /^u?int\d*$/.test(name) || /^bytes\d*$/.test(name);
+  return (
+    name === 'bool' || name === 'string' || name === 'address' || name === 'byte' || /^u?int\d*$/.test(name) || /^bytes\d*$/.test(name)
+  );
 }

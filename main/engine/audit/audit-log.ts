@@ -1,10 +1,14 @@
 import { OPERATIONS } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OpContext } from '../context.js';
+import type { AuditServices } from './services.js';
 
 const iso = (t: number) => new Date(t).toISOString();
 
-export function auditLog(ctx: OpContext, input: ParsedInputOf<typeof OPERATIONS.auditLog>): OutputOf<typeof OPERATIONS.auditLog> {
+export function auditLog(
+  ctx: OpContext<AuditServices>,
+  input: ParsedInputOf<typeof OPERATIONS.auditLog>,
+): OutputOf<typeof OPERATIONS.auditLog> {
   const before = input.nextPageToken ?? Number.MAX_SAFE_INTEGER;
   // One extra row tells whether another page exists.
   const rows = ctx.services.repos.audit.page(before, input.limit + 1);
@@ -21,7 +25,7 @@ export interface AuditRecord {
 }
 
 /** Writes one audit entry for an operation call. Never receives inputs, so no secret can reach the log. */
-export function recordAudit(ctx: OpContext, record: AuditRecord): void {
+export function recordAudit(ctx: OpContext<AuditServices>, record: AuditRecord): void {
   ctx.services.repos.audit.append({
     at: ctx.services.now(),
     actorUid: ctx.caller?.uid ?? null,

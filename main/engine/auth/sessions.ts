@@ -1,4 +1,4 @@
-import type { CoreServices } from '../context.js';
+import type { AuthServices } from './services.js';
 import { hashSecret, newSecret } from './tokens.js';
 
 export interface IssuedSession {
@@ -7,7 +7,7 @@ export interface IssuedSession {
 }
 
 /** Creates a session and returns its token; only the token's hash is stored. Call inside the caller's transaction. */
-export function issueSession(services: CoreServices, uid: string): IssuedSession {
+export function issueSession(services: Pick<AuthServices, 'repos' | 'now' | 'config'>, uid: string): IssuedSession {
   const authToken = newSecret('kst');
   const createdAt = services.now();
   const expiresAt = createdAt + services.config.sessionTtlMs;

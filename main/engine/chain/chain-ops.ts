@@ -28,7 +28,9 @@ export async function networkStatus(ctx: OpContext<ChainOpServices>): Promise<Ou
     mempoolSize,
     feePolicy,
     faucet: chain.dev !== undefined,
-    rates: usd ? { currency: 'USD', rate: usd.rate, source: usd.source, updatedAt: usd.updatedAt ? new Date(usd.updatedAt).toISOString() : null } : null,
+    rates: usd
+      ? { currency: 'USD', rate: usd.rate, source: usd.source, updatedAt: usd.updatedAt ? new Date(usd.updatedAt).toISOString() : null }
+      : null,
     syncError: sync.lastError,
     syncing: sync.scanningNow,
     error,
@@ -38,7 +40,8 @@ export async function networkStatus(ctx: OpContext<ChainOpServices>): Promise<Ou
 /** The faucet and mining on demand exist on development chains only (the local node, or a remote one). */
 function devChain(ctx: OpContext<ChainOpServices>, what: string) {
   const dev = ctx.services.chain.dev;
-  if (!dev) throw new DomainError('CONFLICT', `${what} exists on a development chain only; this Keystead uses ${ctx.services.chain.network}.`);
+  if (!dev)
+    throw new DomainError('CONFLICT', `${what} exists on a development chain only; this Keystead uses ${ctx.services.chain.network}.`);
   return dev;
 }
 
@@ -52,21 +55,31 @@ function checkAddress(address: string): void {
   throw new DomainError('VALIDATION_FAILED', 'address: is not a valid P2PKH address');
 }
 
-export async function faucet(ctx: OpContext<ChainOpServices>, input: ParsedInputOf<typeof OPERATIONS.faucet>): Promise<OutputOf<typeof OPERATIONS.faucet>> {
+export async function faucet(
+  ctx: OpContext<ChainOpServices>,
+  input: ParsedInputOf<typeof OPERATIONS.faucet>,
+): Promise<OutputOf<typeof OPERATIONS.faucet>> {
   const dev = devChain(ctx, 'The faucet');
-  if (input.satoshis > MAX_FAUCET) throw new DomainError('VALIDATION_FAILED', `satoshis: the faucet gives ${MAX_FAUCET} at most per request`);
+  if (input.satoshis > MAX_FAUCET)
+    throw new DomainError('VALIDATION_FAILED', `satoshis: the faucet gives ${MAX_FAUCET} at most per request`);
   let address = input.address;
   if (address) checkAddress(address);
   else {
     const wallet = await resolveWallet(ctx, input.walletId);
     [{ address }] = ctx.services.addressBook.available(wallet, 1);
   }
-  const r = await dev.faucet(address!, input.satoshis).catch((err: Error) => ({ status: 'unknown' as const, txid: null, message: err.message }));
-  if (r.status !== 'accepted') throw new DomainError('CONFLICT', `The faucet could not send ${input.satoshis} satoshis: ${r.message}. Try again.`);
+  const r = await dev
+    .faucet(address!, input.satoshis)
+    .catch((err: Error) => ({ status: 'unknown' as const, txid: null, message: err.message }));
+  if (r.status !== 'accepted')
+    throw new DomainError('CONFLICT', `The faucet could not send ${input.satoshis} satoshis: ${r.message}. Try again.`);
   return { txid: r.txid, address: address!, satoshis: input.satoshis };
 }
 
-export async function mineBlock(ctx: OpContext<ChainOpServices>, input: ParsedInputOf<typeof OPERATIONS.mineBlock>): Promise<OutputOf<typeof OPERATIONS.mineBlock>> {
+export async function mineBlock(
+  ctx: OpContext<ChainOpServices>,
+  input: ParsedInputOf<typeof OPERATIONS.mineBlock>,
+): Promise<OutputOf<typeof OPERATIONS.mineBlock>> {
   const dev = devChain(ctx, 'Mining on demand');
   let mined;
   try {

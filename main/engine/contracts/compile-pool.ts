@@ -47,7 +47,9 @@ const RETRY_AFTER_S = 10;
 /** The worker entry: beside this file under tsx (tests), beside the bundle in dist/. */
 function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts') ? path.join(path.dirname(here), '..', '..', 'contracts', 'compile-worker.ts') : path.join(path.dirname(here), 'compile-worker.js');
+  return here.endsWith('.ts')
+    ? path.join(path.dirname(here), '..', '..', 'contracts', 'compile-worker.ts')
+    : path.join(path.dirname(here), 'compile-worker.js');
 }
 
 export interface CompilePoolOptions {
@@ -57,7 +59,9 @@ export interface CompilePoolOptions {
   workerFile?: string;
 }
 
-type Task = { kind: 'compile'; source: string; file: string; optimize: boolean; imports: Record<string, string> } | { kind: 'transpile'; source: string; file: string };
+type Task =
+  | { kind: 'compile'; source: string; file: string; optimize: boolean; imports: Record<string, string> }
+  | { kind: 'transpile'; source: string; file: string };
 
 const busy = (why: string) => new DomainError('BUSY', `The compiler is busy: ${why}. Try again shortly.`, { retryAfter: RETRY_AFTER_S });
 
@@ -80,7 +84,12 @@ export class CompilePool {
     private readonly options: CompilePoolOptions = {},
   ) {
     this.workers = Math.max(1, limits.workers ?? defaultCompileWorkers());
-    this.queue = new FairQueue({ slots: this.workers, perOwnerRunning: PER_USER_RUNNING, perOwnerQueued: PER_USER_QUEUED, maxQueued: MAX_QUEUE });
+    this.queue = new FairQueue({
+      slots: this.workers,
+      perOwnerRunning: PER_USER_RUNNING,
+      perOwnerQueued: PER_USER_QUEUED,
+      maxQueued: MAX_QUEUE,
+    });
   }
 
   private get piscina(): Piscina {
@@ -99,15 +108,27 @@ export class CompilePool {
       // Piscina emits 'error' for a worker that fails with no task of its own (it ran out of memory while
       // being terminated for its time limit, or threw from a timer after answering). Unheard, that event
       // would end the process; no compile is waiting on that worker, and piscina has already dropped it.
-      pool.on('error', (err: Error & { code?: string }) => this.options.logger?.warn({ err: { message: err.message, code: err.code } }, 'a compile worker failed outside a compile; it was replaced'));
+      pool.on('error', (err: Error & { code?: string }) =>
+        this.options.logger?.warn(
+          { err: { message: err.message, code: err.code } },
+          'a compile worker failed outside a compile; it was replaced',
+        ),
+      );
       this.pool = pool;
     }
     return this.pool;
   }
 
   /** `owner` is the caller's user id: each user has a fair share of the compiler. */
-  compile(source: string, opts: { file: string; optimize: boolean; imports?: Record<string, string>; owner: string }): Promise<CompileResult> {
-    return this.run({ kind: 'compile', source, file: opts.file, optimize: opts.optimize, imports: opts.imports ?? {} }, opts.owner, 'Compiling') as Promise<CompileResult>;
+  compile(
+    source: string,
+    opts: { file: string; optimize: boolean; imports?: Record<string, string>; owner: string },
+  ): Promise<CompileResult> {
+    return this.run(
+      { kind: 'compile', source, file: opts.file, optimize: opts.optimize, imports: opts.imports ?? {} },
+      opts.owner,
+      'Compiling',
+    ) as Promise<CompileResult>;
   }
 
   transpile(source: string, opts: { file: string; owner: string }): Promise<TranspileResult> {
@@ -130,7 +151,8 @@ export class CompilePool {
     try {
       release = await this.queue.acquire(owner, AbortSignal.timeout(MAX_QUEUE_WAIT_MS));
     } catch (err) {
-      if (err instanceof QueueFull && err.scope === 'owner') throw busy(`you already have ${PER_USER_RUNNING} compile running and ${PER_USER_QUEUED} waiting`);
+      if (err instanceof QueueFull && err.scope === 'owner')
+        throw busy(`you already have ${PER_USER_RUNNING} compile running and ${PER_USER_QUEUED} waiting`);
       if (err instanceof QueueFull) throw busy(`${MAX_QUEUE} compiles are waiting`);
       throw busy(this.closed ? 'it is shutting down' : 'no compile worker was free for a minute');
     }
@@ -169,17 +191,31 @@ export class CompilePool {
 
   /** What a failed compile tells its caller: the source's fault is a 422, the compiler's state a 503. */
   private failure(err: unknown, reason: 'time' | 'start' | null, doing: string): DomainError {
-    if (reason === 'time') return new DomainError('COMPILE_LIMIT', `${doing} took longer than ${this.limits.timeoutMs / 1000} s and was stopped. Simplify the contract (fewer or shorter loops).`);
+    if (reason === 'time')
+      return new DomainError(
+        'COMPILE_LIMIT',
+        `${doing} took longer than ${this.limits.timeoutMs / 1000} s and was stopped. Simplify the contract (fewer or shorter loops).`,
+      );
     if (reason === 'start' || this.closed) return busy(this.closed ? 'it is shutting down' : 'a compile worker failed to start');
     const e = (err ?? {}) as { code?: string; message?: string; name?: string };
-    if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') return new DomainError('COMPILE_LIMIT', `${doing} needed more than ${this.limits.memoryMb} MB and was stopped. Simplify the contract.`);
+    if (e.code === 'ERR_WORKER_OUT_OF_MEMORY')
+      return new DomainError(
+        'COMPILE_LIMIT',
+        `${doing} needed more than ${this.limits.memoryMb} MB and was stopped. Simplify the contract.`,
+      );
     if (e.name === 'RangeError' && /call stack/i.test(e.message ?? '')) {
-      return new DomainError('COMPILE_LIMIT', `${doing} needed more than the compiler's stack (the contract nests or calls too deeply) and was stopped. Simplify the contract.`);
+      return new DomainError(
+        'COMPILE_LIMIT',
+        `${doing} needed more than the compiler's stack (the contract nests or calls too deeply) and was stopped. Simplify the contract.`,
+      );
     }
     // Anything else is the worker failing on this source (it exited, or the compiler threw): the source
     // is refused, the worker replaced, and the detail kept for the log rather than shown.
     this.options.logger?.warn({ err: { message: e.message, name: e.name, code: e.code } }, `${doing.toLowerCase()} failed in its worker`);
-    return new DomainError('COMPILE_LIMIT', `${doing} failed: the compiler stopped on this source and was restarted. Simplify the contract.`);
+    return new DomainError(
+      'COMPILE_LIMIT',
+      `${doing} failed: the compiler stopped on this source and was restarted. Simplify the contract.`,
+    );
   }
 
   async close(): Promise<void> {

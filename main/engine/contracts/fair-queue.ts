@@ -99,7 +99,9 @@ export class FairQueue {
   }
 
   private canStart(owner: string): boolean {
-    return this.runningTotal < this.limits.slots && (this.running.get(owner) ?? 0) < this.limits.perOwnerRunning && !this.waiting.has(owner);
+    return (
+      this.runningTotal < this.limits.slots && (this.running.get(owner) ?? 0) < this.limits.perOwnerRunning && !this.waiting.has(owner)
+    );
   }
 
   /**

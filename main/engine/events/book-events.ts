@@ -1,11 +1,14 @@
 import { FEE_MANAGER_LOW_BALANCE } from '../../../shared/contracts/fees.js';
-import type { CoreServices } from '../context.js';
+import type { CoreServices, Repos } from '../context.js';
 import { stateOf } from '../payments/history.js';
 import { isFeeManagerWallet } from '../wallets/fee-manager-id.js';
 import type { RowBefore } from '../sync/wallet-sync.js';
 import type { TokenUtxo } from '../../store/repos/tokens.js';
 import type { DecidedOutput } from '../tokens/lineage.js';
 import { receiptMemo, UNPROVEN_RECEIPT_MEMO } from '../tokens/ledger.js';
+
+/** What telling about the books reads: the wallets, their history, coins and tokens. */
+type BookEventServices = Pick<CoreServices, 'events'> & { repos: Pick<Repos, 'wallets' | 'walletTxs' | 'walletUtxos' | 'tokens'> };
 
 /**
  * Says what a committed change to the books did, as live events: a history row that is new or changed
@@ -23,7 +26,7 @@ export class BookEvents {
    * (`balanceDelayMs` after the first), not once per transaction.
    */
   constructor(
-    private readonly services: Pick<CoreServices, 'repos' | 'events'>,
+    private readonly services: BookEventServices,
     private readonly balanceDelayMs = 50,
   ) {}
 
@@ -41,12 +44,33 @@ export class BookEvents {
         const audience = { kind: 'wallet', walletRow } as const;
         const state = stateOf(row);
         if (!was || stateOf(was) !== state) {
-          events.publish('payment.state', { walletID: wallet.walletId, txid, state, direction: row.direction, amount: row.amount, height: row.height, failureReason: row.failure }, audience);
+          events.publish(
+            'payment.state',
+            {
+              walletID: wallet.walletId,
+              txid,
+              state,
+              direction: row.direction,
+              amount: row.amount,
+              height: row.height,
+              failureReason: row.failure,
+            },
+            audience,
+          );
         }
         if (was || row.direction !== 'in' || row.state !== 'seen') continue;
-        if (row.amount > 0) events.publish('payment.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, satoshis: row.amount, counterparty: row.counterparty }, audience);
+        if (row.amount > 0)
+          events.publish(
+            'payment.received',
+            { walletID: wallet.walletId, walletTitle: wallet.title, txid, satoshis: row.amount, counterparty: row.counterparty },
+            audience,
+          );
         // Only proven outputs are tokens; the others are announced when (if) their lineage is proven.
-        this.announceTokens(walletRow, txid, repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow && u.validity === 'valid'));
+        this.announceTokens(
+          walletRow,
+          txid,
+          repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow && u.validity === 'valid'),
+        );
       }
     }
     for (const walletRow of wallets) this.balancesDue.add(walletRow);
@@ -74,7 +98,11 @@ export class BookEvents {
       if (!row || row.direction !== 'in' || row.state === 'failed') continue;
       // Only the wording Keystead chose while the outputs were unproven is replaced (a sender's note stays).
       if (row.memo === UNPROVEN_RECEIPT_MEMO) repos.walletTxs.annotate(walletRow, txid, receiptMemo(repos, txid, walletRow), null);
-      this.announceTokens(walletRow, txid, repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow && valid.has(u.vout) && u.validity === 'valid'));
+      this.announceTokens(
+        walletRow,
+        txid,
+        repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow && valid.has(u.vout) && u.validity === 'valid'),
+      );
     }
   }
 
@@ -87,7 +115,19 @@ export class BookEvents {
     for (const u of outputs) received.set(u.tokenId, (received.get(u.tokenId) ?? 0) + u.satoshis);
     for (const [tokenId, satoshis] of received) {
       const token = repos.tokens.get(tokenId);
-      if (token) events.publish('token.received', { walletID: wallet.walletId, walletTitle: wallet.title, txid, tokenId, symbol: token.symbol, amount: Math.floor(satoshis / token.satsPerToken) }, { kind: 'wallet', walletRow });
+      if (token)
+        events.publish(
+          'token.received',
+          {
+            walletID: wallet.walletId,
+            walletTitle: wallet.title,
+            txid,
+            tokenId,
+            symbol: token.symbol,
+            amount: Math.floor(satoshis / token.satsPerToken),
+          },
+          { kind: 'wallet', walletRow },
+        );
     }
   }
 
@@ -102,15 +142,20 @@ export class BookEvents {
 }
 
 /** A wallet's balance now, as a `balance` event (and `feeManager.low` for a fee manager running low). */
-export function publishBalance(services: Pick<CoreServices, 'repos' | 'events'>, walletRow: number): void {
+export function publishBalance(services: BookEventServices, walletRow: number): void {
   const { repos, events } = services;
   const wallet = repos.wallets.byRow(walletRow);
   if (!wallet) return;
   const { confirmed, unconfirmed } = repos.walletUtxos.balance(walletRow);
   const audience = { kind: 'wallet', walletRow } as const;
-  events.publish('balance', { walletID: wallet.walletId, walletTitle: wallet.title, satoshis: confirmed + unconfirmed, confirmed, unconfirmed }, audience);
+  events.publish(
+    'balance',
+    { walletID: wallet.walletId, walletTitle: wallet.title, satoshis: confirmed + unconfirmed, confirmed, unconfirmed },
+    audience,
+  );
   if (isFeeManagerWallet(wallet)) {
     const spendable = repos.walletUtxos.available(walletRow).reduce((s, u) => s + u.satoshis, 0);
-    if (spendable < FEE_MANAGER_LOW_BALANCE) events.publish('feeManager.low', { satoshis: spendable, threshold: FEE_MANAGER_LOW_BALANCE }, audience);
+    if (spendable < FEE_MANAGER_LOW_BALANCE)
+      events.publish('feeManager.low', { satoshis: spendable, threshold: FEE_MANAGER_LOW_BALANCE }, audience);
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LiveEvent } from '../../../shared/events.js';
 import { DomainError } from '../../../shared/errors.js';
 import { authenticate, reauthenticate } from '../auth/authenticate.js';
-import type { Caller, CoreServices, Credentials } from '../context.js';
+import type { Caller, CoreServices, Credentials, Repos } from '../context.js';
 import type { EventHub } from './hub.js';
 import { mayReceive } from './visibility.js';
 
@@ -49,7 +49,7 @@ export class EventStreams {
   private readonly checks = new Set<() => void>();
 
   constructor(
-    private readonly services: Pick<CoreServices, 'repos' | 'now'>,
+    private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'users' | 'sessions' | 'apiKeys' | 'wallets'> },
     private readonly hub: EventHub,
     private readonly recheckMs = STREAM_RECHECK_MS,
   ) {}
@@ -97,7 +97,11 @@ export class EventStreams {
 
   private redeem(ticket: string): Caller {
     const found = this.drop(ticket);
-    if (!found || found.expiresAt <= this.services.now()) throw new DomainError('INVALID_CREDENTIALS', 'The event ticket is not valid (each ticket opens one stream, within a minute of being issued).');
+    if (!found || found.expiresAt <= this.services.now())
+      throw new DomainError(
+        'INVALID_CREDENTIALS',
+        'The event ticket is not valid (each ticket opens one stream, within a minute of being issued).',
+      );
     return reauthenticate(this.services, found.caller);
   }
 

@@ -1,5 +1,5 @@
 import { canCall } from '../../../shared/operations.js';
-import type { Caller, CoreServices, EventAudience } from '../context.js';
+import type { Caller, EventAudience, Repos } from '../context.js';
 import { isFeeManagerWallet } from '../wallets/fee-manager-id.js';
 
 /**
@@ -7,7 +7,7 @@ import { isFeeManagerWallet } from '../wallets/fee-manager-id.js';
  * go to its owner and, for a shared wallet, its members; the fee manager's to the roles that may read its
  * metrics; role-addressed events to those roles; the rest (blocks, rates, sync errors) to everyone signed in.
  */
-export function mayReceive(services: Pick<CoreServices, 'repos'>, caller: Caller, audience: EventAudience): boolean {
+export function mayReceive(services: { repos: Pick<Repos, 'wallets'> }, caller: Caller, audience: EventAudience): boolean {
   switch (audience.kind) {
     case 'everyone':
       return true;

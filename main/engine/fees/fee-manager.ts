@@ -9,7 +9,6 @@ import { P2PKH_INPUT_BYTES } from '../payments/coin-select.js';
 import { createWalletFor } from '../wallets/create.js';
 import { FEE_MANAGER_WALLET_ID } from '../wallets/fee-manager-id.js';
 
-
 function feeWallet(ctx: OpContext<WalletServices>) {
   const w = ctx.services.repos.wallets.feeManager();
   if (!w) throw new DomainError('NOT_FOUND', 'The fee manager is not initialised yet. Call initBeta first.');
@@ -20,9 +19,17 @@ function feeWallet(ctx: OpContext<WalletServices>) {
  * Creates the organisation's fee wallet: an escrow HD wallet (optionally from a given mnemonic) that
  * then pays the network fee of every payment the organisation's wallets make, when it can.
  */
-export async function feeManagerInit(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.feeManagerInit>): Promise<OutputOf<typeof OPERATIONS.feeManagerInit>> {
+export async function feeManagerInit(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.feeManagerInit>,
+): Promise<OutputOf<typeof OPERATIONS.feeManagerInit>> {
   if (ctx.services.repos.wallets.feeManager()) throw new DomainError('CONFLICT', 'The fee manager is already initialised.');
-  const w = await createWalletFor(ctx, callerOf(ctx).uid, { walletTitle: 'Fee manager', type: 'escrow', mnemonicPhrase: input.mnemonic, derivationPath: 'bip44-btc' }, FEE_MANAGER_WALLET_ID);
+  const w = await createWalletFor(
+    ctx,
+    callerOf(ctx).uid,
+    { walletTitle: 'Fee manager', type: 'escrow', mnemonicPhrase: input.mnemonic, derivationPath: 'bip44-btc' },
+    FEE_MANAGER_WALLET_ID,
+  );
   if (input.mnemonic) await ctx.services.sync.scanWallet(w).catch(() => undefined);
   const [first] = ctx.services.addressBook.available(w, 1);
   return { walletID: w.walletId, address: first.address };
@@ -32,7 +39,10 @@ export function feeManagerAddresses(ctx: OpContext<WalletServices>): OutputOf<ty
   return { addresses: ctx.services.addressBook.available(feeWallet(ctx)).map((a) => a.address) };
 }
 
-export async function feeManagerMetrics(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.feeManagerMetrics>): Promise<OutputOf<typeof OPERATIONS.feeManagerMetrics>> {
+export async function feeManagerMetrics(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.feeManagerMetrics>,
+): Promise<OutputOf<typeof OPERATIONS.feeManagerMetrics>> {
   const w = feeWallet(ctx);
   try {
     await ctx.services.sync.scanWallet(w); // "refreshes the UTXO state"

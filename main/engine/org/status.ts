@@ -1,13 +1,14 @@
 import type { AppStatusOutput, OperationOutput } from '../../../shared/operations.js';
 import type { OpContext } from '../context.js';
+import type { OrgServices } from './services.js';
 
-export function appStatus(ctx: OpContext): AppStatusOutput {
+export function appStatus(ctx: OpContext<OrgServices>): AppStatusOutput {
   const { repos, config } = ctx.services;
   return { initialised: repos.users.countActive() > 0, version: config.version, network: config.network };
 }
 
 /** The organisation's money: every wallet's balance summed (the fee manager's apart). */
-export function organisationBalance(ctx: OpContext): OperationOutput<'organisationBalance'> {
+export function organisationBalance(ctx: OpContext<OrgServices>): OperationOutput<'organisationBalance'> {
   const { repos } = ctx.services;
   const feeManager = repos.wallets.feeManager();
   const wallets = repos.wallets.all().filter((w) => w.id !== feeManager?.id);

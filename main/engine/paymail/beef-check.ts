@@ -83,7 +83,12 @@ interface Package {
  * scripts against the output it spends, on `scripts`' workers. Throws BadBeef with the reason (naming
  * the limit or the proof), or BeefUncheckable when it cannot be checked now.
  */
-export async function verifiedBeef(chain: ChainProvider, beefHex: string, scripts: ScriptChecker, limits: Partial<BeefLimits> = {}): Promise<Transaction> {
+export async function verifiedBeef(
+  chain: ChainProvider,
+  beefHex: string,
+  scripts: ScriptChecker,
+  limits: Partial<BeefLimits> = {},
+): Promise<Transaction> {
   const l: BeefLimits = { ...BEEF_LIMITS, ...limits };
   let beef: ReadBeef;
   try {
@@ -120,9 +125,15 @@ function packageOf(beef: ReadBeef, l: BeefLimits): Package {
     let spent = 0;
     for (const [i, input] of tx.inputs.entries()) {
       const source = beef.byTxid.get(input.sourceTXID!);
-      if (!source?.tx) throw new BadBeef(`input ${i} of ${e.txid} spends ${input.sourceTXID}, which the BEEF does not carry (an unproven transaction needs its sources)`);
+      if (!source?.tx)
+        throw new BadBeef(
+          `input ${i} of ${e.txid} spends ${input.sourceTXID}, which the BEEF does not carry (an unproven transaction needs its sources)`,
+        );
       const out = source.tx.outputs[input.sourceOutputIndex];
-      if (!out) throw new BadBeef(`input ${i} of ${e.txid} spends output ${input.sourceOutputIndex} of ${source.txid}, which has ${source.tx.outputs.length}`);
+      if (!out)
+        throw new BadBeef(
+          `input ${i} of ${e.txid} spends output ${input.sourceOutputIndex} of ${source.txid}, which has ${source.tx.outputs.length}`,
+        );
       spent += out.satoshis ?? 0;
       sources.push({ satoshis: out.satoshis ?? 0, script: out.lockingScript.toHex() });
       if (!seen.has(source.txid)) {
@@ -135,7 +146,8 @@ function packageOf(beef: ReadBeef, l: BeefLimits): Package {
     unproven.push({ entry: { ...e, tx, raw }, sources });
   }
   const depth = unprovenDepth(beef, beef.subject, new Map()) - 1;
-  if (depth > l.unprovenDepth) throw new BadBeef(`the BEEF's chain of unconfirmed ancestors is ${depth} deep; the limit is ${l.unprovenDepth}`);
+  if (depth > l.unprovenDepth)
+    throw new BadBeef(`the BEEF's chain of unconfirmed ancestors is ${depth} deep; the limit is ${l.unprovenDepth}`);
   return { proven, unproven };
 }
 
@@ -185,9 +197,12 @@ function checkBudget(unproven: readonly Unproven[], l: BeefLimits): void {
     }
   }
   if (cost.sigops > l.sigops) {
-    throw new BadBeef(`the BEEF's scripts hold ${cost.sigops} signature checks (OP_CHECKSIG, and OP_CHECKMULTISIG's keys, in the unlocking scripts and the outputs they spend); the signature-check limit is ${l.sigops}`);
+    throw new BadBeef(
+      `the BEEF's scripts hold ${cost.sigops} signature checks (OP_CHECKSIG, and OP_CHECKMULTISIG's keys, in the unlocking scripts and the outputs they spend); the signature-check limit is ${l.sigops}`,
+    );
   }
-  if (cost.bytes > l.scriptBytes) throw new BadBeef(`the BEEF's scripts to run are ${cost.bytes} bytes; the script-bytes limit is ${l.scriptBytes}`);
+  if (cost.bytes > l.scriptBytes)
+    throw new BadBeef(`the BEEF's scripts to run are ${cost.bytes} bytes; the script-bytes limit is ${l.scriptBytes}`);
 }
 
 /** Every unproven input against the output it spends, on the workers, side by side. */
@@ -196,7 +211,8 @@ async function checkScripts(scripts: ScriptChecker, unproven: readonly Unproven[
   try {
     verdicts = await Promise.all(unproven.map(async (u) => ({ txid: u.entry.txid, bad: await scripts.verify(u.entry.raw, u.sources) })));
   } catch (err) {
-    if (err instanceof ScriptCheckUnavailable && err.timedOut) throw new BadBeef(`the BEEF's scripts are too costly to check: ${err.message}`, { cause: err });
+    if (err instanceof ScriptCheckUnavailable && err.timedOut)
+      throw new BadBeef(`the BEEF's scripts are too costly to check: ${err.message}`, { cause: err });
     throw new BeefUncheckable(`the BEEF's scripts could not be checked now: ${(err as Error).message}`, { cause: err });
   }
   const failed = verdicts.find((v) => v.bad);

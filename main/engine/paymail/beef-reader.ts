@@ -127,7 +127,8 @@ function readBump(c: Cursor, k: number, leavesLeft: number): { bump: Bump; leave
   const what = `merkle path ${k}`;
   const blockHeight = c.varint(`the block height of ${what}`);
   const height = c.u8(what);
-  if (height === 0 || height > MAX_TREE_HEIGHT) throw new BeefFormatError(`${what} is ${height} levels high; a block's tree is 1 to ${MAX_TREE_HEIGHT}`);
+  if (height === 0 || height > MAX_TREE_HEIGHT)
+    throw new BeefFormatError(`${what} is ${height} levels high; a block's tree is 1 to ${MAX_TREE_HEIGHT}`);
   const levels: Bump['levels'] = [];
   let leaves = 0;
   for (let level = 0; level < height; level++) {
@@ -176,9 +177,17 @@ export function readBeef(hex: string, limits: BeefReadLimits): ReadBeef {
     let entry: BeefEntry;
     const format = version === BEEF_V2 ? c.u8(`the format of transaction ${k}`) : RAWTX;
     if (format === TXID_ONLY) {
-      entry = { txid: Buffer.from(c.take(32, `transaction ${k}`)).reverse().toString('hex'), tx: null, raw: null, proof: null };
+      entry = {
+        txid: Buffer.from(c.take(32, `transaction ${k}`))
+          .reverse()
+          .toString('hex'),
+        tx: null,
+        raw: null,
+        proof: null,
+      };
     } else {
-      if (format !== RAWTX && format !== RAWTX_AND_BUMP_INDEX) throw new BeefFormatError(`transaction ${k} has an unknown format ${format}`);
+      if (format !== RAWTX && format !== RAWTX_AND_BUMP_INDEX)
+        throw new BeefFormatError(`transaction ${k} has an unknown format ${format}`);
       if (format === RAWTX_AND_BUMP_INDEX) bumpIndex = c.varint(`the merkle path index of transaction ${k}`);
       const bytes = rawTransaction(c, k);
       if (version === BEEF_V1) {
@@ -192,7 +201,8 @@ export function readBeef(hex: string, limits: BeefReadLimits): ReadBeef {
       } catch (err) {
         throw new BeefFormatError(`transaction ${k}: ${(err as Error).message}`);
       }
-      if (bumpIndex !== null && bumpIndex >= bumps.length) throw new BeefFormatError(`transaction ${k} names merkle path ${bumpIndex}; the BEEF has ${bumps.length}`);
+      if (bumpIndex !== null && bumpIndex >= bumps.length)
+        throw new BeefFormatError(`transaction ${k} names merkle path ${bumpIndex}; the BEEF has ${bumps.length}`);
       entry = { txid: parsed.txid, tx: parsed.tx, raw: parsed.raw, proof: bumpIndex === null ? null : bumps[bumpIndex] };
     }
     if (byTxid.has(entry.txid)) throw new BeefFormatError(`the BEEF carries ${entry.txid} twice`);
@@ -202,7 +212,10 @@ export function readBeef(hex: string, limits: BeefReadLimits): ReadBeef {
   if (c.left > 0) throw new BeefFormatError(`${c.left} bytes follow the BEEF's last transaction`);
 
   const subject = atomic === null ? last! : byTxid.get(atomic);
-  if (!subject?.tx) throw new BeefFormatError(atomic === null ? 'the BEEF ends with a txid, not a transaction' : `the atomic BEEF does not carry its transaction ${atomic}`);
+  if (!subject?.tx)
+    throw new BeefFormatError(
+      atomic === null ? 'the BEEF ends with a txid, not a transaction' : `the atomic BEEF does not carry its transaction ${atomic}`,
+    );
   // Each carried ancestor linked once to the inputs spending it (as @bsv/sdk's reader does, without its
   // repeated walks). Merkle paths stay ours: @bsv/sdk's would check themselves at great cost (bump.ts).
   for (const e of byTxid.values()) {

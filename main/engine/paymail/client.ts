@@ -59,7 +59,8 @@ export class PaymailClient {
     try {
       await checkTarget(url, { trusted: (origin) => origin === own, resolve: this.transport.resolve }, this.limits.timeoutMs);
     } catch (err) {
-      if (err instanceof OutboundError) throw new DomainError('PAYMAIL_FAILED', `${domain}'s paymail service points at ${destinationHost(url)}: ${err.message}.`);
+      if (err instanceof OutboundError)
+        throw new DomainError('PAYMAIL_FAILED', `${domain}'s paymail service points at ${destinationHost(url)}: ${err.message}.`);
       throw err;
     }
   }
@@ -68,7 +69,10 @@ export class PaymailClient {
     const mapped = this.hostMap().get(domain.toLowerCase());
     if (mapped) return mapped.replace(/\/+$/, '');
     try {
-      const records = await Promise.race([this.srv(`_bsvalias._tcp.${domain}`), new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 3000))]);
+      const records = await Promise.race([
+        this.srv(`_bsvalias._tcp.${domain}`),
+        new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 3000)),
+      ]);
       const best = [...records].sort((a, b) => a.priority - b.priority || b.weight - a.weight)[0];
       if (best) return `https://${best.name.replace(/\.$/, '')}:${best.port}`;
     } catch {
@@ -96,7 +100,10 @@ export class PaymailClient {
     const [alias, domain] = paymail.split('@');
     const template = (await this.capabilities(domain))[cap];
     if (typeof template !== 'string') return null;
-    const url = template.replace('{alias}', alias).replace('{domain.tld}', domain).replace('{pubkey}', pubkey ?? '');
+    const url = template
+      .replace('{alias}', alias)
+      .replace('{domain.tld}', domain)
+      .replace('{pubkey}', pubkey ?? '');
     // Checked now, not only when used: a receive-transaction URL is contacted after the payment is signed.
     await this.checkFor(url, domain);
     return url;
@@ -107,7 +114,11 @@ export class PaymailClient {
    * destination-answer.ts): it must pay exactly `satoshis` to standard scripts. `token` asks a Keystead
    * host for a token destination (an extension; other hosts ignore the field).
    */
-  async p2pDestination(paymail: string, satoshis: number, opts: { token?: { tokenId: string; protocol: string } } = {}): Promise<P2pDestination> {
+  async p2pDestination(
+    paymail: string,
+    satoshis: number,
+    opts: { token?: { tokenId: string; protocol: string } } = {},
+  ): Promise<P2pDestination> {
     const url = await this.endpoint(paymail, CAP.p2pDestination);
     if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} does not offer P2P payment destinations.`);
     const body = opts.token ? { satoshis, token: { tokenId: opts.token.tokenId, protocol: opts.token.protocol } } : { satoshis };
@@ -116,7 +127,10 @@ export class PaymailClient {
   }
 
   /** Basic address resolution: the host's answer must be one standard P2PKH output script. */
-  async basicDestination(paymail: string, request: { senderHandle: string; senderName?: string; dt: string; amount: number; purpose: string; signature?: string }): Promise<string> {
+  async basicDestination(
+    paymail: string,
+    request: { senderHandle: string; senderName?: string; dt: string; amount: number; purpose: string; signature?: string },
+  ): Promise<string> {
     const url = await this.endpoint(paymail, CAP.paymentDestination);
     if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} offers no payment destination.`);
     const r = await this.call(url, 'POST', request, `${paymail} refused a payment destination`);
@@ -139,7 +153,10 @@ export class PaymailClient {
   }
 
   /** Hands a signed transaction to the receiver (P2P), which checks and broadcasts it. */
-  async deliver(peer: string, body: ({ hex: string } | { beef: string }) & { reference: string; metadata: Record<string, string> }): Promise<{ txid: string; note?: string }> {
+  async deliver(
+    peer: string,
+    body: ({ hex: string } | { beef: string }) & { reference: string; metadata: Record<string, string> },
+  ): Promise<{ txid: string; note?: string }> {
     const r = (await this.call(peer, 'POST', body, 'the receiver refused the transaction')) as { txid?: string; note?: string };
     if (typeof r.txid !== 'string') throw new DomainError('PAYMAIL_FAILED', 'The receiver answered without a txid.');
     return { txid: r.txid, note: r.note };

@@ -71,13 +71,18 @@ function describe(error: z.ZodError): string {
  */
 export function parseP2pDestination(answer: unknown, requested: number, who: string): P2pDestination {
   const r = p2pDestinationAnswer.safeParse(answer);
-  if (!r.success) throw new DomainError('PAYMAIL_BAD_ANSWER', `${who} answered a P2P destination Keystead will not pay: ${describe(r.error)}.`);
+  if (!r.success)
+    throw new DomainError('PAYMAIL_BAD_ANSWER', `${who} answered a P2P destination Keystead will not pay: ${describe(r.error)}.`);
   const total = r.data.outputs.reduce((n, o) => n + o.satoshis, 0);
   if (total !== requested) {
-    throw new DomainError('PAYMAIL_BAD_ANSWER', `${who} answered a P2P destination whose outputs add up to ${total} satoshis, not the ${requested} asked; Keystead will not pay it.`, {
-      requested,
-      answered: total,
-    });
+    throw new DomainError(
+      'PAYMAIL_BAD_ANSWER',
+      `${who} answered a P2P destination whose outputs add up to ${total} satoshis, not the ${requested} asked; Keystead will not pay it.`,
+      {
+        requested,
+        answered: total,
+      },
+    );
   }
   return { outputs: r.data.outputs.map((o) => ({ script: o.script, satoshis: o.satoshis })), reference: r.data.reference };
 }
@@ -85,6 +90,7 @@ export function parseP2pDestination(answer: unknown, requested: number, who: str
 /** The host's basic address resolution answer, checked: one standard P2PKH output script. */
 export function parseBasicDestination(answer: unknown, who: string): string {
   const r = basicDestinationAnswer.safeParse(answer);
-  if (!r.success) throw new DomainError('PAYMAIL_BAD_ANSWER', `${who} answered a payment destination Keystead will not pay: ${describe(r.error)}.`);
+  if (!r.success)
+    throw new DomainError('PAYMAIL_BAD_ANSWER', `${who} answered a payment destination Keystead will not pay: ${describe(r.error)}.`);
   return r.data.output;
 }

@@ -8,8 +8,12 @@ export function listPaymailHosts(ctx: OpContext<PaymailServices>): OutputOf<type
   return { hosts: ctx.services.paymailHosts.entries() };
 }
 
-export function setPaymailHost(ctx: OpContext<PaymailServices>, input: ParsedInputOf<typeof OPERATIONS.setPaymailHost>): OutputOf<typeof OPERATIONS.setPaymailHost> {
-  if (input.domain === ctx.services.config.paymailDomain) throw new DomainError('CONFLICT', `${input.domain} is this Keystead's own paymail domain.`);
+export function setPaymailHost(
+  ctx: OpContext<PaymailServices>,
+  input: ParsedInputOf<typeof OPERATIONS.setPaymailHost>,
+): OutputOf<typeof OPERATIONS.setPaymailHost> {
+  if (input.domain === ctx.services.config.paymailDomain)
+    throw new DomainError('CONFLICT', `${input.domain} is this Keystead's own paymail domain.`);
   ctx.services.paymailHosts.save(input.domain, input.url);
   return { domain: input.domain, url: input.url };
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymailServices } from './services.js';
-import { identityPubKeyHex } from '../payments/keyring.js';
+import { identityPubKeyHex } from '../wallets/identity-key.js';
 import { CAP } from './client.js';
 import { RateLimit } from './rate-limit.js';
 import { verifiedBeef } from './beef.js';
@@ -13,6 +13,7 @@ import { ScriptVerifier } from '../../chain/script-check.js';
 import { addCost, NO_COST, scriptCost } from '../../chain/script-cost.js';
 import { paysIssuedOutput, tokenRequestOf } from './ref-payment.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
+import { basicDestinationBody, p2pDestinationBody, receiveBeefBody, receiveTransactionBody } from '../../../shared/routes/paymail.js';
 
 /** A paymail protocol failure, answered as `{code, message}` with its HTTP status (the protocol's shape). */
 export class PaymailError extends Error {
@@ -45,7 +46,11 @@ export class PaymailHost {
      * Where a stranger's BEEF scripts run: worker threads with a time limit, never this thread, and one core
      * fewer than the machine has, so that strangers' scripts never take every core from the requests.
      */
-    private readonly scripts: ScriptChecker & { close?(): Promise<void> } = new ScriptVerifier(Math.max(1, os.availableParallelism() - 1), undefined, BEEF_SCRIPT_LIMIT_MS),
+    private readonly scripts: ScriptChecker & { close?(): Promise<void> } = new ScriptVerifier(
+      Math.max(1, os.availableParallelism() - 1),
+      undefined,
+      BEEF_SCRIPT_LIMIT_MS,
+    ),
   ) {
     this.limit = new RateLimit(DESTINATIONS_PER_MINUTE, DESTINATIONS_PER_MINUTE, services.now);
   }
@@ -99,7 +104,11 @@ export class PaymailHost {
     const { db, repos, addressBook, now } = this.services;
     const key = `${w.id}`;
     if (!this.limit.take(key)) {
-      throw new PaymailError(429, 'rate-limited', `Too many payment destinations asked for this paymail; try again in ${this.limit.retryAfter(key)} s.`);
+      throw new PaymailError(
+        429,
+        'rate-limited',
+        `Too many payment destinations asked for this paymail; try again in ${this.limit.retryAfter(key)} s.`,
+      );
     }
     return db.transaction(() => {
       addressBook.ensureGap(w, 0);
@@ -110,18 +119,16 @@ export class PaymailHost {
 
   basicDestination(handle: string, body: unknown) {
     const w = this.wallet(handle);
-    const b = (body ?? {}) as { senderHandle?: unknown; dt?: unknown; amount?: unknown; purpose?: unknown; signature?: unknown };
-    if (typeof b.senderHandle !== 'string' || typeof b.dt !== 'string') throw new PaymailError(400, 'bad-request', 'senderHandle and dt are required.');
+    if (!basicDestinationBody.safeParse(body).success) throw new PaymailError(400, 'bad-request', 'senderHandle and dt are required.');
     // Sender validation is not required here (6745385c3fc0: false): signed and unsigned requests are both served.
     return { output: new P2PKH().lock(this.nextAddress(w)).toHex() };
   }
 
   p2pDestination(handle: string, body: unknown) {
     const w = this.wallet(handle);
-    const satoshis = (body as { satoshis?: unknown } | null)?.satoshis;
-    if (typeof satoshis !== 'number' || !Number.isSafeInteger(satoshis) || satoshis <= 0) {
-      throw new PaymailError(400, 'bad-request', 'satoshis must be a positive whole number.');
-    }
+    const parsed = p2pDestinationBody.safeParse(body);
+    if (!parsed.success) throw new PaymailError(400, 'bad-request', 'satoshis must be a positive whole number.');
+    const { satoshis } = parsed.data;
     // A Keystead sender of tokens names the token: the reference is then paid by that token's outputs only.
     const token = tokenRequestOf(body);
     if (typeof token === 'string') throw new PaymailError(400, 'bad-request', token);
@@ -129,7 +136,16 @@ export class PaymailHost {
     const reference = randomBytes(16).toString('hex');
     const now = this.services.now();
     this.services.repos.payments.purgeExpiredRefs(now - REFERENCE_TTL_MS);
-    this.services.repos.payments.insertRef({ reference, walletRow: w.id, outputs, satoshis, createdAt: now, expiresAt: now + REFERENCE_TTL_MS, kind: token ? 'token' : 'bsv', tokenId: token?.tokenId ?? null });
+    this.services.repos.payments.insertRef({
+      reference,
+      walletRow: w.id,
+      outputs,
+      satoshis,
+      createdAt: now,
+      expiresAt: now + REFERENCE_TTL_MS,
+      kind: token ? 'token' : 'bsv',
+      tokenId: token?.tokenId ?? null,
+    });
     return { outputs, reference };
   }
 
@@ -145,8 +161,9 @@ export class PaymailHost {
    */
   async receiveTransaction(handle: string, body: unknown) {
     const w = this.wallet(handle);
-    const b = (body ?? {}) as { hex?: unknown; reference?: unknown; metadata?: unknown };
-    if (typeof b.hex !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'hex and reference are required.');
+    const parsed = receiveTransactionBody.safeParse(body);
+    if (!parsed.success) throw new PaymailError(400, 'bad-request', 'hex and reference are required.');
+    const b = parsed.data;
     let tx: Transaction;
     try {
       tx = parseTransactionHex(b.hex).tx;
@@ -155,17 +172,27 @@ export class PaymailHost {
     }
     const cost = tx.inputs.reduce((sum, input) => addCost(sum, scriptCost(input.unlockingScript!.toBinary())), NO_COST);
     if (cost.sigops > BEEF_LIMITS.sigops) {
-      throw new PaymailError(400, 'bad-request', `hex's unlocking scripts hold ${cost.sigops} signature checks; the signature-check limit is ${BEEF_LIMITS.sigops}.`);
+      throw new PaymailError(
+        400,
+        'bad-request',
+        `hex's unlocking scripts hold ${cost.sigops} signature checks; the signature-check limit is ${BEEF_LIMITS.sigops}.`,
+      );
     }
-    if (cost.bytes > BEEF_LIMITS.scriptBytes) throw new PaymailError(400, 'bad-request', `hex's unlocking scripts are ${cost.bytes} bytes; the script-bytes limit is ${BEEF_LIMITS.scriptBytes}.`);
+    if (cost.bytes > BEEF_LIMITS.scriptBytes)
+      throw new PaymailError(
+        400,
+        'bad-request',
+        `hex's unlocking scripts are ${cost.bytes} bytes; the script-bytes limit is ${BEEF_LIMITS.scriptBytes}.`,
+      );
     return this.accept(w, tx, b.reference, b.metadata);
   }
 
   /** BEEF receive-transaction (5c55a7fdb7bb): the transaction with its ancestry in `beef`, checked by SPV first. */
   async receiveBeef(handle: string, body: unknown) {
     const w = this.wallet(handle);
-    const b = (body ?? {}) as { beef?: unknown; reference?: unknown; metadata?: unknown };
-    if (typeof b.beef !== 'string' || typeof b.reference !== 'string') throw new PaymailError(400, 'bad-request', 'beef and reference are required.');
+    const parsed = receiveBeefBody.safeParse(body);
+    if (!parsed.success) throw new PaymailError(400, 'bad-request', 'beef and reference are required.');
+    const b = parsed.data;
     let tx: Transaction;
     try {
       tx = await verifiedBeef(this.services.chain, b.beef, this.scripts);
@@ -189,12 +216,17 @@ export class PaymailHost {
     // A re-delivery of the transaction that already paid this reference is a success, expired or not.
     if (ref.txid === txid) return { txid, note: 'Payment received. Thank you.' };
     if (ref.txid) throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction.');
-    if (ref.expiresAt < this.services.now()) throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
+    if (ref.expiresAt < this.services.now())
+      throw new PaymailError(400, 'expired', 'This payment destination has expired; ask for a new one.');
     // Every output issued for the reference must be paid, at least in full, in what it was issued for:
     // plain satoshis for BSV (a token output never counts as BSV), that token's outputs for a token. A
     // transaction that does not is refused before the reference is claimed, so it does not use it up.
     for (const want of ref.outputs) {
-      if (!tx.outputs.some((o) => paysIssuedOutput(ref, want, { script: o.lockingScript.toHex(), satoshis: o.satoshis ?? 0 }, this.services.tokenTemplates))) {
+      if (
+        !tx.outputs.some((o) =>
+          paysIssuedOutput(ref, want, { script: o.lockingScript.toHex(), satoshis: o.satoshis ?? 0 }, this.services.tokenTemplates),
+        )
+      ) {
         const what = ref.kind === 'token' ? `${ref.tokenId} tokens` : 'plain satoshis (token outputs are not BSV)';
         throw new PaymailError(400, 'wrong-outputs', `The transaction does not pay the outputs issued for this reference in ${what}.`);
       }
@@ -205,7 +237,11 @@ export class PaymailHost {
     this.checkSignature(txid, meta);
     // Claimed before broadcasting, so two transactions cannot both pay one reference.
     if (!this.services.repos.payments.claimRef(ref.reference, txid)) {
-      throw new PaymailError(400, 'reference-used', 'This reference was already paid by another transaction, or this transaction already paid another reference.');
+      throw new PaymailError(
+        400,
+        'reference-used',
+        'This reference was already paid by another transaction, or this transaction already paid another reference.',
+      );
     }
     const result = await this.services.chain.broadcast(tx.toHex());
     if (result.status === 'unknown') {
@@ -228,7 +264,13 @@ export class PaymailHost {
     if (typeof meta.signature === 'string' && meta.signature !== '') {
       let ok: boolean;
       try {
-        ok = typeof meta.pubkey === 'string' && BSM.verify(Utils.toArray(txid, 'utf8'), Signature.fromCompact(meta.signature as string, 'base64'), PublicKey.fromString(meta.pubkey));
+        ok =
+          typeof meta.pubkey === 'string' &&
+          BSM.verify(
+            Utils.toArray(txid, 'utf8'),
+            Signature.fromCompact(meta.signature as string, 'base64'),
+            PublicKey.fromString(meta.pubkey),
+          );
       } catch {
         ok = false; // an unreadable signature or key is a wrong one
       }
@@ -248,7 +290,8 @@ export class PaymailHost {
     if (!signed || !/^[^@\s]+@[^@\s]+$/.test(sender)) return `${sender} (unverified)`;
     try {
       const pubkey = (meta.pubkey as string).toLowerCase();
-      const theirs = (await this.services.paymail.pki(sender)).toLowerCase() === pubkey || (await this.services.paymail.verifyPubkey(sender, pubkey));
+      const theirs =
+        (await this.services.paymail.pki(sender)).toLowerCase() === pubkey || (await this.services.paymail.verifyPubkey(sender, pubkey));
       return theirs ? sender : `${sender} (unverified: the key is not theirs)`;
     } catch {
       return `${sender} (unverified: its host did not answer)`;

@@ -1,6 +1,6 @@
-import { TOKEN_PROTOCOLS } from '../tokens/templates/template.js';
-import { tokenIdOf } from '../tokens/templates/template.js';
-import type { TemplateRegistry } from '../tokens/templates/registry.js';
+import { TOKEN_PROTOCOLS } from '../token-templates/template.js';
+import { tokenIdOf } from '../token-templates/template.js';
+import type { TemplateRegistry } from '../token-templates/registry.js';
 import type { PaymailRef } from '../../store/repos/payments.js';
 
 /** A token id as Keystead writes it: the redemption key hash, a dash, the symbol. */
@@ -17,7 +17,8 @@ export function tokenRequestOf(body: unknown): { tokenId: string; protocol: stri
   if (typeof token !== 'object' || Array.isArray(token) || typeof t.tokenId !== 'string' || !TOKEN_ID.test(t.tokenId)) {
     return 'token.tokenId must be a token id (<redemption key hash>-<symbol>).';
   }
-  if (typeof t.protocol !== 'string' || !(TOKEN_PROTOCOLS as readonly string[]).includes(t.protocol)) return `token.protocol must be one of ${TOKEN_PROTOCOLS.join(', ')}.`;
+  if (typeof t.protocol !== 'string' || !(TOKEN_PROTOCOLS as readonly string[]).includes(t.protocol))
+    return `token.protocol must be one of ${TOKEN_PROTOCOLS.join(', ')}.`;
   return { tokenId: t.tokenId, protocol: t.protocol };
 }
 
@@ -29,7 +30,12 @@ export function tokenRequestOf(body: unknown): { tokenId: string; protocol: stri
  * traces back to its issue is decided by the token books as for every received token: until it does it
  * is not counted, announced or presented as received.
  */
-export function paysIssuedOutput(ref: Pick<PaymailRef, 'kind' | 'tokenId'>, want: { script: string; satoshis: number }, output: { script: string; satoshis: number }, templates: TemplateRegistry): boolean {
+export function paysIssuedOutput(
+  ref: Pick<PaymailRef, 'kind' | 'tokenId'>,
+  want: { script: string; satoshis: number },
+  output: { script: string; satoshis: number },
+  templates: TemplateRegistry,
+): boolean {
   if (output.satoshis < want.satoshis) return false;
   if (ref.kind === 'bsv') return output.script === want.script;
   const owner = /^76a914([0-9a-f]{40})88ac$/.exec(want.script)?.[1];

@@ -3,12 +3,11 @@ import { DomainError } from '../../../shared/errors.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OPERATIONS } from '../../../shared/operations.js';
 import { isDust } from '../../chain/policy.js';
-import type { WalletRow } from '../../store/repos/wallets.js';
 import { callerOf, type OpContext } from '../context.js';
 import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
-import { buildTransaction, changeAddressesOf, currentFeePolicy, planAndReserve, type Plan } from './plan.js';
-import { recordSubmission, sendSubmission, type Submission } from './submit.js';
+import { currentFeePolicy } from './plan.js';
+import { plannedPayment, recordValueMove, sendRecordedMove } from './value-flow.js';
 import { assertReviewed } from './review.js';
 
 type PayInput = ParsedInputOf<typeof OPERATIONS.pay>;
@@ -26,10 +25,11 @@ interface Progress {
 }
 
 /**
- * Pays a payment request: reserve coins, build and sign, keep the signed transaction, deliver (P2P to
- * the receiver's paymail host, or broadcast), then follow the chain. The books change only when the chain
- * has the transaction: until then its coins stay reserved and history shows it pending. Only the chain's
- * refusal gives the coins back. An idempotency key makes a retried call return the first result.
+ * Pays a payment request as a value move (value-flow.ts): reserve coins, build and sign, keep the signed
+ * transaction, deliver (P2P to the receiver's paymail host, or broadcast), then follow the chain. The books
+ * change only when the chain has the transaction: until then its coins stay reserved and history shows it
+ * pending. Only the chain's refusal gives the coins back. An idempotency key makes a retried call return
+ * the first result.
  */
 export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Promise<PayOutput> {
   const caller = callerOf(ctx);
@@ -65,14 +65,6 @@ export async function payUnderKey(ctx: OpContext<PaymentServices>, input: PayInp
   return payOnce(ctx, input, key, { recorded: false });
 }
 
-/** Gives back what a payment that never got stored had taken: its coins and change addresses. */
-function giveBack(services: PaymentServices, plan: Plan, wallet: WalletRow): void {
-  services.db.transaction(() => {
-    services.repos.walletUtxos.release(plan.attempt);
-    for (const c of changeAddressesOf(plan, wallet)) services.repos.addresses.markUnused(c.walletRow, c.address);
-  })();
-}
-
 async function payOnce(ctx: OpContext<PaymentServices>, input: PayInput, key: { uid: string; key: string } | null, progress: Progress): Promise<PayOutput> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
@@ -84,44 +76,20 @@ async function payOnce(ctx: OpContext<PaymentServices>, input: PayInput, key: { 
     if (isDust(o.satoshis, o.script, policy)) throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
   });
 
-  const plan = planAndReserve(services, wallet, outputs, policy);
   const p2p = input.peerProtocol === 'paymail' && !!input.peer;
-  let submission: Submission;
-  try {
-    const fmAccount = plan.feeManager ? await services.keyring.open(plan.feeManager.wallet) : null;
-    const tx = await buildTransaction(plan, outputs, account, fmAccount);
-    const result: PayOutput = {
-      txid: tx.id('hex'),
-      fee: plan.fee,
-      feePaidBy: plan.feeManager ? 'feeManager' : 'wallet',
-      delivered: p2p ? 'p2p' : 'broadcast',
-      walletID: wallet.walletId,
-      state: 'pending',
-      seenByChain: false,
-      peerTxid: null,
-    };
-    const memo = input.memo ?? null;
-    submission = {
-      attempt: plan.attempt,
-      wallet,
-      account,
-      tx,
-      result,
-      memo,
-      counterparty: input.uri?.replace(/^payto:/i, '').split('?')[0] ?? null,
-      changeAddresses: changeAddressesOf(plan, wallet),
-      delivery: p2p ? { peer: input.peer!, reference: input.peerData ?? '', note: memo ?? '', beefPeer: input.peerBeef ?? null } : null,
-      cancel: { wallet, account, coins: plan.coins },
-      policy,
-    };
-    recordSubmission(services, submission, () => {
-      if (key) services.repos.payments.linkKey(key.uid, key.key, plan.attempt);
-    });
-    progress.recorded = true;
-  } catch (err) {
-    giveBack(services, plan, wallet);
-    throw err;
-  }
-
-  return sendSubmission(services, submission);
+  const memo = input.memo ?? null;
+  const recorded = await recordValueMove(services, {
+    intent: { kind: 'payment', wallet, outputs, tokenId: null },
+    account,
+    memo,
+    counterparty: input.uri?.replace(/^payto:/i, '').split('?')[0] ?? null,
+    delivery: p2p ? { peer: input.peer!, reference: input.peerData ?? '', note: memo ?? '', beefPeer: input.peerBeef ?? null } : null,
+    policy,
+    ...plannedPayment(services, wallet, account, outputs, policy),
+    alsoRecord: (s) => {
+      if (key) services.repos.payments.linkKey(key.uid, key.key, s.attempt);
+    },
+  });
+  progress.recorded = true;
+  return sendRecordedMove(services, recorded);
 }

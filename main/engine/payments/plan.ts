@@ -6,7 +6,7 @@ import type { FeePolicy } from '../../chain/types.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymentServices } from './services.js';
-import type { SigningAccount } from './keyring.js';
+import { SigningAccount } from './keyring.js';
 import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, selectCoins, TX_OVERHEAD_BYTES, varintBytes } from './coin-select.js';
 
 export interface PaymentOutput {
@@ -163,23 +163,18 @@ export function changeAddressesOf(plan: Plan, wallet: WalletRow): { walletRow: n
   return list;
 }
 
-function addInput(tx: Transaction, coin: WalletUtxo, account: SigningAccount): void {
-  tx.addInput({
-    sourceTXID: coin.txid,
-    sourceOutputIndex: coin.vout,
-    sequence: 0xffffffff,
-    unlockingScriptTemplate: new P2PKH().unlock(account.key(coin.chain ?? 0, coin.idx ?? 0), 'all', false, coin.satoshis, LockingScript.fromHex(coin.script)),
-  });
-}
-
-/** Builds and signs the payment the plan describes: the outputs asked for, then the change. */
+/** Builds and signs the payment the plan describes: the outputs asked for, then the change. Signed on a key worker (keyring.ts). */
 export async function buildTransaction(plan: Plan, outputs: PaymentOutput[], account: SigningAccount, fmAccount: SigningAccount | null): Promise<Transaction> {
+  const spends: { coin: WalletUtxo; account: SigningAccount }[] = plan.coins.map((coin) => ({ coin, account }));
+  if (plan.feeManager) spends.push({ coin: plan.feeManager.coin, account: fmAccount! });
   const tx = new Transaction();
-  for (const c of plan.coins) addInput(tx, c, account);
-  if (plan.feeManager) addInput(tx, plan.feeManager.coin, fmAccount!);
+  for (const { coin } of spends) tx.addInput({ sourceTXID: coin.txid, sourceOutputIndex: coin.vout, sequence: 0xffffffff });
   for (const o of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
   if (plan.change) tx.addOutput({ lockingScript: new P2PKH().lock(plan.change.address), satoshis: plan.change.satoshis });
   if (plan.feeManager?.change) tx.addOutput({ lockingScript: new P2PKH().lock(plan.feeManager.change.address), satoshis: plan.feeManager.change.satoshis });
-  await tx.sign();
+  await SigningAccount.signP2pkh(
+    tx,
+    spends.map(({ coin, account: a }) => ({ account: a, chain: coin.chain ?? 0, idx: coin.idx ?? 0, satoshis: coin.satoshis, script: coin.script })),
+  );
   return tx;
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '../../../shared/errors.js';
 import { OPERATIONS } from '../../../shared/operations.js';
+import { amountText } from '../../../shared/amounts.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { p2pkhAddressOf } from '../../chain/script.js';
 import { isDust } from '../../chain/policy.js';
@@ -9,7 +10,8 @@ import { resolveWallet } from '../wallets/resolve.js';
 import { chooseCoins, currentFeePolicy } from './plan.js';
 import { reviewIdOf } from './review.js';
 
-const sats = (n: number) => `${(n / 1e8).toFixed(8).replace(/\.?0+$/, '')} BSV`;
+/** Exact (no floating point): 1234 → "0.00001234 BSV". */
+const sats = (n: number) => `${amountText(n, 'BSV')} BSV`;
 
 /**
  * Prices a payment request against the wallet's spendable coins, the same way pay will choose them, so

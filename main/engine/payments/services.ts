@@ -1,11 +1,21 @@
+import type { Repos } from '../context.js';
 import type { PaymailClient } from '../paymail/client.js';
+import type { WalletSync } from '../sync/wallet-sync.js';
 import type { WalletServices } from '../wallets/services.js';
+import type { AuthoriseValueMove } from './authorise.js';
 import type { KeyRing } from './keyring.js';
 
-/** What paying needs besides wallets: keys to sign, paymail to deliver, and which payments are in flight. */
+/**
+ * What paying needs besides wallets: the addresses, coins, history, attempts and rates, the books to record
+ * what it sends, keys to sign, paymail to deliver, and which payments are in flight.
+ */
 export interface PaymentServices extends WalletServices {
+  repos: Pick<Repos, 'users' | 'organisation' | 'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments' | 'rates'>;
+  sync: WalletSync;
   keyring: KeyRing;
   paymail: PaymailClient;
   /** Payment attempts being delivered right now, which settling leaves alone. */
   inFlight: Set<string>;
+  /** The organisation's check of every value move before it is signed (see value-flow.ts). */
+  authoriseValueMove: AuthoriseValueMove;
 }

@@ -1,5 +1,6 @@
 import { Utils } from '@bsv/sdk';
 import { DomainError } from '../../../shared/errors.js';
+import { satoshisOfBsvText, satoshisOfText } from '../../../shared/satoshis.js';
 
 /** A payment URI, taken apart: who is paid, how much, and why. */
 export type ParsedUri =
@@ -19,21 +20,19 @@ export function isAddress(value: string): boolean {
   }
 }
 
-/** "0.0001" BSV → 10000 satoshis, exactly (no floating point); at most 8 decimals. */
+/** BIP21's amount: "0.0001" BSV → 10000 satoshis, by the one exact reading (at most 8 decimals). */
 export function bsvToSatoshis(text: string): number {
-  const m = /^(\d{1,8})(?:\.(\d{1,8}))?$/.exec(text.trim());
-  if (!m) throw bad(`amount "${text}" is not a BSV amount (up to 8 decimals)`);
-  const sats = Number(m[1]) * 1e8 + Number((m[2] ?? '').padEnd(8, '0'));
-  if (!Number.isSafeInteger(sats)) throw bad('amount is too large');
-  return sats;
+  const r = satoshisOfBsvText(text.trim());
+  if (r.ok) return r.satoshis;
+  throw bad(r.problem === 'too-large' ? 'amount is too large' : `amount "${text}" is not a BSV amount (up to 8 decimals)`);
 }
 
+/** payto:'s amount, in satoshis. */
 function satoshisParam(text: string | null): number | null {
   if (text === null || text === '') return null;
-  if (!/^\d{1,16}$/.test(text)) throw bad(`amount "${text}" must be a whole number of satoshis`);
-  const n = Number(text);
-  if (!Number.isSafeInteger(n)) throw bad('amount is too large');
-  return n;
+  const r = satoshisOfText(text);
+  if (r.ok) return r.satoshis;
+  throw bad(r.problem === 'too-large' ? 'amount is too large' : `amount "${text}" must be a whole number of satoshis`);
 }
 
 function decode(part: string): string {

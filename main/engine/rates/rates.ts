@@ -9,7 +9,12 @@ import { DomainError } from '../../../shared/errors.js';
 /** How long a rate fetched from the network stays fresh. */
 export const RATE_TTL_MS = 5 * 60_000;
 
-const out = (r: RateRow) => ({ currency: r.currency, rate: r.rate, source: r.source, updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null });
+const out = (r: RateRow) => ({
+  currency: r.currency,
+  rate: r.rate,
+  source: r.source,
+  updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null,
+});
 
 /**
  * On the network, USD comes from the provider (WhatsOnChain) and is cached with its source and time;
@@ -36,7 +41,10 @@ export async function rateFor(services: RateServices, currency: string): Promise
   if (code === 'USD') await refreshRates(services);
   const r = services.repos.rates.get(code);
   if (!r) {
-    const known = services.repos.rates.all().map((x) => x.currency).join(', ');
+    const known = services.repos.rates
+      .all()
+      .map((x) => x.currency)
+      .join(', ');
     throw new DomainError('VALIDATION_FAILED', `currency: ${code} is not in the rate table (known: ${known}).`);
   }
   return r;
@@ -58,9 +66,19 @@ export function toCurrencyExact(satoshis: number, rate: number): number {
   return (satoshis * rate) / 1e8;
 }
 
-export async function convertAmount(ctx: OpContext<RateServices>, input: ParsedInputOf<typeof OPERATIONS.convertAmount>): Promise<OutputOf<typeof OPERATIONS.convertAmount>> {
+export async function convertAmount(
+  ctx: OpContext<RateServices>,
+  input: ParsedInputOf<typeof OPERATIONS.convertAmount>,
+): Promise<OutputOf<typeof OPERATIONS.convertAmount>> {
   const r = await rateFor(ctx.services, input.currency);
-  return { satoshis: input.satoshis, currency: r.currency, amount: toCurrency(input.satoshis, r.rate), rate: r.rate, source: r.source, updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null };
+  return {
+    satoshis: input.satoshis,
+    currency: r.currency,
+    amount: toCurrency(input.satoshis, r.rate),
+    rate: r.rate,
+    source: r.source,
+    updatedAt: r.updatedAt ? new Date(r.updatedAt).toISOString() : null,
+  };
 }
 
 export async function listRates(ctx: OpContext<RateServices>): Promise<OutputOf<typeof OPERATIONS.listRates>> {
@@ -68,7 +86,10 @@ export async function listRates(ctx: OpContext<RateServices>): Promise<OutputOf<
   return { base: 'BSV', rates: ctx.services.repos.rates.all().map(out) };
 }
 
-export function setRate(ctx: OpContext<RateServices>, input: ParsedInputOf<typeof OPERATIONS.setRate>): OutputOf<typeof OPERATIONS.setRate> {
+export function setRate(
+  ctx: OpContext<RateServices>,
+  input: ParsedInputOf<typeof OPERATIONS.setRate>,
+): OutputOf<typeof OPERATIONS.setRate> {
   const { services } = ctx;
   if (input.currency === 'USD' && services.chain.network !== 'local') {
     throw new DomainError('CONFLICT', `On ${services.chain.network} the USD rate comes from the network provider and cannot be edited.`);

@@ -1,7 +1,8 @@
 import type { ChainProvider } from '../../chain/types.js';
-import type { CoreServices } from '../context.js';
+import type { CoreServices, Repos } from '../context.js';
 
-/** What the rate table needs: the provider's USD rate on the network. */
+/** What the rate table needs: its table, and the provider's USD rate on the network. */
 export interface RateServices extends CoreServices {
+  repos: Pick<Repos, 'rates'>;
   chain: ChainProvider;
 }

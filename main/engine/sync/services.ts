@@ -1,7 +1,8 @@
-import type { CoreServices } from '../context.js';
+import type { CoreServices, Repos, TransactionServices } from '../context.js';
 import type { AddressBook } from '../wallets/address-book.js';
 
 /** What keeping the books needs (the chain provider is given to WalletSync itself). */
-export interface SyncServices extends Pick<CoreServices, 'db' | 'repos' | 'now'> {
+export interface SyncServices extends Pick<CoreServices, 'now'>, TransactionServices {
+  repos: Pick<Repos, 'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments'>;
   addressBook: AddressBook;
 }

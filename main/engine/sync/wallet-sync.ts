@@ -6,6 +6,7 @@ import type { ChainState, WalletTx } from '../../store/repos/wallet-txs.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
+import type { WalletScanner } from '../wallets/services.js';
 
 /**
  * Books kept beside the wallets' coins (the tokens the wallets hold), moved by the same transactions in the
@@ -30,6 +31,25 @@ export interface RowBefore {
   before: { state: ChainState; height: number | null } | undefined;
 }
 
+/** Who else moves with the books and who is told about them: all optional, given once at construction. */
+export interface SyncHooks {
+  /** Books that move with the same transactions (tokens). */
+  sideBooks?: readonly SideBooks[];
+  /**
+   * Told after every committed change to the books: the history rows of the transactions involved as they
+   * stood before, and the transactions (the live events are made from these).
+   */
+  onBooksChanged?: (before: RowBefore[], txids: readonly string[]) => void;
+  /** Told when the chain's tip moves. */
+  onTip?: (height: number) => void;
+  /** Told when a scan of all wallets starts (true) and ends (false). */
+  onScanning?: (syncing: boolean) => void;
+  /** Told when a scan of the wallets fails (it is retried). */
+  onSyncError?: (message: string) => void;
+  /** Runs after every scan of all wallets (the engine reconciles the books with the chain there). */
+  afterScan?: () => Promise<void>;
+}
+
 interface Effect {
   credit: number;
   debit: number;
@@ -43,31 +63,22 @@ interface Effect {
  * the local node's events (immediate), polling on the network, and scanning an imported seed.
  * Applying a transaction is idempotent, so a repeat or an overlap between sources does no harm.
  */
-export class WalletSync {
+export class WalletSync implements WalletScanner {
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
   lastError: string | null = null;
-  /** Runs after every scan of all wallets (the engine reconciles the books with the chain there). */
-  afterScan: (() => Promise<void>) | null = null;
-  /** Books that move with the same transactions (tokens); they register themselves. */
-  readonly sideBooks: SideBooks[] = [];
-  /**
-   * Told after every committed change to the books: the history rows of the transactions involved as they
-   * stood before, and the transactions (the live events are made from these).
-   */
-  onBooksChanged: ((before: RowBefore[], txids: readonly string[]) => void) | null = null;
-  /** Told when the chain's tip moves. */
-  onTip: ((height: number) => void) | null = null;
-  /** Told when a scan of all wallets starts (true) and ends (false). */
-  onScanning: ((syncing: boolean) => void) | null = null;
-  /** Told when a scan of the wallets fails (it is retried). */
-  onSyncError: ((message: string) => void) | null = null;
+  private readonly sideBooks: readonly SideBooks[];
+  private readonly hooks: Omit<SyncHooks, 'sideBooks'>;
   private lastTip = -1;
 
   constructor(
     private readonly services: SyncServices,
     private readonly chain: ChainProvider,
-  ) {}
+    { sideBooks = [], ...hooks }: SyncHooks = {},
+  ) {
+    this.sideBooks = sideBooks;
+    this.hooks = hooks;
+  }
 
   /**
    * What `tx` does to each of the organisation's wallets, read from the books without changing them: the
@@ -102,7 +113,18 @@ export class WalletSync {
       const owner = address ? repos.addresses.owner(address) : null;
       owners.push(owner?.walletRow ?? null);
       if (!owner || !address) return;
-      credits.push({ walletRow: owner.walletRow, txid, vout, satoshis: o.satoshis ?? 0, script, chain: owner.chain, idx: owner.idx, status: 'available', height, address });
+      credits.push({
+        walletRow: owner.walletRow,
+        txid,
+        vout,
+        satoshis: o.satoshis ?? 0,
+        script,
+        chain: owner.chain,
+        idx: owner.idx,
+        status: 'available',
+        height,
+        address,
+      });
       effect(owner.walletRow).credit += o.satoshis ?? 0;
     });
     // The fee is known when every input is the organisation's: one wallet's, or a wallet's plus the fee
@@ -115,7 +137,8 @@ export class WalletSync {
     }
     const fee = orgInputs === tx.inputs.length && orgInputs > 0 ? orgInputTotal - outTotal : null;
     const feeManagerRow = repos.wallets.feeManager()?.id;
-    const paidBy = fee === null ? null : feeManagerRow !== undefined && (effects.get(feeManagerRow)?.debit ?? 0) > 0 ? 'feeManager' : 'wallet';
+    const paidBy =
+      fee === null ? null : feeManagerRow !== undefined && (effects.get(feeManagerRow)?.debit ?? 0) > 0 ? 'feeManager' : 'wallet';
     const rows: WalletTx[] = [];
     for (const [row, e] of effects) {
       // Who else this transaction paid, for the history's counterparty column.
@@ -195,15 +218,16 @@ export class WalletSync {
   }
 
   private rowsBefore(txids: readonly string[]): RowBefore[] {
-    if (!this.onBooksChanged) return [];
+    if (!this.hooks.onBooksChanged) return [];
     const rows: RowBefore[] = [];
-    for (const txid of new Set(txids)) for (const s of this.services.repos.walletTxs.statesOf(txid)) rows.push({ walletRow: s.walletRow, txid, before: s });
+    for (const txid of new Set(txids))
+      for (const s of this.services.repos.walletTxs.statesOf(txid)) rows.push({ walletRow: s.walletRow, txid, before: s });
     return rows;
   }
 
   private changed(before: RowBefore[], txids: readonly string[]): void {
     try {
-      this.onBooksChanged?.(before, txids);
+      this.hooks.onBooksChanged?.(before, txids);
     } catch {
       /* telling about a change must never undo or block it */
     }
@@ -217,7 +241,9 @@ export class WalletSync {
     const { repos } = this.services;
     const before = this.rowsBefore([txid]);
     for (const r of this.effectsOf(tx, txid, null).rows) {
-      repos.walletTxs.insertUnseen(r.walletRow === note.walletRow ? { ...r, memo: note.memo, counterparty: note.counterparty ?? r.counterparty } : r);
+      repos.walletTxs.insertUnseen(
+        r.walletRow === note.walletRow ? { ...r, memo: note.memo, counterparty: note.counterparty ?? r.counterparty } : r,
+      );
     }
     this.changed(before, [txid]);
   }
@@ -239,10 +265,13 @@ export class WalletSync {
     done.add(txid);
     before.push(...this.rowsBefore([txid]));
     const { repos } = this.services;
-    for (const b of this.sideBooks) for (const dependent of b.dependents(txid)) this.revert(dependent, `it spent an output of ${txid}, which the chain never took`, done, before);
+    for (const b of this.sideBooks)
+      for (const dependent of b.dependents(txid))
+        this.revert(dependent, `it spent an output of ${txid}, which the chain never took`, done, before);
     for (const b of this.sideBooks) b.revert(txid);
     for (const out of repos.walletUtxos.outputsOf(txid)) {
-      const dependent = out.spentBy ?? (out.status === 'reserved' && out.reservedBy ? repos.payments.attempt(out.reservedBy)?.txid : undefined);
+      const dependent =
+        out.spentBy ?? (out.status === 'reserved' && out.reservedBy ? repos.payments.attempt(out.reservedBy)?.txid : undefined);
       // A block holding a child proves the parent is on chain: the premise of this revert is wrong.
       if (dependent && repos.walletTxs.stateOf(out.walletRow, dependent)?.height != null) {
         throw new Error(`not undoing ${txid}: ${dependent}, which spends its output, is in a block`);
@@ -342,10 +371,10 @@ export class WalletSync {
   scanAll(): Promise<void> {
     // Cleared in a chained finally: the run may finish synchronously (no wallets), before assignment.
     if (this.scanning) return this.scanning;
-    this.onScanning?.(true);
+    this.hooks.onScanning?.(true);
     this.scanning = this.scanEvery().finally(() => {
       this.scanning = null;
-      this.onScanning?.(false);
+      this.hooks.onScanning?.(false);
     });
     return this.scanning;
   }
@@ -355,10 +384,10 @@ export class WalletSync {
       for (const w of this.services.repos.wallets.all()) await this.scanWallet(w);
       this.lastError = null;
       if (!this.chain.events) this.tipAt((await this.chain.getTip()).height);
-      await this.afterScan?.();
+      await this.hooks.afterScan?.();
     } catch (err) {
       this.lastError = (err as Error).message;
-      this.onSyncError?.(this.lastError);
+      this.hooks.onSyncError?.(this.lastError);
     }
   }
 
@@ -372,7 +401,7 @@ export class WalletSync {
   private tipAt(height: number): void {
     if (height <= this.lastTip) return;
     this.lastTip = height;
-    this.onTip?.(height);
+    this.hooks.onTip?.(height);
   }
 
   /** On the network, poll every `ms`. */

@@ -41,7 +41,8 @@ export function claimBatchKey(services: PaymentServices, uid: string, key: strin
     if (c.claimed) repos.payments.finishKey(ref.uid, ref.key, JSON.stringify({ batch: true }));
     return c;
   })();
-  if (!claim.claimed && !claim.sameRequest) throw new DomainError('CONFLICT', 'This idempotency-key was used for a different send; use a new key for a new batch.');
+  if (!claim.claimed && !claim.sameRequest)
+    throw new DomainError('CONFLICT', 'This idempotency-key was used for a different send; use a new key for a new batch.');
   return ref;
 }
 
@@ -49,18 +50,31 @@ export function claimBatchKey(services: PaymentServices, uid: string, key: strin
  * Runs one item of a batch at most once under its batch key (or simply runs it without one). `run` gets
  * the item's key and must link it to the transaction it stores (pay and submitTokenSpend take it).
  */
-export async function runItemOnce(services: PaymentServices, batch: KeyRef | null, index: number, item: unknown, run: (key: KeyRef | null) => Promise<string[]>): Promise<ItemOutcome> {
+export async function runItemOnce(
+  services: PaymentServices,
+  batch: KeyRef | null,
+  index: number,
+  item: unknown,
+  run: (key: KeyRef | null) => Promise<string[]>,
+): Promise<ItemOutcome> {
   if (!batch) return { txIds: await run(null), replayed: false };
   const { repos } = services;
   const ref = { uid: batch.uid, key: `${batch.key}#${index}` };
   const claim = repos.payments.claimKey(ref.uid, ref.key, services.now(), hashOf(item));
   if (!claim.claimed) {
-    if (!claim.sameRequest) throw new DomainError('CONFLICT', `Item ${index} differs from the item sent earlier with this idempotency-key; nothing was sent for it.`);
+    if (!claim.sameRequest)
+      throw new DomainError(
+        'CONFLICT',
+        `Item ${index} differs from the item sent earlier with this idempotency-key; nothing was sent for it.`,
+      );
     if (claim.state === 'done' && claim.response) {
       const txid = (JSON.parse(claim.response) as { txid?: unknown }).txid;
       if (typeof txid === 'string') return { txIds: [txid], replayed: true };
     }
-    throw new DomainError('CONFLICT', `Item ${index} of this send is still in progress under this idempotency-key; its outcome will be settled. Retry later: it is never paid twice.`);
+    throw new DomainError(
+      'CONFLICT',
+      `Item ${index} of this send is still in progress under this idempotency-key; its outcome will be settled. Retry later: it is never paid twice.`,
+    );
   }
   try {
     return { txIds: await run(ref), replayed: false };

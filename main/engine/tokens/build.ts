@@ -2,8 +2,8 @@ import { LockingScript, P2PKH, type PrivateKey, Transaction, UnlockingScript } f
 import { DomainError } from '../../../shared/errors.js';
 import { requiredFee } from '../../chain/policy.js';
 import type { FeePolicy } from '../../chain/types.js';
-import { p2pkhScript, withOwner } from './templates/script-bytes.js';
-import type { TokenTemplate } from './templates/template.js';
+import { p2pkhScript, withOwner } from '../token-templates/script-bytes.js';
+import type { TokenTemplate } from '../token-templates/template.js';
 
 /** A token output being spent, with its owner's key and (for merges) its parent transaction. */
 export interface SpentToken {
@@ -59,7 +59,11 @@ export async function buildTokenSpend(s: TokenSpend): Promise<{ tx: Transaction;
     if (paid >= fee && (change === 0 || paid - fee < 4)) return { tx, fee: paid };
     const next = s.funding.satoshis - fee - (round > 2 ? round : 0);
     if (next < 0) {
-      throw new DomainError('INSUFFICIENT_FUNDS', `The fee of this token transaction is ${fee} satoshis; its funding coin has ${s.funding.satoshis}.`, { missing: fee - s.funding.satoshis });
+      throw new DomainError(
+        'INSUFFICIENT_FUNDS',
+        `The fee of this token transaction is ${fee} satoshis; its funding coin has ${s.funding.satoshis}.`,
+        { missing: fee - s.funding.satoshis },
+      );
     }
     change = next >= s.policy.dustLimit ? next : 0;
   }
@@ -68,11 +72,18 @@ export async function buildTokenSpend(s: TokenSpend): Promise<{ tx: Transaction;
 
 async function assemble(s: TokenSpend, change: number): Promise<Transaction> {
   const tx = new Transaction(TX_VERSION, [], [], 0);
-  for (const i of s.inputs) tx.addInput({ sourceTXID: i.txid, sourceOutputIndex: i.vout, sequence: 0xffffffff, unlockingScript: new UnlockingScript() });
+  for (const i of s.inputs)
+    tx.addInput({ sourceTXID: i.txid, sourceOutputIndex: i.vout, sequence: 0xffffffff, unlockingScript: new UnlockingScript() });
   const f = s.funding;
-  tx.addInput({ sourceTXID: f.txid, sourceOutputIndex: f.vout, sequence: 0xffffffff, unlockingScriptTemplate: new P2PKH().unlock(f.key, 'all', false, f.satoshis, LockingScript.fromHex(f.script)) });
+  tx.addInput({
+    sourceTXID: f.txid,
+    sourceOutputIndex: f.vout,
+    sequence: 0xffffffff,
+    unlockingScriptTemplate: new P2PKH().unlock(f.key, 'all', false, f.satoshis, LockingScript.fromHex(f.script)),
+  });
   if (s.redeem) tx.addOutput({ lockingScript: LockingScript.fromHex(p2pkhScript(s.redeem.owner)), satoshis: s.redeem.satoshis });
-  for (const o of s.tokenOutputs) tx.addOutput({ lockingScript: LockingScript.fromHex(withOwner(s.inputs[0].script, o.owner)), satoshis: o.satoshis });
+  for (const o of s.tokenOutputs)
+    tx.addOutput({ lockingScript: LockingScript.fromHex(withOwner(s.inputs[0].script, o.owner)), satoshis: o.satoshis });
   const changeOut = change > 0 ? { owner: f.changeOwner, satoshis: change } : null;
   if (changeOut) tx.addOutput({ lockingScript: LockingScript.fromHex(p2pkhScript(changeOut.owner)), satoshis: changeOut.satoshis });
   s.inputs.forEach((input, index) => {

@@ -20,22 +20,36 @@ export interface TokenDestination {
  * names the token, so a Keystead host can issue a token reference rather than a BSV one; the answer is
  * checked like any other (exactly `satoshis`, standard scripts), and must be one P2PKH output.
  */
-export async function tokenDestination(ctx: OpContext<TokenServices>, to: string, satoshis: number, note: string, token: { tokenId: string; protocol: string }): Promise<TokenDestination> {
+export async function tokenDestination(
+  ctx: OpContext<TokenServices>,
+  to: string,
+  satoshis: number,
+  note: string,
+  token: { tokenId: string; protocol: string },
+): Promise<TokenDestination> {
   const { paymail } = ctx.services;
   if (isAddress(to)) return { owner: Utils.toHex(Utils.fromBase58Check(to).data as number[]), delivery: null, counterparty: to };
   const parsed = parsePaymentUri(to);
-  if (parsed.kind === 'address') return { owner: Utils.toHex(Utils.fromBase58Check(parsed.address).data as number[]), delivery: null, counterparty: parsed.address };
+  if (parsed.kind === 'address')
+    return { owner: Utils.toHex(Utils.fromBase58Check(parsed.address).data as number[]), delivery: null, counterparty: parsed.address };
   const handle = parsed.paymail;
   if ((await paymail.endpoint(handle, CAP.p2pDestination)) !== null) {
     const dest = await paymail.p2pDestination(handle, satoshis, { token });
     const peer = await paymail.endpoint(handle, CAP.receiveTransaction);
     const owner = p2pkhOwner(dest.outputs[0]?.script);
-    if (!peer || !owner || dest.outputs.length !== 1) throw new DomainError('PAYMAIL_FAILED', `${handle} did not give one P2PKH destination a token can be sent to.`);
+    if (!peer || !owner || dest.outputs.length !== 1)
+      throw new DomainError('PAYMAIL_FAILED', `${handle} did not give one P2PKH destination a token can be sent to.`);
     return { owner, delivery: { peer, reference: dest.reference, note }, counterparty: handle };
   }
-  const script = await paymail.basicDestination(handle, { senderHandle: handle, dt: new Date(ctx.services.now()).toISOString(), amount: satoshis, purpose: note });
+  const script = await paymail.basicDestination(handle, {
+    senderHandle: handle,
+    dt: new Date(ctx.services.now()).toISOString(),
+    amount: satoshis,
+    purpose: note,
+  });
   const owner = p2pkhOwner(script);
-  if (!owner) throw new DomainError('PAYMAIL_FAILED', `${handle} resolved to a script that is not a P2PKH address; a token cannot be sent to it.`);
+  if (!owner)
+    throw new DomainError('PAYMAIL_FAILED', `${handle} resolved to a script that is not a P2PKH address; a token cannot be sent to it.`);
   return { owner, delivery: null, counterparty: handle };
 }
 

@@ -7,7 +7,7 @@ import type { OpContext } from '../context.js';
 import { addressOfPkh } from './ledger.js';
 import type { TokenSchema } from './schema.js';
 import type { TokenServices } from './services.js';
-import { hexUtf8 } from './templates/script-bytes.js';
+import { hexUtf8 } from '../token-templates/script-bytes.js';
 
 function details(services: TokenServices, t: TokenRow): Omit<TokenDetailsOutput, 'serials'> {
   const schema = JSON.parse(t.schema) as TokenSchema;
@@ -35,7 +35,10 @@ function details(services: TokenServices, t: TokenRow): Omit<TokenDetailsOutput,
  * A token's details by its id (`<redemption key hash>-<SYMBOL>`, or the key hash alone when one token
  * has it); for an NFT, each serial's data (as issued, UTF-8) and where it is now.
  */
-export function tokenDetails(ctx: OpContext<TokenServices>, input: ParsedInputOf<typeof OPERATIONS.tokenDetails>): OutputOf<typeof OPERATIONS.tokenDetails> {
+export function tokenDetails(
+  ctx: OpContext<TokenServices>,
+  input: ParsedInputOf<typeof OPERATIONS.tokenDetails>,
+): OutputOf<typeof OPERATIONS.tokenDetails> {
   const { repos } = ctx.services;
   const id = input.id.replace(/^:/, '');
   let t = repos.tokens.get(id) ?? repos.tokens.get(id.replace(/-([a-z0-9]+)$/i, (_, s: string) => `-${s.toUpperCase()}`));
@@ -46,7 +49,13 @@ export function tokenDetails(ctx: OpContext<TokenServices>, input: ParsedInputOf
   if (!t) throw new DomainError('NOT_FOUND', `No token ${id} is known here.`);
   const out: TokenDetailsOutput = details(ctx.services, t);
   if (NFT_PROTOCOL_IDS.includes(t.protocol)) {
-    out.serials = repos.tokens.serials(t.tokenId).map((s) => ({ sn: s.sn, data: s.data.map((d) => (/^([0-9a-f]{2})*$/.test(d) ? hexUtf8(d) : d)), txid: s.txid, vout: s.vout, redeemed: s.redeemed }));
+    out.serials = repos.tokens.serials(t.tokenId).map((s) => ({
+      sn: s.sn,
+      data: s.data.map((d) => (/^([0-9a-f]{2})*$/.test(d) ? hexUtf8(d) : d)),
+      txid: s.txid,
+      vout: s.vout,
+      redeemed: s.redeemed,
+    }));
   }
   return out;
 }

@@ -19,7 +19,13 @@ export interface FundingChoice {
  * `fee` satoshis: the fee manager's (smallest that covers) when it is set up and can, else the wallet's.
  * Token scripts take exactly one funding input, so a coin must cover the fee alone.
  */
-export function reserveFunding(services: PaymentServices, wallet: WalletRow, fee: number, attempt: string, policy: FeePolicy): FundingChoice {
+export function reserveFunding(
+  services: PaymentServices,
+  wallet: WalletRow,
+  fee: number,
+  attempt: string,
+  policy: FeePolicy,
+): FundingChoice {
   const { repos } = services;
   const need = fee + requiredFee(148, policy); // the funding input itself
   const pick = (coins: WalletUtxo[]) => [...coins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= need);
@@ -30,10 +36,20 @@ export function reserveFunding(services: PaymentServices, wallet: WalletRow, fee
   const chosen = choice ?? (own ? { coin: own, wallet, paidBy: 'wallet' as const } : null);
   if (!chosen) {
     const held = repos.walletUtxos.reservedTotal(wallet.id);
-    if (held > 0) throw new DomainError('CONFLICT', `The wallet's coins are held by a payment still in progress (${held} satoshis). Try again once it completes.`, { held });
-    throw new DomainError('INSUFFICIENT_FUNDS', `A token transaction needs one coin of at least ${need} satoshis to pay its fee, from the fee manager or the wallet; there is none.`, { needed: need });
+    if (held > 0)
+      throw new DomainError(
+        'CONFLICT',
+        `The wallet's coins are held by a payment still in progress (${held} satoshis). Try again once it completes.`,
+        { held },
+      );
+    throw new DomainError(
+      'INSUFFICIENT_FUNDS',
+      `A token transaction needs one coin of at least ${need} satoshis to pay its fee, from the fee manager or the wallet; there is none.`,
+      { needed: need },
+    );
   }
-  if (!repos.walletUtxos.reserve([chosen.coin], attempt, services.now())) throw new DomainError('CONFLICT', 'Another payment took this coin at the same moment. Try again.');
+  if (!repos.walletUtxos.reserve([chosen.coin], attempt, services.now()))
+    throw new DomainError('CONFLICT', 'Another payment took this coin at the same moment. Try again.');
   return { ...chosen, changeAddress: claimChangeAddress(services, chosen.wallet) };
 }
 

@@ -85,7 +85,10 @@ function page(bsv: LookupCoin | null, items: LookupCoin[], p: Paging) {
  * (outputs received at that address and proven). The BSV entry first, then token entries (or each output
  * with compact=false), paged by nextPageToken/maxResults in a stable order.
  */
-export async function lookup(ctx: OpContext<TokenServices>, input: ParsedInputOf<typeof OPERATIONS.lookup>): Promise<OutputOf<typeof OPERATIONS.lookup>> {
+export async function lookup(
+  ctx: OpContext<TokenServices>,
+  input: ParsedInputOf<typeof OPERATIONS.lookup>,
+): Promise<OutputOf<typeof OPERATIONS.lookup>> {
   const { services } = ctx;
   const key = parsePrivateKey(input.privateKey);
   const address = key.toAddress();
@@ -118,7 +121,10 @@ export async function lookup(ctx: OpContext<TokenServices>, input: ParsedInputOf
 }
 
 /** A wallet's BSV (spendable and pending) and token holdings, in the lookup's shape. */
-export async function balance(ctx: OpContext<TokenServices>, input: ParsedInputOf<typeof OPERATIONS.balance>): Promise<OutputOf<typeof OPERATIONS.balance>> {
+export async function balance(
+  ctx: OpContext<TokenServices>,
+  input: ParsedInputOf<typeof OPERATIONS.balance>,
+): Promise<OutputOf<typeof OPERATIONS.balance>> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
   const rate = await rateFor(services, input.currency);
@@ -127,7 +133,14 @@ export async function balance(ctx: OpContext<TokenServices>, input: ParsedInputO
   const total = b.confirmed + b.unconfirmed;
   const bsvItems: LookupCoin[] =
     wantBsv && !input.compact
-      ? services.repos.walletUtxos.unspent(wallet.id).map((u) => ({ protocol: 'BSV', balance: u.satoshis, txid: u.txid, vout: u.vout, height: u.height, address: u.address ?? undefined }))
+      ? services.repos.walletUtxos.unspent(wallet.id).map((u) => ({
+          protocol: 'BSV',
+          balance: u.satoshis,
+          txid: u.txid,
+          vout: u.vout,
+          height: u.height,
+          address: u.address ?? undefined,
+        }))
       : [];
   const items = [...bsvItems, ...tokenCoins(services, services.repos.tokens.held(wallet.id), input.type, input.compact)];
   return {

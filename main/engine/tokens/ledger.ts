@@ -1,11 +1,11 @@
 import type { Transaction } from '@bsv/sdk';
 import { addressOfHash160 } from '../../chain/script.js';
-import type { CoreServices } from '../context.js';
+import type { CoreServices, Repos } from '../context.js';
 import type { SideBooks } from '../sync/wallet-sync.js';
 import type { TokenUtxo } from '../../store/repos/tokens.js';
-import type { TemplateRegistry } from './templates/registry.js';
-import { p2pkhScript } from './templates/script-bytes.js';
-import { tokenIdOf } from './templates/template.js';
+import type { TemplateRegistry } from '../token-templates/registry.js';
+import { p2pkhScript } from '../token-templates/script-bytes.js';
+import { tokenIdOf } from '../token-templates/template.js';
 
 export const addressOfPkh = addressOfHash160;
 
@@ -17,12 +17,11 @@ export const addressOfPkh = addressOfHash160;
  * transfers, our own issues), else `unchecked` until its lineage is traced (lineage.ts).
  */
 export class TokenLedger implements SideBooks {
-  /** Told when an output whose lineage must be traced joins the books. */
-  onUnchecked: (() => void) | null = null;
-
+  /** `onUnchecked` is told when an output whose lineage must be traced joins the books. */
   constructor(
-    private readonly services: Pick<CoreServices, 'repos' | 'now'>,
+    private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'tokens' | 'addresses' | 'walletTxs' | 'walletUtxos'> },
     private readonly templates: TemplateRegistry,
+    private readonly onUnchecked: (() => void) | null = null,
   ) {}
 
   apply(tx: Transaction, txid: string, height: number | null): number[] {
@@ -48,8 +47,19 @@ export class TokenLedger implements SideBooks {
       const origin = this.originOf(tx, spent, tokenId, vout);
       repos.tokens.insertUtxo(
         {
-          txid, vout, tokenId, protocol: r.template.protocol, walletRow: mine.walletRow, address, chain: mine.chain, idx: mine.idx,
-          satoshis: o.satoshis ?? 0, script: o.lockingScript.toHex(), sn: origin.sn, height, validity: origin.validity,
+          txid,
+          vout,
+          tokenId,
+          protocol: r.template.protocol,
+          walletRow: mine.walletRow,
+          address,
+          chain: mine.chain,
+          idx: mine.idx,
+          satoshis: o.satoshis ?? 0,
+          script: o.lockingScript.toHex(),
+          sn: origin.sn,
+          height,
+          validity: origin.validity,
         },
         now(),
       );
@@ -64,7 +74,18 @@ export class TokenLedger implements SideBooks {
     for (const walletRow of touched) {
       if (repos.walletTxs.stateOf(walletRow, txid)) continue;
       const out = spent.some((u) => u?.walletRow === walletRow);
-      repos.walletTxs.upsert({ walletRow, txid, direction: out ? 'out' : 'in', amount: 0, fee: null, feePaidBy: null, counterparty: null, memo: this.describe(tx, walletRow, out), height, time: now() });
+      repos.walletTxs.upsert({
+        walletRow,
+        txid,
+        direction: out ? 'out' : 'in',
+        amount: 0,
+        fee: null,
+        feePaidBy: null,
+        counterparty: null,
+        memo: this.describe(tx, walletRow, out),
+        height,
+        time: now(),
+      });
     }
     return [...touched];
   }
@@ -79,7 +100,12 @@ export class TokenLedger implements SideBooks {
    * the same token as its token inputs (input 0, and input 1 in a merge), or when it is an issue of ours
    * (its input 0 spends the contract output of a token we issued); otherwise its lineage is traced later.
    */
-  private originOf(tx: Transaction, spent: (TokenUtxo | null)[], tokenId: string, vout: number): { validity: TokenUtxo['validity']; sn: number | null } {
+  private originOf(
+    tx: Transaction,
+    spent: (TokenUtxo | null)[],
+    tokenId: string,
+    vout: number,
+  ): { validity: TokenUtxo['validity']; sn: number | null } {
     const { repos } = this.services;
     const first = spent[0];
     if (first && first.tokenId === tokenId) {
@@ -142,7 +168,8 @@ export class TokenLedger implements SideBooks {
 
   /** At start: token outputs reserved by a spend that never got signed and stored are free again. */
   releaseUnsigned(stored: (attempt: string) => boolean): void {
-    for (const u of this.services.repos.tokens.reserved()) if (u.reservedBy && !stored(u.reservedBy)) this.services.repos.tokens.releaseOne(u.txid, u.vout);
+    for (const u of this.services.repos.tokens.reserved())
+      if (u.reservedBy && !stored(u.reservedBy)) this.services.repos.tokens.releaseOne(u.txid, u.vout);
   }
 
   confirm(txid: string, height: number): void {
@@ -160,11 +187,12 @@ export const FORGED_RECEIPT_MEMO = 'Token look-alikes that do not trace back to 
  * are a receipt ("Received 120 PTS"); outputs still being traced, or found forged, are said to be so, so
  * a look-alike is never presented as tokens received (the same rule as balances).
  */
-export function receiptMemo(repos: CoreServices['repos'], txid: string, walletRow: number): string {
+export function receiptMemo(repos: Pick<Repos, 'tokens'>, txid: string, walletRow: number): string {
   const mine = repos.tokens.outputsOf(txid).filter((u) => u.walletRow === walletRow);
   const valid = mine.filter((u) => u.validity === 'valid');
   const token = valid[0] ? repos.tokens.get(valid[0].tokenId) : null;
-  if (token) return `Received ${Math.floor(valid.filter((u) => u.tokenId === token.tokenId).reduce((n, u) => n + u.satoshis, 0) / token.satsPerToken)} ${token.symbol}`;
+  if (token)
+    return `Received ${Math.floor(valid.filter((u) => u.tokenId === token.tokenId).reduce((n, u) => n + u.satoshis, 0) / token.satsPerToken)} ${token.symbol}`;
   return mine.some((u) => u.validity === 'unchecked') ? UNPROVEN_RECEIPT_MEMO : FORGED_RECEIPT_MEMO;
 }
 

@@ -1,14 +1,15 @@
 import { Transaction } from '@bsv/sdk';
 import type { ChainProvider } from '../../chain/types.js';
-import type { CoreServices } from '../context.js';
+import type { CoreServices, Repos, TransactionServices } from '../context.js';
 import { readTokenSchema, tokenRowFromSchema } from './schema.js';
-import type { TemplateRegistry } from './templates/registry.js';
-import { tokenIdOf, type TokenScript } from './templates/template.js';
+import type { TemplateRegistry } from '../token-templates/registry.js';
+import { tokenIdOf, type TokenScript } from '../token-templates/template.js';
 
 /** How many transactions back a lineage is traced before giving up for now (it is tried again later). */
 export const MAX_LINEAGE = 2_000;
 
-export interface LineageServices extends Pick<CoreServices, 'repos' | 'db' | 'now' | 'logger'> {
+export interface LineageServices extends Pick<CoreServices, 'now' | 'logger'>, TransactionServices {
+  repos: Pick<Repos, 'tokens'>;
   chain: ChainProvider;
 }
 
@@ -35,15 +36,15 @@ export class TokenValidator {
   private running: Promise<void> | null = null;
   private again = false;
   private readonly txs = new Map<string, Transaction>();
-  /**
-   * Told of the held outputs each run decided (proven or forged), after they are stored: a receipt is
-   * announced, and its history row says what it received, only once its tokens are proven.
-   */
-  onDecided: ((decided: DecidedOutput[]) => void) | null = null;
 
+  /**
+   * `onDecided` is told of the held outputs each run decided (proven or forged), after they are stored: a
+   * receipt is announced, and its history row says what it received, only once its tokens are proven.
+   */
   constructor(
     private readonly services: LineageServices,
     private readonly templates: TemplateRegistry,
+    private readonly onDecided: ((decided: DecidedOutput[]) => void) | null = null,
   ) {}
 
   /** Proves every unchecked output the wallets hold; a call during a run gets one more run after it. */
@@ -77,7 +78,11 @@ export class TokenValidator {
           if (proof.valid && proof.sn !== null) repos.tokens.moveSerial(u.tokenId, proof.sn, u.txid, u.vout);
         })();
         decided.push({ txid: u.txid, vout: u.vout, walletRow: u.walletRow, tokenId: u.tokenId, valid: proof.valid });
-        if (!proof.valid) this.services.logger.warn({ txid: u.txid, vout: u.vout, tokenId: u.tokenId }, 'a received token output does not trace back to its issue: it is not counted');
+        if (!proof.valid)
+          this.services.logger.warn(
+            { txid: u.txid, vout: u.vout, tokenId: u.tokenId },
+            'a received token output does not trace back to its issue: it is not counted',
+          );
       } catch (err) {
         this.services.logger.warn({ txid: u.txid, err: (err as Error).message }, 'tracing a token output failed; it is tried again later');
       }
@@ -167,7 +172,16 @@ export class TokenValidator {
     if (!schema || schema.symbol !== token.symbol) return { valid: false, sn: null };
     const { repos, now } = this.services;
     if (!repos.tokens.get(tokenId)) {
-      repos.tokens.insert(tokenRowFromSchema(schema, { tokenId, protocol: schemaProtocol(schema.protocolId, token.protocol), redemptionPkh: token.redemption, contractTxid, issueTxid: tx.id('hex'), createdAt: now() }));
+      repos.tokens.insert(
+        tokenRowFromSchema(schema, {
+          tokenId,
+          protocol: schemaProtocol(schema.protocolId, token.protocol),
+          redemptionPkh: token.redemption,
+          contractTxid,
+          issueTxid: tx.id('hex'),
+          createdAt: now(),
+        }),
+      );
     }
     // An NFT's serial: its place among this token's outputs in the issue.
     let sn: number | null = null;
@@ -182,4 +196,5 @@ export class TokenValidator {
   }
 }
 
-const schemaProtocol = (declared: unknown, fromScript: string) => (typeof declared === 'string' && declared === fromScript ? declared : fromScript);
+const schemaProtocol = (declared: unknown, fromScript: string) =>
+  typeof declared === 'string' && declared === fromScript ? declared : fromScript;

@@ -1,5 +1,5 @@
 import type { TokenRow } from '../../store/repos/tokens.js';
-import { dataPush, hexUtf8, readPushes, utf8Hex } from './templates/script-bytes.js';
+import { dataPush, hexUtf8, readPushes, utf8Hex } from '../token-templates/script-bytes.js';
 
 /**
  * The token schema written in the contract transaction (the STAS family's JSON): name, protocolId, symbol,
@@ -32,7 +32,8 @@ export function readTokenSchema(script: string, issuerPkh: string): TokenSchema 
   if (!pushes || pushes.length !== 1) return null;
   try {
     const s = JSON.parse(hexUtf8(pushes[0])) as Partial<TokenSchema>;
-    if (typeof s.symbol !== 'string' || typeof s.satsPerToken !== 'number' || !Number.isSafeInteger(s.satsPerToken) || s.satsPerToken < 1) return null;
+    if (typeof s.symbol !== 'string' || typeof s.satsPerToken !== 'number' || !Number.isSafeInteger(s.satsPerToken) || s.satsPerToken < 1)
+      return null;
     return {
       name: typeof s.name === 'string' ? s.name : s.symbol,
       protocolId: typeof s.protocolId === 'string' ? s.protocolId : '',

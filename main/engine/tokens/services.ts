@@ -1,11 +1,19 @@
+import type { Repos } from '../context.js';
 import type { PaymentServices } from '../payments/services.js';
 import type { RateServices } from '../rates/services.js';
 import type { TokenLedger } from './ledger.js';
 import type { TokenValidator } from './lineage.js';
-import type { TemplateRegistry } from './templates/registry.js';
+import type { TemplateRegistry } from '../token-templates/registry.js';
 
-/** What tokens need besides payments: the templates, the token books and the lineage prover, and rates for balances. */
+/**
+ * What tokens need besides payments: the token books and their tables, the templates, the lineage prover,
+ * and rates for balances.
+ */
 export interface TokenServices extends PaymentServices, RateServices {
+  repos: Pick<
+    Repos,
+    'users' | 'organisation' | 'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments' | 'rates' | 'tokens' | 'tokenTemplates'
+  >;
   tokenTemplates: TemplateRegistry;
   tokenLedger: TokenLedger;
   tokenValidator: TokenValidator;

@@ -4,7 +4,7 @@ import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OPERATIONS } from '../../../shared/operations.js';
 import type { OpContext } from '../context.js';
 import type { TokenServices } from './services.js';
-import { checkStasTemplate } from './templates/stas.js';
+import { checkStasTemplate } from '../token-templates/stas.js';
 
 /** An installed template as the API shows it, with its SHA-256 so an admin can compare it with the licensor's. */
 const view = (t: { protocolId: string; template: string; source: string; installedAt: number }) => ({
@@ -17,7 +17,10 @@ const view = (t: { protocolId: string; template: string; source: string; install
 });
 
 /** Installs (or replaces) a licensed STAS-family template; it is kept in the encrypted database, never shipped. */
-export function installTokenTemplate(ctx: OpContext<TokenServices>, input: ParsedInputOf<typeof OPERATIONS.installTokenTemplate>): OutputOf<typeof OPERATIONS.installTokenTemplate> {
+export function installTokenTemplate(
+  ctx: OpContext<TokenServices>,
+  input: ParsedInputOf<typeof OPERATIONS.installTokenTemplate>,
+): OutputOf<typeof OPERATIONS.installTokenTemplate> {
   const { services } = ctx;
   const template = input.template.trim();
   const problem = checkStasTemplate(template);
@@ -31,8 +34,12 @@ export function listTokenTemplates(ctx: OpContext<TokenServices>): OutputOf<type
   return { templates: ctx.services.repos.tokenTemplates.all().map(view) };
 }
 
-export function deleteTokenTemplate(ctx: OpContext<TokenServices>, input: ParsedInputOf<typeof OPERATIONS.deleteTokenTemplate>): OutputOf<typeof OPERATIONS.deleteTokenTemplate> {
-  if (!ctx.services.repos.tokenTemplates.remove(input.protocolId)) throw new DomainError('NOT_FOUND', `No ${input.protocolId} template is installed.`);
+export function deleteTokenTemplate(
+  ctx: OpContext<TokenServices>,
+  input: ParsedInputOf<typeof OPERATIONS.deleteTokenTemplate>,
+): OutputOf<typeof OPERATIONS.deleteTokenTemplate> {
+  if (!ctx.services.repos.tokenTemplates.remove(input.protocolId))
+    throw new DomainError('NOT_FOUND', `No ${input.protocolId} template is installed.`);
   ctx.services.tokenTemplates.reload();
   return { protocolId: input.protocolId };
 }

@@ -9,7 +9,10 @@ import { toUserOutput } from './user-output.js';
 
 const LAST_ADMIN = 'The organisation must keep at least one admin. Make another user admin first.';
 
-export async function createUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.createUser>): Promise<OutputOf<typeof OPERATIONS.createUser>> {
+export async function createUser(
+  ctx: OpContext<AuthServices>,
+  input: ParsedInputOf<typeof OPERATIONS.createUser>,
+): Promise<OutputOf<typeof OPERATIONS.createUser>> {
   const { repos, db } = ctx.services;
   const taken = () => new DomainError('CONFLICT', `A user with the e-mail ${input.email} already exists.`);
   if (repos.users.activeByEmail(input.email)) throw taken();
@@ -18,12 +21,25 @@ export async function createUser(ctx: OpContext<AuthServices>, input: ParsedInpu
   const uid = newId();
   db.transaction(() => {
     if (repos.users.activeByEmail(input.email)) throw taken(); // a concurrent create may have won meanwhile
-    repos.users.insert({ uid, email: input.email, passwordHash, role: input.role, firstName: input.firstName, lastName: input.lastName, title: input.title, createdAt: now, updatedAt: now });
+    repos.users.insert({
+      uid,
+      email: input.email,
+      passwordHash,
+      role: input.role,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      title: input.title,
+      createdAt: now,
+      updatedAt: now,
+    });
   })();
   return { uid, email: input.email, role: input.role };
 }
 
-export function updateUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.updateUser>): OutputOf<typeof OPERATIONS.updateUser> {
+export function updateUser(
+  ctx: OpContext<AuthServices>,
+  input: ParsedInputOf<typeof OPERATIONS.updateUser>,
+): OutputOf<typeof OPERATIONS.updateUser> {
   const { repos, db } = ctx.services;
   return db.transaction(() => {
     const user = repos.users.byUid(input.userId);
@@ -31,7 +47,14 @@ export function updateUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<ty
     const role = input.role ?? user.role;
     if (user.role === 'admin' && role !== 'admin' && repos.users.countActiveAdmins() <= 1) throw new DomainError('CONFLICT', LAST_ADMIN);
     const updatedAt = ctx.services.now();
-    const next = { ...user, role, firstName: input.firstName ?? user.firstName, lastName: input.lastName ?? user.lastName, title: input.title ?? user.title, updatedAt };
+    const next = {
+      ...user,
+      role,
+      firstName: input.firstName ?? user.firstName,
+      lastName: input.lastName ?? user.lastName,
+      title: input.title ?? user.title,
+      updatedAt,
+    };
     repos.users.update(next);
     return toUserOutput(next);
   })();
@@ -41,7 +64,10 @@ export function updateUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<ty
  * Removes a user's access at once: the row is kept (marked deleted) so their wallets, keys and history
  * stay with the organisation; their sessions and API keys are revoked in the same transaction.
  */
-export function deleteUser(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.deleteUser>): OutputOf<typeof OPERATIONS.deleteUser> {
+export function deleteUser(
+  ctx: OpContext<AuthServices>,
+  input: ParsedInputOf<typeof OPERATIONS.deleteUser>,
+): OutputOf<typeof OPERATIONS.deleteUser> {
   const { repos, db } = ctx.services;
   db.transaction(() => {
     const user = repos.users.byUid(input.userId);

@@ -39,7 +39,10 @@ export async function setup(ctx: OpContext<AuthServices>, input: ParsedInputOf<t
   return { ...session, uid, role: 'admin', serviceId };
 }
 
-export async function login(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.login>): Promise<OutputOf<typeof OPERATIONS.login>> {
+export async function login(
+  ctx: OpContext<AuthServices>,
+  input: ParsedInputOf<typeof OPERATIONS.login>,
+): Promise<OutputOf<typeof OPERATIONS.login>> {
   const { services, meta } = ctx;
   // Admitted before the hash runs: parallel guesses wait like sequential ones.
   const account = accountKey(input.email);
@@ -90,14 +93,18 @@ export function me(ctx: OpContext<AuthServices>): MeOutput {
  * other sessions are signed out and, unless `keepApiKeys`, their API keys revoked: a password change is
  * what a user does when they fear someone else has their access.
  */
-export async function changePassword(ctx: OpContext<AuthServices>, input: ParsedInputOf<typeof OPERATIONS.changePassword>): Promise<OutputOf<typeof OPERATIONS.changePassword>> {
+export async function changePassword(
+  ctx: OpContext<AuthServices>,
+  input: ParsedInputOf<typeof OPERATIONS.changePassword>,
+): Promise<OutputOf<typeof OPERATIONS.changePassword>> {
   const caller = callerOf(ctx);
   const { repos, db, throttle } = ctx.services;
   const account = accountKey(caller.email);
   const ticket = throttle.admit([account], 'Too many wrong passwords');
   try {
     const user = repos.users.byUid(caller.uid)!;
-    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) throw new DomainError('WRONG_PASSWORD', 'The current password is not correct.');
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
+      throw new DomainError('WRONG_PASSWORD', 'The current password is not correct.');
     ticket.succeed([account]);
   } finally {
     ticket.release();
@@ -109,7 +116,9 @@ export async function changePassword(ctx: OpContext<AuthServices>, input: Parsed
     const signedOutSessions = caller.sessionHash
       ? repos.sessions.revokeOthersForUser(caller.uid, caller.sessionHash, now)
       : repos.sessions.revokeAllForUser(caller.uid, now);
-    const revokedApiKeys = input.keepApiKeys ? [] : repos.apiKeys.activeForUser(caller.uid).map((k) => ({ keyId: k.keyId, label: k.label }));
+    const revokedApiKeys = input.keepApiKeys
+      ? []
+      : repos.apiKeys.activeForUser(caller.uid).map((k) => ({ keyId: k.keyId, label: k.label }));
     if (!input.keepApiKeys) repos.apiKeys.revokeAllForUser(caller.uid, now);
     return { signedOutSessions, revokedApiKeys };
   })();

@@ -1,44 +1,111 @@
 import { HD, type PublicKey } from '@bsv/sdk';
-import type { CoreServices } from '../context.js';
+import type { CoreServices, Repos } from '../context.js';
 import type { AddressRow } from '../../store/repos/addresses.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
+import { childPublicKey, childTweak, type ChainNodePublic } from './child-key.js';
+import type { DerivedAddress } from './key-worker.js';
+import type { KeyWorkers } from './key-workers.js';
 
 /** How many unused receive addresses each wallet keeps derived (BIP44's gap limit). */
 export const GAP_LIMIT = 20;
 
 /**
+ * Addresses derived ahead, on the key workers, per wallet and chain: a new wallet's first change addresses
+ * (the gap and the one its first payment claims), then each payment's next change address, are ready
+ * before they are stored.
+ */
+const AHEAD = 8;
+/** Derived ahead again once fewer than this many are left. */
+const REFILL_BELOW = 4;
+
+/** Where new addresses' keys come from and go: the key workers derive ahead; the key ring keeps their public keys. */
+export interface AddressKeys {
+  workers: Pick<KeyWorkers, 'deriveAddresses'>;
+  /** Told every new address's compressed public key, so signing for it later costs no multiplication. */
+  remember(wallet: Pick<WalletRow, 'id' | 'accountXpub'>, chain: 0 | 1, idx: number, pub: Uint8Array): void;
+}
+
+interface ChainEntry {
+  node: ChainNodePublic;
+  point: PublicKey;
+}
+
+interface Ahead {
+  xpub: string;
+  ready: [Map<number, DerivedAddress>, Map<number, DerivedAddress>];
+  deriving: [boolean, boolean];
+}
+
+/**
  * Derives and remembers wallet addresses from the account's extended public key: no secret is needed.
  * The two chain nodes (`<account>/0` and `/1`) are cached per wallet, so each new address costs one
- * child derivation.
+ * child derivation; with key workers, that derivation has usually been done ahead, off this thread.
  */
 export class AddressBook {
-  private readonly chains = new Map<number, { xpub: string; nodes: [HD, HD] }>();
-  /**
-   * Where a wallet whose keys are open (in the key ring) gets an address's public key: derived from the
-   * private side, so the key that will later sign for the address comes out of the same multiplication.
-   * Same key as the public derivation (BIP32, non-hardened); null when the wallet's keys are not open.
-   */
-  openKeys: ((wallet: Pick<WalletRow, 'id' | 'accountXpub'>, chain: 0 | 1, idx: number) => PublicKey | null) | null = null;
+  private readonly chains = new Map<number, { xpub: string; nodes: [ChainEntry, ChainEntry] }>();
+  private readonly ahead = new Map<number, Ahead>();
 
-  constructor(private readonly services: Pick<CoreServices, 'repos' | 'now'>) {}
+  constructor(
+    private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'addresses'> },
+    private readonly keys: AddressKeys | null = null,
+  ) {}
 
-  private chainNode(wallet: WalletRow, chain: 0 | 1): HD {
+  private chainNode(wallet: WalletRow, chain: 0 | 1): ChainEntry {
     let entry = this.chains.get(wallet.id);
     if (!entry || entry.xpub !== wallet.accountXpub) {
       const account = HD.fromString(wallet.accountXpub);
-      entry = { xpub: wallet.accountXpub, nodes: [account.deriveChild(0), account.deriveChild(1)] };
+      const of = (node: HD): ChainEntry => ({ node: { chainCode: Uint8Array.from(node.chainCode), pub: Uint8Array.from(node.pubKey.encode(true) as number[]) }, point: node.pubKey });
+      entry = { xpub: wallet.accountXpub, nodes: [of(account.deriveChild(0)), of(account.deriveChild(1))] };
       this.chains.set(wallet.id, entry);
     }
     return entry.nodes[chain];
   }
 
-  /** Derives (and stores) addresses `from` … `to - 1` of a chain. */
+  /** Derives (and stores) addresses `from` … `to - 1` of a chain: those derived ahead, the rest here. */
   derive(wallet: WalletRow, chain: 0 | 1, from: number, to: number): { chain: 0 | 1; idx: number; address: string }[] {
-    const node = this.chainNode(wallet, chain);
+    let ahead = this.ahead.get(wallet.id);
+    if (ahead && ahead.xpub !== wallet.accountXpub) ahead = undefined;
     const rows = [];
-    for (let idx = from; idx < to; idx++) rows.push({ chain, idx, address: (this.openKeys?.(wallet, chain, idx) ?? node.deriveChild(idx).pubKey).toAddress() });
+    for (let idx = from; idx < to; idx++) {
+      let derived = ahead?.ready[chain].get(idx);
+      if (!derived) {
+        const { node, point } = this.chainNode(wallet, chain);
+        const pub = childPublicKey(point, childTweak(node, idx));
+        derived = { address: pub.toAddress(), pub: Uint8Array.from(pub.encode(true) as number[]) };
+      }
+      rows.push({ chain, idx, address: derived.address });
+      this.keys?.remember(wallet, chain, idx, derived.pub);
+    }
     this.services.repos.addresses.insertMany(wallet.id, rows, this.services.now());
+    if (this.keys) {
+      // A wallet seen for the first time gets its other chain's first addresses ready too (a new wallet's
+      // first payment claims a change address and the gap after it).
+      if (!ahead) this.deriveAhead(wallet, chain === 0 ? 1 : 0, this.services.repos.addresses.count(wallet.id, chain === 0 ? 1 : 0));
+      this.deriveAhead(wallet, chain, to);
+    }
     return rows;
+  }
+
+  /** Has the key workers derive the addresses of a chain that follow `next`, unless enough are ready already. */
+  private deriveAhead(wallet: WalletRow, chain: 0 | 1, next: number): void {
+    let ahead = this.ahead.get(wallet.id);
+    if (!ahead || ahead.xpub !== wallet.accountXpub) this.ahead.set(wallet.id, (ahead = { xpub: wallet.accountXpub, ready: [new Map(), new Map()], deriving: [false, false] }));
+    const ready = ahead.ready[chain];
+    for (const idx of ready.keys()) if (idx < next) ready.delete(idx);
+    let from = next;
+    while (ready.has(from)) from++;
+    if (from - next >= REFILL_BELOW || ahead.deriving[chain]) return;
+    // A chain's first addresses come as a gap's worth at once (ensureGap): those, and a few beyond.
+    const to = Math.max(next, GAP_LIMIT + 1) + AHEAD;
+    const entry = ahead;
+    entry.deriving[chain] = true;
+    this.keys!.workers.deriveAddresses(this.chainNode(wallet, chain).node, from, to)
+      .then(
+        (list) => list.forEach((d, k) => entry.ready[chain].set(from + k, d)),
+        // Not derived ahead: whoever needs them derives them on this thread.
+        () => {},
+      )
+      .finally(() => (entry.deriving[chain] = false));
   }
 
   /** Makes sure `GAP_LIMIT` unused addresses follow the highest used one on the chain. */
@@ -57,5 +124,6 @@ export class AddressBook {
 
   forget(walletRow: number): void {
     this.chains.delete(walletRow);
+    this.ahead.delete(walletRow);
   }
 }

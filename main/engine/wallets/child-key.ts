@@ -1,18 +1,61 @@
-import { BigNumber, Curve, Hash, PrivateKey, PublicKey, type HD } from '@bsv/sdk';
+import { BigNumber, Curve, PrivateKey, PublicKey, type HD } from '@bsv/sdk';
+import { createHmac } from 'node:crypto';
 
 const curve = new Curve();
+
+/** A chain node (`<account>/0`, `/1`, `/2`) as child derivation needs it: its chain code and compressed public key. */
+export interface ChainNodePublic {
+  chainCode: Uint8Array;
+  /** Compressed (33 bytes). */
+  pub: Uint8Array;
+}
 
 /** A child private key that already knows its public key (signing a P2PKH input asks for it every time). */
 export class ChildKey extends PrivateKey {
   private pub: PublicKey | undefined;
-  static of(key: BigNumber, pub: PublicKey): ChildKey {
+  private pubBytes: Uint8Array | undefined;
+
+  /** `pub`: the key itself, or its compressed encoding (decoded only if someone asks for the point). */
+  static of(key: BigNumber, pub: PublicKey | Uint8Array): ChildKey {
     const k = new ChildKey(key.toArray('be', 32));
-    k.pub = pub;
+    if (pub instanceof PublicKey) k.pub = pub;
+    else k.pubBytes = pub;
     return k;
   }
+
   override toPublicKey(): PublicKey {
-    return (this.pub ??= super.toPublicKey());
+    return (this.pub ??= this.pubBytes ? PublicKey.fromDER([...this.pubBytes]) : super.toPublicKey());
   }
+
+  /** The compressed public key without a multiplication or a square root: what a P2PKH unlocking script pushes. */
+  compressedPublicKey(): Uint8Array {
+    return (this.pubBytes ??= Uint8Array.from(this.toPublicKey().encode(true) as number[]));
+  }
+}
+
+/**
+ * IL of BIP32's non-hardened child `idx`: the left half of HMAC-SHA512(chain code, Kpar ‖ idx). Anyone
+ * holding the account's extended public key can compute it, so it is no secret.
+ */
+export function childTweak(node: ChainNodePublic, idx: number): Uint8Array {
+  if (!Number.isInteger(idx) || idx < 0 || idx >= 0x80000000) throw new RangeError(`child index ${idx} is not a non-hardened index`);
+  const index = Buffer.alloc(4);
+  index.writeUInt32BE(idx);
+  return createHmac('sha512', node.chainCode).update(node.pub).update(index).digest().subarray(0, 32);
+}
+
+/** The child's private key: IL + kpar (mod n), a scalar sum with no multiplication. */
+export function childPrivateKey(parentKey: BigNumber, tweak: Uint8Array): BigNumber {
+  return new BigNumber([...tweak]).add(parentKey).umod(curve.n);
+}
+
+/**
+ * The child's public key as BIP32's public derivation computes it, Kpar + IL·G, with the variable-time
+ * windowed multiplication: IL is public (see childTweak), so timing it reveals nothing the xpub does not.
+ */
+export function childPublicKey(parentPub: PublicKey, tweak: Uint8Array): PublicKey {
+  const point = curve.g.mul(new BigNumber([...tweak])).add(parentPub);
+  return new PublicKey(point.x, point.y);
 }
 
 /**
@@ -20,18 +63,12 @@ export class ChildKey extends PrivateKey {
  * for the cost of one variable-time multiplication instead of a constant-time one.
  *
  * `HD.deriveChild` computes the child's public key as k·G with the constant-time ladder, the cost that
- * matters when the scalar is secret. Here it is computed as the public derivation does, Kpar + IL·G:
- * IL (the left half of HMAC-SHA512(chain code, Kpar ‖ idx)) is computable by anyone holding the account's
- * extended public key, so timing IL·G reveals nothing the xpub does not; the private key is the scalar
- * sum IL + kpar (mod n), which costs no multiplication at all. Checked against an independent BIP32
+ * matters when the scalar is secret. Here it is computed as the public derivation does (childPublicKey),
+ * and the private key as the scalar sum IL + kpar (childPrivateKey). Checked against an independent BIP32
  * implementation in test/unit/child-key.test.ts.
  */
 export function deriveChildKey(chainNode: HD, idx: number): ChildKey {
-  if (!Number.isInteger(idx) || idx < 0 || idx >= 0x80000000) throw new RangeError(`child index ${idx} is not a non-hardened index`);
   const parentPub = chainNode.pubKey;
-  const data = [...parentPub.encode(true) as number[], (idx >>> 24) & 0xff, (idx >>> 16) & 0xff, (idx >>> 8) & 0xff, idx & 0xff];
-  const il = new BigNumber(Hash.sha512hmac(chainNode.chainCode, data).slice(0, 32));
-  const key = il.add(chainNode.privKey).umod(curve.n);
-  const point = curve.g.mul(il).add(parentPub);
-  return ChildKey.of(key, new PublicKey(point.x, point.y));
+  const tweak = childTweak({ chainCode: Uint8Array.from(chainNode.chainCode), pub: Uint8Array.from(parentPub.encode(true) as number[]) }, idx);
+  return ChildKey.of(childPrivateKey(chainNode.privKey, tweak), childPublicKey(parentPub, tweak));
 }

@@ -1,13 +1,28 @@
 import type { ChainProvider } from '../../chain/types.js';
+import type { WalletRow } from '../../store/repos/wallets.js';
 import type { AuthServices } from '../auth/services.js';
-import type { WalletSync } from '../sync/wallet-sync.js';
+import type { CoreServices, Repos, TransactionServices } from '../context.js';
 import type { AddressBook } from './address-book.js';
 
-/** What wallets need: their addresses, the chain to scan an imported seed, and the data dir's sealing key. */
-export interface WalletServices extends AuthServices {
+/**
+ * What wallets ask of the books: scanning an imported wallet's addresses for what it already holds. Sync
+ * implements it; it sits above wallets (it books into their addresses), so wallets declare what they ask.
+ */
+export interface WalletScanner {
+  scanWallet(wallet: WalletRow): Promise<void>;
+  /** The last scan failure, shown in the network status (a background scan that fails records it here). */
+  lastError: string | null;
+}
+
+/**
+ * What wallets need: their rows, owners and members, balances, addresses, the chain to scan an imported
+ * seed, the password throttle and the data dir's sealing key.
+ */
+export interface WalletServices extends CoreServices, TransactionServices, Pick<AuthServices, 'throttle'> {
+  repos: Pick<Repos, 'users' | 'organisation' | 'wallets' | 'walletUtxos'>;
   addressBook: AddressBook;
   chain: ChainProvider;
-  sync: WalletSync;
+  sync: WalletScanner;
   /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */
   sealingKey(): Buffer;
 }

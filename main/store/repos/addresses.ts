@@ -14,15 +14,21 @@ export function createAddressRepo(db: Db) {
   const unused = db.prepare<[number, number, number], { chain: 0 | 1; idx: number; address: string; used: number }>(
     'SELECT chain, idx, address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 0 ORDER BY idx LIMIT ?',
   );
-  const highestUsed = db.prepare<[number, number], { idx: number | null }>('SELECT max(idx) AS idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1');
+  const highestUsed = db.prepare<[number, number], { idx: number | null }>(
+    'SELECT max(idx) AS idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1',
+  );
   const markUsed = db.prepare('UPDATE addresses SET used = 1 WHERE wallet_row = ? AND address = ?');
   const markUnused = db.prepare('UPDATE addresses SET used = 0 WHERE wallet_row = ? AND address = ?');
-  const owner = db.prepare<[string], { wallet_row: number; chain: 0 | 1; idx: number }>('SELECT wallet_row, chain, idx FROM addresses WHERE address = ? ORDER BY wallet_row LIMIT 1');
+  const owner = db.prepare<[string], { wallet_row: number; chain: 0 | 1; idx: number }>(
+    'SELECT wallet_row, chain, idx FROM addresses WHERE address = ? ORDER BY wallet_row LIMIT 1',
+  );
   const leastRecentlyIssued = db.prepare<[number, number], { address: string }>(
     'SELECT address FROM addresses WHERE wallet_row = ? AND chain = 0 AND used = 0 AND idx <= ? ORDER BY issued_at IS NOT NULL, issued_at, idx LIMIT 1',
   );
   const issue = db.prepare('UPDATE addresses SET issued_at = ? WHERE wallet_row = ? AND address = ?');
-  const at = db.prepare<[number, number, number], { address: string; used: number }>('SELECT address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND idx = ?');
+  const at = db.prepare<[number, number, number], { address: string; used: number }>(
+    'SELECT address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND idx = ?',
+  );
   return {
     /** Number of derived addresses on a chain; they are always 0..n-1 with no gaps. */
     count(walletRow: number, chain: 0 | 1): number {

@@ -17,7 +17,14 @@ interface Raw {
   last_used_at: number | null;
   revoked_at: number | null;
 }
-const toRow = (r: Raw): ApiKeyRow => ({ keyId: r.key_id, uid: r.uid, label: r.label, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at });
+const toRow = (r: Raw): ApiKeyRow => ({
+  keyId: r.key_id,
+  uid: r.uid,
+  label: r.label,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
 const COLUMNS = 'key_id, uid, label, created_at, last_used_at, revoked_at';
 
 /** API keys are stored as the SHA-256 of the key only; the key is shown once, at creation. */
@@ -25,7 +32,9 @@ export function createApiKeyRepo(db: Db) {
   const insert = db.prepare('INSERT INTO api_keys (key_id, uid, key_hash, label, created_at) VALUES (?, ?, ?, ?, ?)');
   const byHash = db.prepare<[string], Raw>(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ?`);
   const byId = db.prepare<[string], Raw>(`SELECT ${COLUMNS} FROM api_keys WHERE key_id = ?`);
-  const activeForUser = db.prepare<[string], Raw>(`SELECT ${COLUMNS} FROM api_keys WHERE uid = ? AND revoked_at IS NULL ORDER BY created_at, rowid`);
+  const activeForUser = db.prepare<[string], Raw>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE uid = ? AND revoked_at IS NULL ORDER BY created_at, rowid`,
+  );
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL');
   const revokeAll = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE uid = ? AND revoked_at IS NULL');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?');

@@ -80,15 +80,30 @@ const toAttempt = (r: AttemptRaw): PaymentAttempt => ({
 
 /** P2P paymail references this host issued, idempotency keys of pay calls, and payment attempts. */
 export function createPaymentRepo(db: Db) {
-  const insertRef = db.prepare('INSERT INTO paymail_refs (reference, wallet_row, outputs, satoshis, created_at, expires_at, kind, token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const purgeRefs = db.prepare('DELETE FROM paymail_refs WHERE txid IS NULL AND expires_at < ?');
-  const getRef = db.prepare<[string], { reference: string; wallet_row: number; outputs: string; satoshis: number; created_at: number; expires_at: number; txid: string | null; kind: PaymailRef['kind']; token_id: string | null }>(
-    'SELECT * FROM paymail_refs WHERE reference = ?',
+  const insertRef = db.prepare(
+    'INSERT INTO paymail_refs (reference, wallet_row, outputs, satoshis, created_at, expires_at, kind, token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const purgeRefs = db.prepare('DELETE FROM paymail_refs WHERE txid IS NULL AND expires_at < ?');
+  const getRef = db.prepare<
+    [string],
+    {
+      reference: string;
+      wallet_row: number;
+      outputs: string;
+      satoshis: number;
+      created_at: number;
+      expires_at: number;
+      txid: string | null;
+      kind: PaymailRef['kind'];
+      token_id: string | null;
+    }
+  >('SELECT * FROM paymail_refs WHERE reference = ?');
   const claimRef = db.prepare('UPDATE paymail_refs SET txid = ? WHERE reference = ? AND txid IS NULL');
   const unclaimRef = db.prepare('UPDATE paymail_refs SET txid = NULL WHERE reference = ? AND txid = ?');
   const settleRef = db.prepare('UPDATE paymail_refs SET txid = ? WHERE reference = ? AND (txid IS NULL OR txid = ?)');
-  const claimKey = db.prepare("INSERT INTO idempotency (uid, key, state, created_at, request_hash) VALUES (?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING");
+  const claimKey = db.prepare(
+    "INSERT INTO idempotency (uid, key, state, created_at, request_hash) VALUES (?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING",
+  );
   const getKey = db.prepare<[string, string], { state: 'pending' | 'done'; response: string | null; request_hash: string | null }>(
     'SELECT state, response, request_hash FROM idempotency WHERE uid = ? AND key = ?',
   );
@@ -99,10 +114,16 @@ export function createPaymentRepo(db: Db) {
     "INSERT INTO payment_attempts (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at, change_addresses) VALUES (?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?)",
   );
   const setAttempt = db.prepare('UPDATE payment_attempts SET state = ? WHERE attempt = ?');
-  const setPending = db.prepare("UPDATE payment_attempts SET state = 'pending', delivered_at = ?, peer_txid = ? WHERE attempt = ? AND state IN ('sending','unknown')");
+  const setPending = db.prepare(
+    "UPDATE payment_attempts SET state = 'pending', delivered_at = ?, peer_txid = ? WHERE attempt = ? AND state IN ('sending','unknown')",
+  );
   const setFailed = db.prepare("UPDATE payment_attempts SET state = 'failed', failure = ? WHERE attempt = ?");
-  const openAttempts = db.prepare<[], AttemptRaw>("SELECT * FROM payment_attempts WHERE state IN ('sending','unknown','pending','cancelling') ORDER BY created_at");
-  const setCancelling = db.prepare("UPDATE payment_attempts SET state = 'cancelling', cancel_raw = ?, cancel_txid = ?, failure = ? WHERE attempt = ?");
+  const openAttempts = db.prepare<[], AttemptRaw>(
+    "SELECT * FROM payment_attempts WHERE state IN ('sending','unknown','pending','cancelling') ORDER BY created_at",
+  );
+  const setCancelling = db.prepare(
+    "UPDATE payment_attempts SET state = 'cancelling', cancel_raw = ?, cancel_txid = ?, failure = ? WHERE attempt = ?",
+  );
   const byTxid = db.prepare<[string], AttemptRaw>('SELECT * FROM payment_attempts WHERE txid = ? ORDER BY created_at DESC LIMIT 1');
   const byId = db.prepare<[string], AttemptRaw>('SELECT * FROM payment_attempts WHERE attempt = ?');
   const attemptExists = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM payment_attempts WHERE attempt = ?');
@@ -112,7 +133,16 @@ export function createPaymentRepo(db: Db) {
   const dropUnsentKey = db.prepare("DELETE FROM idempotency WHERE uid = ? AND key = ? AND state = 'pending' AND attempt IS NULL");
   return {
     insertRef(r: Omit<PaymailRef, 'txid' | 'kind' | 'tokenId'> & Partial<Pick<PaymailRef, 'kind' | 'tokenId'>>): void {
-      insertRef.run(r.reference, r.walletRow, JSON.stringify(r.outputs), r.satoshis, r.createdAt, r.expiresAt, r.kind ?? 'bsv', r.tokenId ?? null);
+      insertRef.run(
+        r.reference,
+        r.walletRow,
+        JSON.stringify(r.outputs),
+        r.satoshis,
+        r.createdAt,
+        r.expiresAt,
+        r.kind ?? 'bsv',
+        r.tokenId ?? null,
+      );
     },
     /** Forgets unpaid references that expired before `before`. */
     purgeExpiredRefs(before: number): number {
@@ -121,7 +151,17 @@ export function createPaymentRepo(db: Db) {
     getRef(reference: string): PaymailRef | null {
       const r = getRef.get(reference);
       return r
-        ? { reference: r.reference, walletRow: r.wallet_row, outputs: JSON.parse(r.outputs), satoshis: r.satoshis, createdAt: r.created_at, expiresAt: r.expires_at, txid: r.txid, kind: r.kind, tokenId: r.token_id }
+        ? {
+            reference: r.reference,
+            walletRow: r.wallet_row,
+            outputs: JSON.parse(r.outputs),
+            satoshis: r.satoshis,
+            createdAt: r.created_at,
+            expiresAt: r.expires_at,
+            txid: r.txid,
+            kind: r.kind,
+            tokenId: r.token_id,
+          }
         : null;
     },
     /** Binds a reference to the transaction that paid it; false if it was paid by another. */
@@ -129,10 +169,20 @@ export function createPaymentRepo(db: Db) {
       return settleRef.run(txid, reference, txid).changes > 0;
     },
     /** Claims an idempotency key for one request; returns the earlier state if it was claimed before. */
-    claimKey(uid: string, key: string, at: number, requestHash: string): { claimed: true } | { claimed: false; state: 'pending' | 'done'; response: string | null; sameRequest: boolean } {
+    claimKey(
+      uid: string,
+      key: string,
+      at: number,
+      requestHash: string,
+    ): { claimed: true } | { claimed: false; state: 'pending' | 'done'; response: string | null; sameRequest: boolean } {
       if (claimKey.run(uid, key, at, requestHash).changes > 0) return { claimed: true };
       const r = getKey.get(uid, key)!;
-      return { claimed: false, state: r.state, response: r.response, sameRequest: r.request_hash === null || r.request_hash === requestHash };
+      return {
+        claimed: false,
+        state: r.state,
+        response: r.response,
+        sameRequest: r.request_hash === null || r.request_hash === requestHash,
+      };
     },
     linkKey(uid: string, key: string, attempt: string): void {
       linkKey.run(attempt, uid, key);

@@ -11,9 +11,10 @@ export interface SessionRow {
 /** Sessions are stored by the SHA-256 of their token only; the token itself never reaches the disk. */
 export function createSessionRepo(db: Db) {
   const insert = db.prepare('INSERT INTO sessions (token_hash, uid, created_at, expires_at) VALUES (?, ?, ?, ?)');
-  const byHash = db.prepare<[string], { token_hash: string; uid: string; created_at: number; expires_at: number; revoked_at: number | null }>(
-    'SELECT token_hash, uid, created_at, expires_at, revoked_at FROM sessions WHERE token_hash = ?',
-  );
+  const byHash = db.prepare<
+    [string],
+    { token_hash: string; uid: string; created_at: number; expires_at: number; revoked_at: number | null }
+  >('SELECT token_hash, uid, created_at, expires_at, revoked_at FROM sessions WHERE token_hash = ?');
   const revoke = db.prepare('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL');
   const revokeAll = db.prepare('UPDATE sessions SET revoked_at = ? WHERE uid = ? AND revoked_at IS NULL');
   const revokeOthers = db.prepare('UPDATE sessions SET revoked_at = ? WHERE uid = ? AND token_hash <> ? AND revoked_at IS NULL');

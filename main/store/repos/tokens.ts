@@ -53,27 +53,85 @@ export interface TokenSerial {
 }
 
 interface RawToken {
-  token_id: string; protocol: string; symbol: string; name: string; redemption_pkh: string; schema: string; supply: number; redeemed: number | null;
-  sats_per_token: number; decimals: number; splittable: number; issuer_wallet_row: number | null; issuer_chain: number | null; issuer_idx: number | null;
-  contract_txid: string | null; issue_txid: string | null; created_at: number;
+  token_id: string;
+  protocol: string;
+  symbol: string;
+  name: string;
+  redemption_pkh: string;
+  schema: string;
+  supply: number;
+  redeemed: number | null;
+  sats_per_token: number;
+  decimals: number;
+  splittable: number;
+  issuer_wallet_row: number | null;
+  issuer_chain: number | null;
+  issuer_idx: number | null;
+  contract_txid: string | null;
+  issue_txid: string | null;
+  created_at: number;
 }
 const toToken = (r: RawToken): TokenRow => ({
-  tokenId: r.token_id, protocol: r.protocol, symbol: r.symbol, name: r.name, redemptionPkh: r.redemption_pkh, schema: r.schema, supply: r.supply,
-  redeemed: r.redeemed ?? 0, satsPerToken: r.sats_per_token, decimals: r.decimals, splittable: r.splittable === 1, issuerWalletRow: r.issuer_wallet_row,
-  issuerChain: r.issuer_chain, issuerIdx: r.issuer_idx, contractTxid: r.contract_txid, issueTxid: r.issue_txid, createdAt: r.created_at,
+  tokenId: r.token_id,
+  protocol: r.protocol,
+  symbol: r.symbol,
+  name: r.name,
+  redemptionPkh: r.redemption_pkh,
+  schema: r.schema,
+  supply: r.supply,
+  redeemed: r.redeemed ?? 0,
+  satsPerToken: r.sats_per_token,
+  decimals: r.decimals,
+  splittable: r.splittable === 1,
+  issuerWalletRow: r.issuer_wallet_row,
+  issuerChain: r.issuer_chain,
+  issuerIdx: r.issuer_idx,
+  contractTxid: r.contract_txid,
+  issueTxid: r.issue_txid,
+  createdAt: r.created_at,
 });
 
 interface RawUtxo {
-  txid: string; vout: number; token_id: string; protocol: string; wallet_row: number; address: string; chain: number | null; idx: number | null;
-  satoshis: number; script: string; sn: number | null; status: TokenUtxo['status']; reserved_by: string | null; spent_by: string | null;
-  height: number | null; validity: TokenUtxo['validity'];
+  txid: string;
+  vout: number;
+  token_id: string;
+  protocol: string;
+  wallet_row: number;
+  address: string;
+  chain: number | null;
+  idx: number | null;
+  satoshis: number;
+  script: string;
+  sn: number | null;
+  status: TokenUtxo['status'];
+  reserved_by: string | null;
+  spent_by: string | null;
+  height: number | null;
+  validity: TokenUtxo['validity'];
 }
 const toUtxo = (r: RawUtxo): TokenUtxo => ({
-  txid: r.txid, vout: r.vout, tokenId: r.token_id, protocol: r.protocol, walletRow: r.wallet_row, address: r.address, chain: r.chain, idx: r.idx,
-  satoshis: r.satoshis, script: r.script, sn: r.sn, status: r.status, reservedBy: r.reserved_by, spentBy: r.spent_by, height: r.height, validity: r.validity,
+  txid: r.txid,
+  vout: r.vout,
+  tokenId: r.token_id,
+  protocol: r.protocol,
+  walletRow: r.wallet_row,
+  address: r.address,
+  chain: r.chain,
+  idx: r.idx,
+  satoshis: r.satoshis,
+  script: r.script,
+  sn: r.sn,
+  status: r.status,
+  reservedBy: r.reserved_by,
+  spentBy: r.spent_by,
+  height: r.height,
+  validity: r.validity,
 });
 
-/** Tokens, their outputs held by the organisation's wallets, NFT serials and lineage proofs (tables tokens, token_utxos, token_serials, token_proofs). */
+/**
+ * Tokens, their outputs held by the organisation's wallets, NFT serials and lineage proofs (tables tokens, token_utxos, token_serials,
+ * token_proofs).
+ */
 export function createTokenRepo(db: Db) {
   const insertToken = db.prepare(
     `INSERT OR IGNORE INTO tokens (token_id, protocol, symbol, name, redemption_pkh, schema, supply, sats_per_token, decimals, splittable, issuer_wallet_row, issuer_chain, issuer_idx, contract_txid, issue_txid, created_at)
@@ -84,7 +142,9 @@ export function createTokenRepo(db: Db) {
   const allTokens = db.prepare<[], RawToken>(`${withRedeemed} ORDER BY t.created_at DESC, t.token_id`);
   const addSupply = db.prepare('UPDATE tokens SET supply = supply + ?, contract_txid = ?, issue_txid = ? WHERE token_id = ?');
   const insertRedemption = db.prepare('INSERT OR IGNORE INTO token_redemptions (txid, token_id, tokens, sn) VALUES (?, ?, ?, ?)');
-  const redemptionsOf = db.prepare<[string], { token_id: string; tokens: number; sn: number | null }>('SELECT token_id, tokens, sn FROM token_redemptions WHERE txid = ?');
+  const redemptionsOf = db.prepare<[string], { token_id: string; tokens: number; sn: number | null }>(
+    'SELECT token_id, tokens, sn FROM token_redemptions WHERE txid = ?',
+  );
   const removeRedemption = db.prepare('DELETE FROM token_redemptions WHERE txid = ?');
 
   const insertUtxo = db.prepare(
@@ -92,33 +152,56 @@ export function createTokenRepo(db: Db) {
      VALUES (@txid, @vout, @tokenId, @protocol, @walletRow, @address, @chain, @idx, @satoshis, @script, @sn, 'available', @height, @validity, @createdAt)`,
   );
   const getUtxo = db.prepare<[string, number], RawUtxo>('SELECT * FROM token_utxos WHERE txid = ? AND vout = ?');
-  const spend = db.prepare("UPDATE token_utxos SET status = 'spent', spent_by = ?, reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ?");
-  const unspend = db.prepare("UPDATE token_utxos SET status = 'available', spent_by = NULL, reserved_by = NULL, reserved_at = NULL WHERE spent_by = ?");
+  const spend = db.prepare(
+    "UPDATE token_utxos SET status = 'spent', spent_by = ?, reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ?",
+  );
+  const unspend = db.prepare(
+    "UPDATE token_utxos SET status = 'available', spent_by = NULL, reserved_by = NULL, reserved_at = NULL WHERE spent_by = ?",
+  );
   const removeOutputs = db.prepare('DELETE FROM token_utxos WHERE txid = ?');
   const outputsOf = db.prepare<[string], RawUtxo>('SELECT * FROM token_utxos WHERE txid = ? ORDER BY vout');
   const spentByTx = db.prepare<[string], RawUtxo>('SELECT * FROM token_utxos WHERE spent_by = ?');
   const reservedAll = db.prepare<[], RawUtxo>("SELECT * FROM token_utxos WHERE status = 'reserved'");
-  const releaseOne = db.prepare("UPDATE token_utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'");
+  const releaseOne = db.prepare(
+    "UPDATE token_utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'",
+  );
   const confirm = db.prepare('UPDATE token_utxos SET height = ? WHERE txid = ?');
-  const reserve = db.prepare("UPDATE token_utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available' AND validity = 'valid'");
-  const release = db.prepare("UPDATE token_utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'");
-  const held = db.prepare<[number], RawUtxo>("SELECT * FROM token_utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY token_id, satoshis DESC, txid, vout");
-  const heldAt = db.prepare<[string], RawUtxo>("SELECT * FROM token_utxos WHERE address = ? AND status <> 'spent' ORDER BY token_id, satoshis DESC, txid, vout");
+  const reserve = db.prepare(
+    "UPDATE token_utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available' AND validity = 'valid'",
+  );
+  const release = db.prepare(
+    "UPDATE token_utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'",
+  );
+  const held = db.prepare<[number], RawUtxo>(
+    "SELECT * FROM token_utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY token_id, satoshis DESC, txid, vout",
+  );
+  const heldAt = db.prepare<[string], RawUtxo>(
+    "SELECT * FROM token_utxos WHERE address = ? AND status <> 'spent' ORDER BY token_id, satoshis DESC, txid, vout",
+  );
   const spendable = db.prepare<[number, string], RawUtxo>(
     "SELECT * FROM token_utxos WHERE wallet_row = ? AND token_id = ? AND status = 'available' AND validity = 'valid' ORDER BY satoshis DESC, txid, vout",
   );
-  const unchecked = db.prepare<[], RawUtxo>("SELECT * FROM token_utxos WHERE validity = 'unchecked' AND status <> 'spent' ORDER BY created_at");
+  const unchecked = db.prepare<[], RawUtxo>(
+    "SELECT * FROM token_utxos WHERE validity = 'unchecked' AND status <> 'spent' ORDER BY created_at",
+  );
   const setValidity = db.prepare('UPDATE token_utxos SET validity = ?, sn = coalesce(?, sn) WHERE txid = ? AND vout = ?');
-  const circulating = db.prepare<[string], { n: number | null }>("SELECT count(*) AS n FROM token_utxos WHERE token_id = ? AND status <> 'spent'");
+  const circulating = db.prepare<[string], { n: number | null }>(
+    "SELECT count(*) AS n FROM token_utxos WHERE token_id = ? AND status <> 'spent'",
+  );
 
   const insertSerial = db.prepare('INSERT OR IGNORE INTO token_serials (token_id, sn, data, txid, vout) VALUES (?, ?, ?, ?, ?)');
   const moveSerial = db.prepare('UPDATE token_serials SET txid = ?, vout = ? WHERE token_id = ? AND sn = ?');
   const redeemSerial = db.prepare('UPDATE token_serials SET redeemed = 1, txid = NULL, vout = NULL WHERE token_id = ? AND sn = ?');
   const unredeemSerial = db.prepare('UPDATE token_serials SET redeemed = 0 WHERE token_id = ? AND sn = ?');
-  const serials = db.prepare<[string], { token_id: string; sn: number; data: string; txid: string | null; vout: number | null; redeemed: number }>('SELECT * FROM token_serials WHERE token_id = ? ORDER BY sn');
+  const serials = db.prepare<
+    [string],
+    { token_id: string; sn: number; data: string; txid: string | null; vout: number | null; redeemed: number }
+  >('SELECT * FROM token_serials WHERE token_id = ? ORDER BY sn');
   const maxSerial = db.prepare<[string], { n: number | null }>('SELECT max(sn) AS n FROM token_serials WHERE token_id = ?');
 
-  const getProof = db.prepare<[string, number], { token_id: string; sn: number | null; valid: number }>('SELECT token_id, sn, valid FROM token_proofs WHERE txid = ? AND vout = ?');
+  const getProof = db.prepare<[string, number], { token_id: string; sn: number | null; valid: number }>(
+    'SELECT token_id, sn, valid FROM token_proofs WHERE txid = ? AND vout = ?',
+  );
   const putProof = db.prepare('INSERT OR REPLACE INTO token_proofs (txid, vout, token_id, sn, valid) VALUES (?, ?, ?, ?, ?)');
 
   return {
@@ -216,7 +299,14 @@ export function createTokenRepo(db: Db) {
       moveSerial.run(txid, vout, tokenId, sn);
     },
     serials(tokenId: string): TokenSerial[] {
-      return serials.all(tokenId).map((r) => ({ tokenId: r.token_id, sn: r.sn, data: JSON.parse(r.data) as string[], txid: r.txid, vout: r.vout, redeemed: r.redeemed === 1 }));
+      return serials.all(tokenId).map((r) => ({
+        tokenId: r.token_id,
+        sn: r.sn,
+        data: JSON.parse(r.data) as string[],
+        txid: r.txid,
+        vout: r.vout,
+        redeemed: r.redeemed === 1,
+      }));
     },
     lastSerial(tokenId: string): number {
       return maxSerial.get(tokenId)?.n ?? 0;
@@ -236,7 +326,9 @@ export type TokenRepo = ReturnType<typeof createTokenRepo>;
 /** Token templates the organisation installed (licensed STAS scripts): never shipped, kept in the encrypted database. */
 export function createTokenTemplateRepo(db: Db) {
   const put = db.prepare('INSERT OR REPLACE INTO token_templates (protocol_id, template, source, installed_at) VALUES (?, ?, ?, ?)');
-  const all = db.prepare<[], { protocol_id: string; template: string; source: string; installed_at: number }>('SELECT * FROM token_templates ORDER BY protocol_id');
+  const all = db.prepare<[], { protocol_id: string; template: string; source: string; installed_at: number }>(
+    'SELECT * FROM token_templates ORDER BY protocol_id',
+  );
   const remove = db.prepare('DELETE FROM token_templates WHERE protocol_id = ?');
   return {
     put(protocolId: string, template: string, source: 'api' | 'flag', at: number): void {

@@ -40,7 +40,8 @@ export interface UnconfirmedTx {
 /** Each wallet's history: one row per transaction that touched it, with the net effect on its balance. */
 export function createWalletTxRepo(db: Db) {
   // A transaction the chain has: its effect is booked, and it is no longer unseen or failed.
-  const upsert = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state)
+  const upsert =
+    db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state)
     VALUES (@walletRow, @txid, @direction, @amount, @fee, @feePaidBy, @counterparty, @memo, @height, @time, 'seen')
     ON CONFLICT (wallet_row, txid) DO UPDATE SET direction = excluded.direction, amount = excluded.amount, fee = coalesce(excluded.fee, fee),
       fee_paid_by = coalesce(excluded.fee_paid_by, fee_paid_by),
@@ -48,25 +49,43 @@ export function createWalletTxRepo(db: Db) {
       state = 'seen', failure = NULL, unseen_since = NULL`);
   // A payment of ours the chain has not seen yet: shown in history, not booked. Signing is deterministic,
   // so a retry after a failure can be the very same transaction: its failed row becomes pending again.
-  const insertUnseen = db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state)
+  const insertUnseen =
+    db.prepare(`INSERT INTO wallet_txs (wallet_row, txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state)
     VALUES (@walletRow, @txid, @direction, @amount, @fee, @feePaidBy, @counterparty, @memo, NULL, @time, 'unseen')
     ON CONFLICT (wallet_row, txid) DO UPDATE SET state = 'unseen', failure = NULL, time = excluded.time WHERE state = 'failed'`);
-  const get = db.prepare<[number, string], { height: number | null; state: ChainState }>('SELECT height, state FROM wallet_txs WHERE wallet_row = ? AND txid = ?');
+  const get = db.prepare<[number, string], { height: number | null; state: ChainState }>(
+    'SELECT height, state FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
+  );
   // Only booked rows: a failed or never-booked one must be booked (its coins and outputs), not just dated.
   const confirm = db.prepare("UPDATE wallet_txs SET height = ? WHERE txid = ? AND state = 'seen'");
   const unbooked = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM wallet_txs WHERE txid = ? AND state <> 'seen'");
-  const annotate = db.prepare('UPDATE wallet_txs SET memo = coalesce(?, memo), counterparty = coalesce(?, counterparty) WHERE wallet_row = ? AND txid = ?');
+  const annotate = db.prepare(
+    'UPDATE wallet_txs SET memo = coalesce(?, memo), counterparty = coalesce(?, counterparty) WHERE wallet_row = ? AND txid = ?',
+  );
   const fail = db.prepare("UPDATE wallet_txs SET state = 'failed', failure = ?, height = NULL WHERE txid = ?");
   const peer = db.prepare('UPDATE wallet_txs SET peer_txid = ? WHERE txid = ?');
-  const unconfirmed = db.prepare<[], { txid: string; state: ChainState; unseen_since: number | null; checked_at: number | null; time: number }>(
+  const unconfirmed = db.prepare<
+    [],
+    { txid: string; state: ChainState; unseen_since: number | null; checked_at: number | null; time: number }
+  >(
     "SELECT txid, min(state) AS state, min(unseen_since) AS unseen_since, max(checked_at) AS checked_at, min(time) AS time FROM wallet_txs WHERE height IS NULL AND state <> 'failed' GROUP BY txid ORDER BY min(time)",
   );
-  const checked = db.prepare('UPDATE wallet_txs SET checked_at = ?, unseen_since = CASE WHEN ? THEN coalesce(unseen_since, ?) ELSE NULL END WHERE txid = ?');
-  const statesOf = db.prepare<[string], { wallet_row: number; height: number | null; state: ChainState }>('SELECT wallet_row, height, state FROM wallet_txs WHERE txid = ?');
-  const row = db.prepare<[number, string], Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }>(
+  const checked = db.prepare(
+    'UPDATE wallet_txs SET checked_at = ?, unseen_since = CASE WHEN ? THEN coalesce(unseen_since, ?) ELSE NULL END WHERE txid = ?',
+  );
+  const statesOf = db.prepare<[string], { wallet_row: number; height: number | null; state: ChainState }>(
+    'SELECT wallet_row, height, state FROM wallet_txs WHERE txid = ?',
+  );
+  const row = db.prepare<
+    [number, string],
+    Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }
+  >(
     'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
   );
-  const page = db.prepare<[number, number, number], Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }>(
+  const page = db.prepare<
+    [number, number, number],
+    Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }
+  >(
     // Unconfirmed first, then newest block first, newest booked first: the wallet_txs_page index read backwards.
     'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
   );
@@ -109,7 +128,9 @@ export function createWalletTxRepo(db: Db) {
     },
     /** Transactions of the books that no block holds yet, each once, oldest first. */
     unconfirmed(): UnconfirmedTx[] {
-      return unconfirmed.all().map((r) => ({ txid: r.txid, state: r.state, unseenSince: r.unseen_since, checkedAt: r.checked_at, time: r.time }));
+      return unconfirmed
+        .all()
+        .map((r) => ({ txid: r.txid, state: r.state, unseenSince: r.unseen_since, checkedAt: r.checked_at, time: r.time }));
     },
     /** Remembers a check of the chain: when it was made and, if the chain lacked the transaction, since when. */
     noteCheck(txid: string, at: number, chainHasIt: boolean): void {
@@ -117,7 +138,9 @@ export function createWalletTxRepo(db: Db) {
     },
     /** A page of the wallet's history: unconfirmed first, then newest block first. */
     page(walletRow: number, limit: number, offset: number): WalletTxRow[] {
-      return page.all(walletRow, limit, offset).map(({ peer_txid, fee_paid_by, ...r }) => ({ ...r, peerTxid: peer_txid, feePaidBy: fee_paid_by }));
+      return page
+        .all(walletRow, limit, offset)
+        .map(({ peer_txid, fee_paid_by, ...r }) => ({ ...r, peerTxid: peer_txid, feePaidBy: fee_paid_by }));
     },
   };
 }

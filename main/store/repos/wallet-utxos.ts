@@ -30,8 +30,18 @@ interface Raw {
   reserved_by?: string | null;
 }
 const toRow = (r: Raw): WalletUtxo => ({
-  walletRow: r.wallet_row, txid: r.txid, vout: r.vout, satoshis: r.satoshis, script: r.script, chain: r.chain, idx: r.idx,
-  status: r.status, height: r.height, address: r.address, spentBy: r.spent_by, reservedBy: r.reserved_by ?? null,
+  walletRow: r.wallet_row,
+  txid: r.txid,
+  vout: r.vout,
+  satoshis: r.satoshis,
+  script: r.script,
+  chain: r.chain,
+  idx: r.idx,
+  status: r.status,
+  height: r.height,
+  address: r.address,
+  spentBy: r.spent_by,
+  reservedBy: r.reserved_by ?? null,
 });
 
 /** The outputs the organisation's wallets own (table `utxos`): one row per outpoint. */
@@ -50,25 +60,47 @@ export function createWalletUtxoRepo(db: Db) {
   );
   // Coin selection reads a few candidates, not every coin: the smallest coins from a value up, and the largest.
   // Ordered by value alone, so the partial index answers in order (no sort of every coin).
-  const smallestFrom = db.prepare<[number, number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' AND satoshis >= ? ORDER BY satoshis LIMIT ?");
-  const largest = db.prepare<[number, number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC LIMIT ?");
-  const availableSum = db.prepare<[number], { s: number | null }>("SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'available'");
-  const available = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout");
-  const reserve = db.prepare("UPDATE utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available'");
-  const release = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'");
-  const releaseCoin = db.prepare("UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'");
+  const smallestFrom = db.prepare<[number, number, number], Raw>(
+    "SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' AND satoshis >= ? ORDER BY satoshis LIMIT ?",
+  );
+  const largest = db.prepare<[number, number], Raw>(
+    "SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC LIMIT ?",
+  );
+  const availableSum = db.prepare<[number], { s: number | null }>(
+    "SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'available'",
+  );
+  const available = db.prepare<[number], Raw>(
+    "SELECT * FROM utxos WHERE wallet_row = ? AND status = 'available' ORDER BY satoshis DESC, txid, vout",
+  );
+  const reserve = db.prepare(
+    "UPDATE utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available'",
+  );
+  const release = db.prepare(
+    "UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE reserved_by = ? AND status = 'reserved'",
+  );
+  const releaseCoin = db.prepare(
+    "UPDATE utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'",
+  );
   const reservedAll = db.prepare<[], Raw>("SELECT * FROM utxos WHERE status = 'reserved'");
-  const reservedSum = db.prepare<[number], { s: number | null }>("SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'reserved'");
-  const all = db.prepare<[number, number], Raw>('SELECT * FROM utxos WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, txid, vout LIMIT ?');
+  const reservedSum = db.prepare<[number], { s: number | null }>(
+    "SELECT sum(satoshis) AS s FROM utxos WHERE wallet_row = ? AND status = 'reserved'",
+  );
+  const all = db.prepare<[number, number], Raw>(
+    'SELECT * FROM utxos WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, txid, vout LIMIT ?',
+  );
   // With the time the wallet first booked the output's transaction (its history row), spent ones only when asked.
   const listed = db.prepare<[number, number, number], Raw & { booked_at: number | null }>(
     `SELECT u.*, t.time AS booked_at FROM utxos u LEFT JOIN wallet_txs t ON t.wallet_row = u.wallet_row AND t.txid = u.txid
      WHERE u.wallet_row = ? AND (? = 1 OR u.status <> 'spent') ORDER BY u.height IS NULL DESC, u.height DESC, u.txid, u.vout LIMIT ?`,
   );
-  const unspent = db.prepare<[number], Raw>("SELECT * FROM utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY height IS NULL, height, txid, vout");
+  const unspent = db.prepare<[number], Raw>(
+    "SELECT * FROM utxos WHERE wallet_row = ? AND status <> 'spent' ORDER BY height IS NULL, height, txid, vout",
+  );
   const outputsOf = db.prepare<[string], Raw>('SELECT * FROM utxos WHERE txid = ? ORDER BY vout');
   const spentByTx = db.prepare<[string], Raw>('SELECT * FROM utxos WHERE spent_by = ?');
-  const unspend = db.prepare("UPDATE utxos SET status = 'available', spent_by = NULL, reserved_by = NULL, reserved_at = NULL WHERE spent_by = ?");
+  const unspend = db.prepare(
+    "UPDATE utxos SET status = 'available', spent_by = NULL, reserved_by = NULL, reserved_at = NULL WHERE spent_by = ?",
+  );
   const removeOutput = db.prepare('DELETE FROM utxos WHERE txid = ? AND vout = ?');
   const onAddress = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM utxos WHERE address = ?');
   return {

@@ -51,7 +51,8 @@ const toRow = (r: Raw): WalletRow => ({
 });
 
 export function createWalletRepo(db: Db) {
-  const insert = db.prepare(`INSERT INTO wallets (wallet_id, owner_uid, title, logo, type, derivation_path, account_xpub, sealed_seed, paymail_alias, paymail_domain, paymail_active, created_at)
+  const insert =
+    db.prepare(`INSERT INTO wallets (wallet_id, owner_uid, title, logo, type, derivation_path, account_xpub, sealed_seed, paymail_alias, paymail_domain, paymail_active, created_at)
     VALUES (@walletId, @ownerUid, @title, @logo, @type, @derivationPath, @accountXpub, @sealedSeed, @paymailAlias, @paymailDomain, @paymailActive, @createdAt)`);
   const byRow = db.prepare<[number], Raw>('SELECT * FROM wallets WHERE id = ?');
   const all = db.prepare<[], Raw>('SELECT * FROM wallets ORDER BY id');
@@ -65,14 +66,18 @@ export function createWalletRepo(db: Db) {
      SELECT w.*, 'member' AS role_in_wallet FROM wallets w JOIN wallet_members m ON m.wallet_row = w.id WHERE m.uid = ? AND w.type = 'shared'
      ORDER BY created_at, id`,
   );
-  const ownedBy = db.prepare<[string], Raw>("SELECT * FROM wallets WHERE owner_uid = ? AND wallet_id <> 'fee-manager' ORDER BY created_at, id");
+  const ownedBy = db.prepare<[string], Raw>(
+    "SELECT * FROM wallets WHERE owner_uid = ? AND wallet_id <> 'fee-manager' ORDER BY created_at, id",
+  );
   const feeManager = db.prepare<[], Raw>("SELECT * FROM wallets WHERE wallet_id = 'fee-manager' LIMIT 1");
   const byPaymail = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE paymail_alias = ? AND paymail_domain = ?');
   const remove = db.prepare('DELETE FROM wallets WHERE id = ?');
   const members = db.prepare<[number], { uid: string }>('SELECT uid FROM wallet_members WHERE wallet_row = ? ORDER BY uid');
   const clearMembers = db.prepare('DELETE FROM wallet_members WHERE wallet_row = ?');
   const addMember = db.prepare('INSERT INTO wallet_members (wallet_row, uid) VALUES (?, ?)');
-  const balance = db.prepare<[number], { total: number | null }>("SELECT sum(satoshis) AS total FROM utxos WHERE wallet_row = ? AND status <> 'spent'");
+  const balance = db.prepare<[number], { total: number | null }>(
+    "SELECT sum(satoshis) AS total FROM utxos WHERE wallet_row = ? AND status <> 'spent'",
+  );
   return {
     insert(w: Omit<WalletRow, 'id' | 'paymailActive'> & { paymailActive: boolean }): number {
       return Number(insert.run({ ...w, paymailActive: w.paymailActive ? 1 : 0 }).lastInsertRowid);

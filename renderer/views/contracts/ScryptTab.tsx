@@ -9,7 +9,17 @@ import { useSession } from '../../state/store.js';
 import { toBase64 } from './base64.js';
 
 /** The offline sCrypt compiler: edit, compile, see errors where they are, download the artifact. */
-export function ScryptTab({ file, setFile, source, setSource }: { file: string; setFile: (f: string) => void; source: string; setSource: (s: string) => void }) {
+export function ScryptTab({
+  file,
+  setFile,
+  source,
+  setSource,
+}: {
+  file: string;
+  setFile: (f: string) => void;
+  source: string;
+  setSource: (s: string) => void;
+}) {
   const call = useSession((s) => s.call);
   const [optimize, setOptimize] = useState(false);
   const [result, setResult] = useState<CompileOutput | null>(null);

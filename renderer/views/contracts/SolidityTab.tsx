@@ -36,7 +36,13 @@ function markOf(l: TranspileLog): EditorMark & { at: string } {
   const m = /^(.*):(\d+):(\d+):(\d+):(\d+)$/.exec(l.src);
   const line = m ? Number(m[2]) : 1;
   const column = m ? Number(m[3]) : 1;
-  return { line, column, message: l.message, severity: l.type === 'Error' ? 'error' : 'warning', at: m ? `${m[1]}:${line}:${column}` : l.src };
+  return {
+    line,
+    column,
+    message: l.message,
+    severity: l.type === 'Error' ? 'error' : 'warning',
+    at: m ? `${m[1]}:${line}:${column}` : l.src,
+  };
 }
 
 /**
@@ -84,7 +90,8 @@ export function SolidityTab({ openInScrypt }: { openInScrypt: (file: string, sou
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        Solidity transpiled to sCrypt on this computer, by sol2scrypt&apos;s rules. Every construct sCrypt cannot express is reported where it is.
+        Solidity transpiled to sCrypt on this computer, by sol2scrypt&apos;s rules. Every construct sCrypt cannot express is reported where
+        it is.
       </Text>
       <Group align="flex-end">
         <TextInput label="File name" value={file} onChange={(e) => setFile(e.currentTarget.value)} w={240} />
@@ -103,7 +110,11 @@ export function SolidityTab({ openInScrypt }: { openInScrypt: (file: string, sou
       <CodeEditor ref={editor} language="solidity" value={source} onChange={setSource} diagnostics={marks} />
       {failure && <Alert color="red">{failure}</Alert>}
       {logs.length > 0 && (
-        <Alert color={errors ? 'red' : 'yellow'} title={errors ? `${errors} error${errors > 1 ? 's' : ''}` : `${logs.length} warning${logs.length > 1 ? 's' : ''}`} data-testid="transpile-logs">
+        <Alert
+          color={errors ? 'red' : 'yellow'}
+          title={errors ? `${errors} error${errors > 1 ? 's' : ''}` : `${logs.length} warning${logs.length > 1 ? 's' : ''}`}
+          data-testid="transpile-logs"
+        >
           <Stack gap={2}>
             {marks.map((m, i) => (
               <Text key={i} size="sm" ff="monospace" style={{ cursor: 'pointer' }} onClick={() => editor.current?.goTo(m.line, m.column)}>

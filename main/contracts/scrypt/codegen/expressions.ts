@@ -6,7 +6,12 @@ import { readPlace, writePlace } from './places.js';
 import type { Gen } from './stack.js';
 
 const ARITH: Record<string, string> = { '+': 'OP_ADD', '-': 'OP_SUB', '*': 'OP_MUL', '/': 'OP_DIV', '%': 'OP_MOD' };
-const COMPARE: Record<string, string> = { '<': 'OP_LESSTHAN', '<=': 'OP_LESSTHANOREQUAL', '>': 'OP_GREATERTHAN', '>=': 'OP_GREATERTHANOREQUAL' };
+const COMPARE: Record<string, string> = {
+  '<': 'OP_LESSTHAN',
+  '<=': 'OP_LESSTHANOREQUAL',
+  '>': 'OP_GREATERTHAN',
+  '>=': 'OP_GREATERTHANOREQUAL',
+};
 const BITWISE: Record<string, string> = { '&': 'OP_AND', '|': 'OP_OR', '^': 'OP_XOR' };
 
 /**
@@ -139,7 +144,23 @@ function binaryOps(g: Gen, op: string, fa: Family, fb: Family): void {
     if (fa === 'bytes') m.emit(BITWISE[op]);
     else if (fa === 'bool') m.emit(op === '&' ? 'OP_BOOLAND' : op === '|' ? 'OP_BOOLOR' : 'OP_NUMNOTEQUAL');
     // Ints: both padded to the longer one's byte length (num2bin), combined, and normalised back.
-    else m.emit('OP_2DUP', 'OP_SIZE', 'OP_NIP', 'OP_SWAP', 'OP_SIZE', 'OP_NIP', 'OP_MAX', 'OP_TUCK', 'OP_NUM2BIN', 'OP_ROT', 'OP_ROT', 'OP_NUM2BIN', BITWISE[op], 'OP_BIN2NUM');
+    else
+      m.emit(
+        'OP_2DUP',
+        'OP_SIZE',
+        'OP_NIP',
+        'OP_SWAP',
+        'OP_SIZE',
+        'OP_NIP',
+        'OP_MAX',
+        'OP_TUCK',
+        'OP_NUM2BIN',
+        'OP_ROT',
+        'OP_ROT',
+        'OP_NUM2BIN',
+        BITWISE[op],
+        'OP_BIN2NUM',
+      );
   } else if ((op === '<<' || op === '>>') && fa === 'bytes' && fb === 'int') m.emit(op === '<<' ? 'OP_LSHIFT' : 'OP_RSHIFT');
   else throw new Error(`internal: no code for ${fa} ${op} ${fb}`);
 }

@@ -3,7 +3,10 @@ import { emitTruthy } from './builtins.js';
 import { readPlace, writePlace } from './places.js';
 import type { Gen } from './stack.js';
 
-/** Statements: a non-final require is `e OP_VERIFY`; blocks drop their locals at their end, so both branches of an if leave the stack as found. */
+/**
+ * Statements: a non-final require is `e OP_VERIFY`; blocks drop their locals at their end, so both branches of an if leave the stack as
+ * found.
+ */
 export function emitStmt(g: Gen, s: IStmt): void {
   const { m } = g;
   switch (s.kind) {

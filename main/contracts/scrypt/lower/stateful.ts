@@ -39,9 +39,20 @@ export function lowerStateful(program: Program, main: ContractLike, facts: Facts
   if (!stateProps.length || diags.hasErrors) return { program, main, codePart: null };
 
   const ctx = { facts, owner: main, generics: new Map() };
-  const leaves = stateProps.flatMap((p) => layout.leaves(resolveType(p.type, ctx)).map((l) => ({ path: p.name + l.suffix, family: l.family })));
+  const leaves = stateProps.flatMap((p) =>
+    layout.leaves(resolveType(p.type, ctx)).map((l) => ({ path: p.name + l.suffix, family: l.family })),
+  );
   const lowered: ContractLike = structuredClone(main);
-  const codePart: Property = { name: CODE_PART, type: { kind: 'type', name: 'bytes', generics: [], dims: [], at: main.at }, state: false, isStatic: false, isConst: false, visibility: 'private', init: null, at: main.at };
+  const codePart: Property = {
+    name: CODE_PART,
+    type: { kind: 'type', name: 'bytes', generics: [], dims: [], at: main.at },
+    state: false,
+    isStatic: false,
+    isConst: false,
+    visibility: 'private',
+    init: null,
+    at: main.at,
+  };
   lowered.properties.push(codePart);
   for (const { body } of bodiesOf(lowered)) body.forEach((s) => rewriteCalls(s));
   for (const f of lowered.functions) {
@@ -99,9 +110,17 @@ function rewrite(e: Expr): Expr | null {
     case 'getStateScript':
       return expression('this.__scrypt_getStateScript()', e.at, {});
     case 'updateState':
-      return expression('Tx.checkPreimage(__P) && hash256(Utils.buildOutput(this.__scrypt_getStateScript(), __A)) == SigHash.hashOutputs(__P)', e.at, { __P: p, __A: a });
+      return expression(
+        'Tx.checkPreimage(__P) && hash256(Utils.buildOutput(this.__scrypt_getStateScript(), __A)) == SigHash.hashOutputs(__P)',
+        e.at,
+        { __P: p, __A: a },
+      );
     case 'updateStateSigHashType':
-      return expression('Tx.checkPreimageSigHashType(__P, __T) && hash256(Utils.buildOutput(this.__scrypt_getStateScript(), __A)) == SigHash.hashOutputs(__P)', e.at, { __P: p, __A: a, __T: t });
+      return expression(
+        'Tx.checkPreimageSigHashType(__P, __T) && hash256(Utils.buildOutput(this.__scrypt_getStateScript(), __A)) == SigHash.hashOutputs(__P)',
+        e.at,
+        { __P: p, __A: a, __T: t },
+      );
     default:
       return null;
   }
@@ -144,7 +163,8 @@ function reportMisuse(program: Program, main: ContractLike, facts: Facts, diags:
     for (const { fn, body } of bodiesOf(item)) {
       for (const s of body) {
         for (const x of collect(s)) {
-          if (x.kind !== 'call' || x.callee.kind !== 'member' || x.callee.object.kind !== 'this' || !(x.callee.name in CONTRACT_BUILTINS)) continue;
+          if (x.kind !== 'call' || x.callee.kind !== 'member' || x.callee.object.kind !== 'this' || !(x.callee.name in CONTRACT_BUILTINS))
+            continue;
           if (item !== main) diags.error(x.at, `this.${x.callee.name}() works only in the contract being compiled (${main.name})`);
           else if (!uses.has(fn)) uses.set(fn, x.at);
         }
@@ -166,7 +186,10 @@ function reportMisuse(program: Program, main: ContractLike, facts: Facts, diags:
     if (fn && fn.visibility !== 'public') continue;
     const hasPreimage = fn?.params.some((p) => p.type.name === 'SigHashPreimage' && !p.type.dims.length);
     if (!hasPreimage && reaches(fn, new Set())) {
-      diags.error(fn?.at ?? main.ctor!.at, `${fn ? `public function ${fn.name}` : 'the constructor'} uses the contract's state (getStateScript or updateState), which is read from a SigHashPreimage parameter; add one`);
+      diags.error(
+        fn?.at ?? main.ctor!.at,
+        `${fn ? `public function ${fn.name}` : 'the constructor'} uses the contract's state (getStateScript or updateState), which is read from a SigHashPreimage parameter; add one`,
+      );
     }
   }
 }

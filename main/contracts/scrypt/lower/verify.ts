@@ -74,7 +74,14 @@ class Verifier {
     if (p.element) {
       const { index, size, stride, start, within } = p.element;
       this.family(index, ['int'], `${where}: an index`);
-      if (p.dynamic.length || start < 0 || within < 0 || within + this.size(p.type) > stride || start + size * stride > this.size(p.slot.type)) this.fail(`${where}: an element outside its array`);
+      if (
+        p.dynamic.length ||
+        start < 0 ||
+        within < 0 ||
+        within + this.size(p.type) > stride ||
+        start + size * stride > this.size(p.slot.type)
+      )
+        this.fail(`${where}: an element outside its array`);
     }
   }
 
@@ -86,13 +93,15 @@ class Verifier {
     switch (s.kind) {
       case 'declare':
         this.expr(s.init);
-        if (this.size(s.init.type) !== this.size(s.slot.type)) this.fail(`${s.slot.name}: a ${show(s.init.type)} value in a ${show(s.slot.type)} slot`);
+        if (this.size(s.init.type) !== this.size(s.slot.type))
+          this.fail(`${s.slot.name}: a ${show(s.init.type)} value in a ${show(s.slot.type)} slot`);
         this.declare(s.slot);
         return;
       case 'construct':
         s.params.forEach((p) => this.expr(p.arg));
         s.values?.forEach((v) => this.expr(v));
-        if (s.values && s.values.reduce((n, v) => n + this.size(v.type), 0) !== this.size(s.slot.type)) this.fail(`${s.slot.name}: built from values of another size`);
+        if (s.values && s.values.reduce((n, v) => n + this.size(v.type), 0) !== this.size(s.slot.type))
+          this.fail(`${s.slot.name}: built from values of another size`);
         this.type(s.slot.type, s.slot.name);
         this.scoped([s.slot, ...s.params.map((p) => p.slot)], () => this.stmts(s.body));
         this.declare(s.slot);
@@ -101,7 +110,8 @@ class Verifier {
         this.expr(s.value);
         this.place(s.place, 'an assignment');
         if (s.place.dynamic.length) this.fail('a write at a run-time index');
-        if (this.size(s.value.type) !== this.size(s.place.type)) this.fail(`a ${show(s.value.type)} value assigned to ${show(s.place.type)}`);
+        if (this.size(s.value.type) !== this.size(s.place.type))
+          this.fail(`a ${show(s.value.type)} value assigned to ${show(s.place.type)}`);
         return;
       case 'step':
         this.place(s.place, s.op);
@@ -152,7 +162,8 @@ class Verifier {
         return;
       case 'narrow':
         this.expr(e.object);
-        if (e.start < 0 || e.start + e.count > this.size(e.object.type) || e.count !== this.size(e.type)) this.fail('a part outside its value');
+        if (e.start < 0 || e.start + e.count > this.size(e.object.type) || e.count !== this.size(e.type))
+          this.fail('a part outside its value');
         return;
       case 'unary':
         return this.family(e.operand, e.op === '!' ? ['bool'] : e.op === '-' ? ['int'] : ['int', 'bytes'], `unary ${e.op}`);
@@ -179,7 +190,8 @@ class Verifier {
         this.family(e.cond, ['bool', 'int', 'bytes'], 'the condition of ?:');
         this.expr(e.then);
         this.expr(e.else);
-        if (this.size(e.then.type) !== this.size(e.else.type) || this.size(e.then.type) !== this.size(e.type)) this.fail('branches of ?: of different sizes');
+        if (this.size(e.then.type) !== this.size(e.else.type) || this.size(e.then.type) !== this.size(e.type))
+          this.fail('branches of ?: of different sizes');
         return;
       case 'slice':
         this.family(e.object, ['bytes'], 'a slice');
@@ -214,7 +226,8 @@ class Verifier {
             frame.body.forEach((x) => this.stmt(x)); // its locals stay live for the result
             if (frame.result) {
               this.expr(frame.result);
-              if (this.size(frame.result.type) !== this.size(e.type)) this.fail(`${frame.name} returns ${show(frame.result.type)} as ${show(e.type)}`);
+              if (this.size(frame.result.type) !== this.size(e.type))
+                this.fail(`${frame.name} returns ${show(frame.result.type)} as ${show(e.type)}`);
             } else if (familyOf(e.type) !== 'bool') this.fail(`${frame.name} without a result`);
           },
         );

@@ -7,7 +7,10 @@ import { OP, type Token } from '../script.js';
  * tokens, or what cannot be read.
  */
 export function readAsm(text: string, placeholderPrefix: string): { tokens: Token[] } | { error: string } {
-  const words = text.replace(/[{}()]/g, ' $& ').split(/\s+/).filter(Boolean);
+  const words = text
+    .replace(/[{}()]/g, ' $& ')
+    .split(/\s+/)
+    .filter(Boolean);
   const read = readWords(words, 0, placeholderPrefix, false);
   return 'error' in read ? read : { tokens: read.tokens };
 }
@@ -19,7 +22,12 @@ const MAX_ASM_TOKENS = 1_000_000;
  * Reads words from `start` up to the end, or to the `}` closing a loop body. `loop (N) { … }` repeats
  * its body N times (N a decimal literal), as the official compiler unrolls it.
  */
-function readWords(words: string[], start: number, placeholderPrefix: string, inLoop: boolean): { tokens: Token[]; next: number } | { error: string } {
+function readWords(
+  words: string[],
+  start: number,
+  placeholderPrefix: string,
+  inLoop: boolean,
+): { tokens: Token[]; next: number } | { error: string } {
   const tokens: Token[] = [];
   let i = start;
   for (; i < words.length; i++) {
@@ -29,7 +37,8 @@ function readWords(words: string[], start: number, placeholderPrefix: string, in
       return { tokens, next: i + 1 };
     }
     if (raw === 'loop') {
-      if (words[i + 1] !== '(' || !/^\d+$/.test(words[i + 2] ?? '') || words[i + 3] !== ')' || words[i + 4] !== '{') return { error: 'an asm loop is written loop (N) { … } with N a number' };
+      if (words[i + 1] !== '(' || !/^\d+$/.test(words[i + 2] ?? '') || words[i + 3] !== ')' || words[i + 4] !== '{')
+        return { error: 'an asm loop is written loop (N) { … } with N a number' };
       const body = readWords(words, i + 5, placeholderPrefix, true);
       if ('error' in body) return body;
       const n = Number(words[i + 2]);

@@ -51,7 +51,11 @@ export const BUILTINS: Record<string, Builtin> = {
   // of the sha256 of each leaf, joined.
   flattenSha256: { params: [ANY], result: fixed(t('Sha256')), code: { expand: 'flattenSha256' } },
   // Arrays: T[size] repeat(T e, static const int size): e once, then copied.
-  repeat: { params: [ANY, 'ctc'], result: (args, ctc) => ({ k: 'array', elem: args[0] ?? ANY, size: ctc[1] ?? null }), code: { expand: 'repeat' } },
+  repeat: {
+    params: [ANY, 'ctc'],
+    result: (args, ctc) => ({ k: 'array', elem: args[0] ?? ANY, size: ctc[1] ?? null }),
+    code: { expand: 'repeat' },
+  },
 };
 
 /** The largest size `reverseBytes` and `repeat` take, and the largest loop count: each copy costs script. */

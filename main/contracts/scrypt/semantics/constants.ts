@@ -2,7 +2,10 @@ import type { ConstDecl, ContractLike, Expr, Property } from '../ast.js';
 import { aliasCastTarget, castFamilies } from './builtins.js';
 import { basicType, constValue, type Bindings, type ConstVal, type Facts } from './model.js';
 
-/** Where a constant expression is evaluated: the names it may use and, where code is lowered, the values of loop and static const parameters. */
+/**
+ * Where a constant expression is evaluated: the names it may use and, where code is lowered, the values of loop and static const
+ * parameters.
+ */
 export interface ConstScope {
   facts: Facts;
   /** The library or contract whose `this.N` and bare static consts are meant. */

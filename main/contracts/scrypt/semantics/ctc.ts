@@ -30,15 +30,20 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
   const type = (ref: TypeRef) => {
     for (const d of ref.dims) {
       const v = ctc(d);
-      if (!v) diags.error(startOf(d), 'an array size must be a compile-time constant (a literal, a static const initialised with a literal, a static const parameter or a loop variable)');
+      if (!v)
+        diags.error(
+          startOf(d),
+          'an array size must be a compile-time constant (a literal, a static const initialised with a literal, a static const parameter or a loop variable)',
+        );
       else if (v.value !== null && v.value < 1n) diags.error(startOf(d), `an array size must be greater than zero, not ${v.value}`);
-      else if (v.value !== null && v.value > MAX_ARRAY_SIZE) diags.error(startOf(d), `the array size ${v.value} is too large (at most ${MAX_ARRAY_SIZE})`);
+      else if (v.value !== null && v.value > MAX_ARRAY_SIZE)
+        diags.error(startOf(d), `the array size ${v.value} is too large (at most ${MAX_ARRAY_SIZE})`);
     }
     ref.generics.forEach(type);
   };
 
   const writeIndices = (target: Expr) => {
-    for (let t = target; ; ) {
+    for (let t = target; ;) {
       if (t.kind === 'index') {
         if (!ctc(t.index)) diags.error(startOf(t.index), 'an array index that is written must be a compile-time constant');
         t = t.object;
@@ -79,7 +84,8 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
   const statementSteps = new Set<Expr>();
   const expr = (root: Expr) =>
     eachExpr(root, (e) => {
-      if ((e.kind === 'unary' || e.kind === 'postfix') && (e.op === '++' || e.op === '--') && !statementSteps.has(e)) writeIndices(e.operand);
+      if ((e.kind === 'unary' || e.kind === 'postfix') && (e.op === '++' || e.op === '--') && !statementSteps.has(e))
+        writeIndices(e.operand);
       if (e.kind === 'index' && !stored(e.object) && !isConstant(e.index, scope())) {
         diags.error(startOf(e.index), 'indexing a computed array (not a variable, property or field) needs a compile-time constant index');
       }
@@ -91,12 +97,16 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
         if (needsCtc && !ctc(a)) {
           const pname = target ? target.fn.params[i].name : 'size';
           diags.error(startOf(a), `argument ${i + 1} of ${calleeName(e.callee)}() (static const ${pname}) must be a compile-time constant`);
-        } else if (needsCtc && builtin) inRange(a, e.callee.kind === 'ident' && e.callee.name === 'repeat' ? 1n : 0n, `the size of ${calleeName(e.callee)}()`);
+        } else if (needsCtc && builtin)
+          inRange(a, e.callee.kind === 'ident' && e.callee.name === 'repeat' ? 1n : 0n, `the size of ${calleeName(e.callee)}()`);
       });
       const object = e.callee.kind === 'member' ? e.callee.object : null;
       const onValue = object && object.kind !== 'this' && !(object.kind === 'ident' && !facts.idents.has(object));
       if (target && onValue && !target.fn.isStatic && !fixedPlace(object)) {
-        diags.error(startOf(object), `${calleeName(e.callee)}() is called on a ${target.owner.name} value, which must be a variable, property or field reached with compile-time constant indices`);
+        diags.error(
+          startOf(object),
+          `${calleeName(e.callee)}() is called on a ${target.owner.name} value, which must be a variable, property or field reached with compile-time constant indices`,
+        );
       }
     });
 
@@ -105,12 +115,21 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
       if (s.kind === 'var' && s.type !== 'auto') type(s.type);
       if (s.kind === 'new') type(s.type);
       // An assignment may write at run-time indices (each position is tested); ++ and -- inside an expression may not.
-      if (s.kind === 'expr' && (s.expr.kind === 'unary' || s.expr.kind === 'postfix') && (s.expr.op === '++' || s.expr.op === '--')) statementSteps.add(s.expr);
+      if (s.kind === 'expr' && (s.expr.kind === 'unary' || s.expr.kind === 'postfix') && (s.expr.op === '++' || s.expr.op === '--'))
+        statementSteps.add(s.expr);
       if (s.kind === 'loop') {
         const v = ctc(s.count);
-        if (!v) diags.error(startOf(s.count), 'the loop count must be a compile-time constant (a literal, a static const initialised with a literal, a static const parameter or a loop variable)');
+        if (!v)
+          diags.error(
+            startOf(s.count),
+            'the loop count must be a compile-time constant (a literal, a static const initialised with a literal, a static const parameter or a loop variable)',
+          );
         else if (v.value !== null && v.value < 0n) diags.error(startOf(s.count), `the loop count must not be negative, not ${v.value}`);
-        else if (v.value !== null && v.value > MAX_UNROLL) diags.error(startOf(s.count), `the loop count must be at most ${MAX_UNROLL} (each iteration is a copy of the body), not ${v.value}`);
+        else if (v.value !== null && v.value > MAX_UNROLL)
+          diags.error(
+            startOf(s.count),
+            `the loop count must be at most ${MAX_UNROLL} (each iteration is a copy of the body), not ${v.value}`,
+          );
       }
       stmtExprs(s).forEach(expr);
     });
@@ -122,7 +141,11 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
     stmt,
     constant: (decl) => {
       const init = 'value' in decl ? decl.value : decl.init!;
-      if (!evaluate(init, scope()) && !constLeaves(init, scope())) diags.error(startOf(init), `the value of ${'value' in decl ? 'the constant' : 'static const'} ${decl.name} must be computable at compile time`);
+      if (!evaluate(init, scope()) && !constLeaves(init, scope()))
+        diags.error(
+          startOf(init),
+          `the value of ${'value' in decl ? 'the constant' : 'static const'} ${decl.name} must be computable at compile time`,
+        );
     },
   });
 }

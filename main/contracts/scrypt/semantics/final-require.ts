@@ -15,7 +15,10 @@ export function checkFinalRequire(facts: Facts, diags: Diagnostics): void {
       const last = f.body[f.body.length - 1];
       if (f.body.length && f.body.every((s) => s.kind === 'asm')) continue; // written in Script: its asm leaves the result
       if (!last || last.kind !== 'require') {
-        diags.error(f.at, `public function ${f.name} must end with require(…)${last ? `, not ${describe(last.kind)}` : ' (its body is empty)'}`);
+        diags.error(
+          f.at,
+          `public function ${f.name} must end with require(…)${last ? `, not ${describe(last.kind)}` : ' (its body is empty)'}`,
+        );
       }
     }
   }

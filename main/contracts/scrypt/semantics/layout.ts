@@ -115,6 +115,7 @@ function abiParts(ref: TypeRef, facts: Facts, generics: readonly string[], owner
     const inner = abiParts(item.type, facts, [], null);
     return { base: inner.base, dims: [...dims, ...inner.dims] };
   }
-  if (ref.generics.length) return { base: `${ref.name}<${ref.generics.map((g) => abiTypeName(g, facts, generics, owner)).join(',')}>`, dims };
+  if (ref.generics.length)
+    return { base: `${ref.name}<${ref.generics.map((g) => abiTypeName(g, facts, generics, owner)).join(',')}>`, dims };
   return { base: ref.name, dims };
 }

@@ -28,7 +28,17 @@ export const BOOL: Type = { k: 'bool' };
 export const BYTES: Type = { k: 'bytes', name: 'bytes' };
 
 /** The one list of basic type names for the whole compiler; PubKeyHash is the alias of Ripemd160. */
-export const BYTES_SUBTYPES = new Set(['PubKey', 'Sig', 'Ripemd160', 'Sha1', 'Sha256', 'SigHashType', 'SigHashPreimage', 'OpCodeType', 'PubKeyHash']);
+export const BYTES_SUBTYPES = new Set([
+  'PubKey',
+  'Sig',
+  'Ripemd160',
+  'Sha1',
+  'Sha256',
+  'SigHashType',
+  'SigHashPreimage',
+  'OpCodeType',
+  'PubKeyHash',
+]);
 export const INT_NAMES = new Set(['int', 'PrivKey']);
 
 /** The basic type a name denotes (`PubKeyHash` → Ripemd160), or null if the name is not a basic type. */
@@ -70,7 +80,9 @@ export function typeName(t: Type, separator: string, unknown: string): string {
     case 'struct':
     case 'object': {
       const args = t.decl.generics.map((g) => t.args.get(g));
-      return args.length && args.every(Boolean) ? `${t.decl.name}<${args.map((a) => typeName(a!, separator, unknown)).join(separator)}>` : t.decl.name;
+      return args.length && args.every(Boolean)
+        ? `${t.decl.name}<${args.map((a) => typeName(a!, separator, unknown)).join(separator)}>`
+        : t.decl.name;
     }
   }
 }
@@ -131,8 +143,23 @@ export function sameType(a: Type, b: Type): boolean {
  * unknown type, so a program that uses a standard feature these passes do not model is never rejected.
  */
 export const STD_NAMES = new Set([
-  'Tx', 'SigHash', 'Utils', 'Util', 'OpCode', 'VarIntReader', 'VarIntWriter', 'Constants', 'HashedMap', 'HashedSet', 'SortedItem',
-  'P2PKH', 'P2PK', 'HashPuzzleRipemd160', 'HashPuzzleSha1', 'HashPuzzleSha256', 'HashPuzzleHash160',
+  'Tx',
+  'SigHash',
+  'Utils',
+  'Util',
+  'OpCode',
+  'VarIntReader',
+  'VarIntWriter',
+  'Constants',
+  'HashedMap',
+  'HashedSet',
+  'SortedItem',
+  'P2PKH',
+  'P2PK',
+  'HashPuzzleRipemd160',
+  'HashPuzzleSha1',
+  'HashPuzzleSha256',
+  'HashPuzzleHash160',
 ]);
 
 export type Scope = Map<string, VarSymbol>;
@@ -214,7 +241,13 @@ export function newFacts(program: Program): Facts {
  * initialised with a literal, by bare name, `this.N` or `Owner.N`. `value` is null when the constant's
  * value is not known here (induction variables, static const parameters).
  */
-export function constValue(e: Expr, facts: Facts, owner: ContractLike | null, seen = new Set<object>(), bound?: Bindings): { value: bigint | null } | null {
+export function constValue(
+  e: Expr,
+  facts: Facts,
+  owner: ContractLike | null,
+  seen = new Set<object>(),
+  bound?: Bindings,
+): { value: bigint | null } | null {
   switch (e.kind) {
     case 'int':
       return { value: e.value };
@@ -245,13 +278,20 @@ export function constValue(e: Expr, facts: Facts, owner: ContractLike | null, se
   }
 }
 
-function constDeclValue(decl: ConstDecl | Property, facts: Facts, owner: ContractLike | null, seen: Set<object>): { value: bigint | null } | null {
+function constDeclValue(
+  decl: ConstDecl | Property,
+  facts: Facts,
+  owner: ContractLike | null,
+  seen: Set<object>,
+): { value: bigint | null } | null {
   if ('isStatic' in decl && !(decl.isStatic && decl.isConst)) return null;
   const init = 'value' in decl ? decl.value : decl.init;
   if (!init || seen.has(decl)) return null;
   seen.add(decl);
   // A literal, or (accepted as well) another such constant.
-  return init.kind === 'int' || init.kind === 'unary' || init.kind === 'ident' || init.kind === 'member' ? constValue(init, facts, owner, seen) : null;
+  return init.kind === 'int' || init.kind === 'unary' || init.kind === 'ident' || init.kind === 'member'
+    ? constValue(init, facts, owner, seen)
+    : null;
 }
 
 /** A compile-time constant value: an int, a bool, or bytes (hex); `type` is its basic type's name. */
@@ -319,7 +359,12 @@ function resolveBase(ref: TypeRef, ctx: TypeContext, seen: Set<AliasDecl>): Type
     case 'contract': {
       const args = new Map<string, Type>();
       if (ref.generics.length && ref.generics.length !== item.generics.length) {
-        ctx.report?.(ref.at, item.generics.length ? `${item.name} takes ${item.generics.length} type argument(s), not ${ref.generics.length}` : `${item.name} takes no type arguments`);
+        ctx.report?.(
+          ref.at,
+          item.generics.length
+            ? `${item.name} takes ${item.generics.length} type argument(s), not ${ref.generics.length}`
+            : `${item.name} takes no type arguments`,
+        );
       } else ref.generics.forEach((g, i) => args.set(item.generics[i], resolveType(g, ctx, seen)));
       return item.kind === 'struct' ? { k: 'struct', decl: item, args } : { k: 'object', decl: item, args };
     }
@@ -360,7 +405,8 @@ export function startOf(e: Expr): Position {
 /** The callee's name for messages: `f`, `this.f`, `Lib.f`. */
 export function calleeName(e: Expr): string {
   if (e.kind === 'ident') return e.name;
-  if (e.kind === 'member') return e.object.kind === 'this' ? `this.${e.name}` : e.object.kind === 'ident' ? `${e.object.name}.${e.name}` : e.name;
+  if (e.kind === 'member')
+    return e.object.kind === 'this' ? `this.${e.name}` : e.object.kind === 'ident' ? `${e.object.name}.${e.name}` : e.name;
   return 'expression';
 }
 
@@ -495,7 +541,6 @@ export function walkProgram(program: Program, v: ProgramVisitor): void {
 export function bodiesOf(c: ContractLike): { fn: Func | null; body: Stmt[] }[] {
   return [...(c.ctor ? [{ fn: null, body: c.ctor.body }] : []), ...c.functions.map((fn) => ({ fn, body: fn.body }))];
 }
-
 
 /** A function of a library or contract by name, the one taking `arity` arguments where several share the name. */
 export function functionFor(c: ContractLike | null | undefined, name: string, arity: number): Func | undefined {

@@ -11,7 +11,8 @@ import { startOf, type Facts } from './model.js';
 export function checkRecursion(facts: Facts, diags: Diagnostics): void {
   const edges = new Map<Func, { to: Func; owner: ContractLike; at: Position }[]>();
   const ownerOf = new Map<Func, ContractLike>();
-  for (const c of facts.env.program.items) if (c.kind === 'contract' || c.kind === 'library') for (const f of c.functions) ownerOf.set(f, c);
+  for (const c of facts.env.program.items)
+    if (c.kind === 'contract' || c.kind === 'library') for (const f of c.functions) ownerOf.set(f, c);
   for (const [call, target] of facts.calls) {
     const from = facts.callers.get(call);
     if (!from) continue; // a call from a constructor or an initialiser cannot be part of a cycle
@@ -38,7 +39,10 @@ export function checkRecursion(facts: Facts, diags: Diagnostics): void {
       const s = state.get(edge.to);
       if (s === 'active') {
         const cycle = path.slice(path.indexOf(edge.to));
-        const key = [...cycle].sort((a, b) => (a.at.line - b.at.line) || (a.at.column - b.at.column)).map((g) => `${g.at.line}:${g.at.column}`).join(',');
+        const key = [...cycle]
+          .sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column)
+          .map((g) => `${g.at.line}:${g.at.column}`)
+          .join(',');
         if (!reported.has(key)) {
           reported.add(key);
           diags.error(edge.at, `recursion is not allowed: ${[...cycle, edge.to].map((g) => name(g, cycle)).join(' → ')}`);

@@ -20,7 +20,10 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
   const { env } = facts;
   const unprovided = (name: string) => STD_NAMES.has(name) && !env.items.has(name);
   const report = (at: Position, name: string) =>
-    diags.error(at, `${name} belongs to sCrypt's standard library, but this compiler does not provide it (it provides ${STDLIB_NAMES.join(', ')}); declare it in the file`);
+    diags.error(
+      at,
+      `${name} belongs to sCrypt's standard library, but this compiler does not provide it (it provides ${STDLIB_NAMES.join(', ')}); declare it in the file`,
+    );
 
   const type = (ref: TypeRef) => {
     if (unprovided(ref.name)) report(ref.at, ref.name);
@@ -30,13 +33,19 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
 
   function expr(root: Expr): void {
     eachExpr(root, (e) => {
-      if (e.kind === 'member' && e.object.kind === 'ident' && !facts.idents.has(e.object) && unprovided(e.object.name)) report(e.object.at, e.object.name);
+      if (e.kind === 'member' && e.object.kind === 'ident' && !facts.idents.has(e.object) && unprovided(e.object.name))
+        report(e.object.at, e.object.name);
       if (e.kind !== 'call' || e.callee.kind !== 'ident' || facts.calls.has(e)) return;
       const name = e.callee.name;
       if (unprovided(name)) report(e.callee.at, name);
       else if (env.items.has(name) && !castFamilies(name) && !aliasCastTarget(env, name)) {
         const item = env.items.get(name)!;
-        const how = item.kind === 'struct' ? 'write a struct literal {…}' : item.kind === 'library' || item.kind === 'contract' ? `create one with new ${name}(…)` : 'use a value of it';
+        const how =
+          item.kind === 'struct'
+            ? 'write a struct literal {…}'
+            : item.kind === 'library' || item.kind === 'contract'
+              ? `create one with new ${name}(…)`
+              : 'use a value of it';
         diags.error(startOf(e), `${name}(…) is not a function; ${how}`);
       }
     });
@@ -56,7 +65,11 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
       for (const s of body) {
         eachStmt(s, (x) => {
           if (x.kind !== 'asm') return;
-          if (!whole) diags.error(x.at, 'an asm block must be the whole body of a function; the code generator cannot follow the stack through asm anywhere else');
+          if (!whole)
+            diags.error(
+              x.at,
+              'an asm block must be the whole body of a function; the code generator cannot follow the stack through asm anywhere else',
+            );
           else {
             const read = readAsm(x.text, `${c.name}.${fn.name}`);
             if ('error' in read) diags.error(x.at, read.error);
@@ -73,7 +86,12 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
     stmt,
     fn: (f) => {
       if (f.visibility !== 'public') return;
-      for (const p of f.params) if (p.isStaticConst) diags.error(p.at, `public function ${f.name} cannot take static const parameters (${p.name}): its arguments come from the unlocking script`);
+      for (const p of f.params)
+        if (p.isStaticConst)
+          diags.error(
+            p.at,
+            `public function ${f.name} cannot take static const parameters (${p.name}): its arguments come from the unlocking script`,
+          );
     },
   });
 }

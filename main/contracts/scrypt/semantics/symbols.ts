@@ -124,7 +124,12 @@ class SymbolPass {
   private params(params: Param[]): void {
     for (const p of params) {
       this.type(p.type);
-      this.declare(p, { kind: p.isStaticConst ? 'staticParam' : 'param', name: p.name, at: p.at, isConst: p.isStaticConst || p.isConst === true });
+      this.declare(p, {
+        kind: p.isStaticConst ? 'staticParam' : 'param',
+        name: p.name,
+        at: p.at,
+        isConst: p.isStaticConst || p.isConst === true,
+      });
     }
   }
 
@@ -158,12 +163,22 @@ class SymbolPass {
     } else if (!item) {
       if (!STD_NAMES.has(ref.name)) {
         const generic = this.owner?.generics.includes(ref.name);
-        this.diags.error(ref.at, generic ? `static function ${this.fn?.name} cannot use the type parameter ${ref.name} of ${this.owner!.name}` : `unknown type ${ref.name}`);
+        this.diags.error(
+          ref.at,
+          generic
+            ? `static function ${this.fn?.name} cannot use the type parameter ${ref.name} of ${this.owner!.name}`
+            : `unknown type ${ref.name}`,
+        );
       }
     } else if (item.kind === 'const') {
       this.diags.error(ref.at, `'${ref.name}' is a constant, not a type`);
     } else if (item.kind !== 'alias' && ref.generics.length && ref.generics.length !== item.generics.length) {
-      this.diags.error(ref.at, item.generics.length ? `${item.name} takes ${item.generics.length} type argument(s), not ${ref.generics.length}` : `${item.name} takes no type arguments`);
+      this.diags.error(
+        ref.at,
+        item.generics.length
+          ? `${item.name} takes ${item.generics.length} type argument(s), not ${ref.generics.length}`
+          : `${item.name} takes no type arguments`,
+      );
     } else if (item.kind === 'alias' && ref.generics.length) {
       this.diags.error(ref.at, `the alias ${ref.name} takes no type arguments`);
     }
@@ -259,7 +274,10 @@ class SymbolPass {
       }
       return;
     }
-    this.diags.error(startOf(target), 'this expression cannot be assigned to; only variables, properties, array elements and struct fields can');
+    this.diags.error(
+      startOf(target),
+      'this expression cannot be assigned to; only variables, properties, array elements and struct fields can',
+    );
   }
 
   /** `Lib` in `Lib.x`: a library or contract name not hidden by a variable. */
@@ -350,8 +368,10 @@ class SymbolPass {
       this.thisAt(e.object.at);
       const c = this.owner;
       if (!c || c.properties.some((p) => p.name === e.name)) return;
-      if (c.functions.some((f) => f.name === e.name)) this.diags.error(e.at, `${e.name} is a function of ${c.name}; call it: this.${e.name}(…)`);
-      else if (c.kind === 'contract' && e.name in CONTRACT_BUILTINS) this.diags.error(e.at, `${e.name} is a function; call it: this.${e.name}(…)`);
+      if (c.functions.some((f) => f.name === e.name))
+        this.diags.error(e.at, `${e.name} is a function of ${c.name}; call it: this.${e.name}(…)`);
+      else if (c.kind === 'contract' && e.name in CONTRACT_BUILTINS)
+        this.diags.error(e.at, `${e.name} is a function; call it: this.${e.name}(…)`);
       else if (c.kind === 'contract' && e.name in UNAVAILABLE_MEMBERS) this.diags.error(e.at, UNAVAILABLE_MEMBERS[e.name]);
       else this.diags.error(e.at, `${c.name} has no property '${e.name}'`);
       return;
@@ -383,7 +403,8 @@ class SymbolPass {
       // that name (FixedPoint.abs(FP) calls abs(int) on its field), as the official compiler resolves it.
       const own = callee.name in BUILTINS ? undefined : this.owner?.functions.find((f) => f.name === callee.name);
       const cast = castFamilies(callee.name) ?? this.aliasCast(callee.name);
-      if (own && !own.isStatic && this.staticContext) this.diags.error(callee.at, `${own.name} is not static, so ${this.staticContext} cannot call it`);
+      if (own && !own.isStatic && this.staticContext)
+        this.diags.error(callee.at, `${own.name} is not static, so ${this.staticContext} cannot call it`);
       if (own) user(this.owner!, own);
       else if (callee.name in BUILTINS) count(BUILTINS[callee.name].params.length, callee.name);
       else if (cast) count(1, callee.name);
@@ -401,8 +422,10 @@ class SymbolPass {
       } else if (fn) user(c, fn);
       else if (builtin) {
         count(builtin.params.length, `this.${callee.name}`);
-        if (!c.properties.some((p) => p.state)) this.diags.error(callee.at, `this.${callee.name}() is for stateful contracts; ${c.name} has no @state property`);
-      } else if (c.properties.some((p) => p.name === callee.name)) this.diags.error(callee.at, `this.${callee.name} is a property, not a function`);
+        if (!c.properties.some((p) => p.state))
+          this.diags.error(callee.at, `this.${callee.name}() is for stateful contracts; ${c.name} has no @state property`);
+      } else if (c.properties.some((p) => p.name === callee.name))
+        this.diags.error(callee.at, `this.${callee.name} is a property, not a function`);
       else this.diags.error(callee.at, `${c.name} has no function '${callee.name}'`);
     } else if (callee.kind === 'member' && callee.object.kind === 'ident' && this.isOwnerRef(callee.object)) {
       const c = this.facts.env.owner(callee.object.name);
@@ -426,4 +449,3 @@ class SymbolPass {
     return item?.kind === 'alias' && !item.type.dims.length && basicType(item.type.name) !== null;
   }
 }
-

@@ -99,7 +99,8 @@ class TypePass {
       for (const r of all) this.error(r.at, `function ${f.name} has no return type, so it cannot return a value`);
       return;
     }
-    if (!last || last.kind !== 'return') this.error(f.at, `function ${f.name} must end with a return statement (of ${show(this.resolve(f.returnType))})`);
+    if (!last || last.kind !== 'return')
+      this.error(f.at, `function ${f.name} must end with a return statement (of ${show(this.resolve(f.returnType))})`);
     for (const r of all) if (r !== last) this.error(r.at, `only one return is allowed in ${f.name}, as its last statement`);
   }
 

@@ -3,8 +3,24 @@ import type { Position } from '../diagnostics.js';
 import { BUILTINS, CONTRACT_BUILTINS, aliasCastTarget, castFamilies } from './builtins.js';
 import { intValue } from './constants.js';
 import {
-  ANY, BOOL, BYTES, INT, assignable, basicType, calleeName, functionFor, genericsOf, resolveType, sameType, show, startOf,
-  type Bindings, type Facts, type Type, type TypeContext, type VarSymbol,
+  ANY,
+  BOOL,
+  BYTES,
+  INT,
+  assignable,
+  basicType,
+  calleeName,
+  functionFor,
+  genericsOf,
+  resolveType,
+  sameType,
+  show,
+  startOf,
+  type Bindings,
+  type Facts,
+  type Type,
+  type TypeContext,
+  type VarSymbol,
 } from './model.js';
 
 /**
@@ -95,13 +111,17 @@ export class Typer {
     });
     const missing = decl.generics.filter((g) => !inferred.has(g));
     if (missing.length) {
-      this.error(s.at, `cannot infer the type parameter ${missing.join(', ')} of ${decl.name} from the arguments; write new ${decl.name}<…>(…)`);
+      this.error(
+        s.at,
+        `cannot infer the type parameter ${missing.join(', ')} of ${decl.name} from the arguments; write new ${decl.name}<…>(…)`,
+      );
       return t;
     }
     const ctx = this.typeContext(decl, inferred);
     argTypes.forEach((got, i) => {
       const want = this.resolve(params[i], ctx);
-      if (!assignable(got, want)) this.error(startOf(s.args[i]), `argument ${i + 1} of new ${decl.name}() must be ${show(want)}, not ${show(got)}`);
+      if (!assignable(got, want))
+        this.error(startOf(s.args[i]), `argument ${i + 1} of new ${decl.name}() must be ${show(want)}, not ${show(got)}`);
     });
     return { k: 'object', decl, args: inferred };
   }
@@ -132,7 +152,8 @@ export class Typer {
         const target = this.expr(s.target);
         const value = this.expr(s.value, target);
         if (s.op === '=') {
-          if (!assignable(value, target)) this.error(startOf(s.value), `cannot assign ${show(value)} to ${describe(s.target)} (${show(target)})`);
+          if (!assignable(value, target))
+            this.error(startOf(s.value), `cannot assign ${show(value)} to ${describe(s.target)} (${show(target)})`);
         } else {
           const op = s.op.slice(0, -1);
           const result = this.binaryResult(op, target, value, s.at);
@@ -152,7 +173,8 @@ export class Typer {
       }
       case 'if': {
         const t = this.expr(s.cond);
-        if (!['bool', 'int', 'bytes', 'any'].includes(t.k)) this.error(startOf(s.cond), `an if condition must be a bool (or an int or bytes), not ${show(t)}`);
+        if (!['bool', 'int', 'bytes', 'any'].includes(t.k))
+          this.error(startOf(s.cond), `an if condition must be a bool (or an int or bytes), not ${show(t)}`);
         return null;
       }
       case 'loop': {
@@ -240,7 +262,8 @@ export class Typer {
       case 'ternary': {
         const c = this.expr(e.cond);
         // Like an if condition, an int or bytes is true when it is not zero (`x % 2 ? a : b`).
-        if (!['bool', 'int', 'bytes', 'any'].includes(c.k)) this.error(startOf(e.cond), `the condition of ?: must be a bool (or an int or bytes), not ${show(c)}`);
+        if (!['bool', 'int', 'bytes', 'any'].includes(c.k))
+          this.error(startOf(e.cond), `the condition of ?: must be a bool (or an int or bytes), not ${show(c)}`);
         const a = this.expr(e.then, expected);
         const b = this.expr(e.else, expected ?? a);
         if (a.k === 'any') return b;
@@ -280,7 +303,8 @@ export class Typer {
     e.items.slice(1).forEach((item, i) => {
       const t = this.expr(item, elem);
       if (elem.k === 'any') elem = t;
-      else if (!assignable(t, elem) && !assignable(elem, t)) this.error(startOf(item), `item ${i + 1} must be ${show(elem)} like item 0, not ${show(t)}`);
+      else if (!assignable(t, elem) && !assignable(elem, t))
+        this.error(startOf(item), `item ${i + 1} must be ${show(elem)} like item 0, not ${show(t)}`);
     });
     return { k: 'array', elem, size: BigInt(n) };
   }
@@ -288,7 +312,8 @@ export class Typer {
   private structLiteral(e: Extract<Expr, { kind: 'structLit' }>, expected?: Type): Type {
     if (!expected || expected.k !== 'struct') {
       e.fields.forEach((f) => this.expr(f));
-      if (!expected) this.error(e.at, 'a struct literal {…} needs a declared struct type where it is written (a typed variable, parameter or field)');
+      if (!expected)
+        this.error(e.at, 'a struct literal {…} needs a declared struct type where it is written (a typed variable, parameter or field)');
       else if (expected.k !== 'any') this.error(e.at, `a struct literal {…} cannot be ${show(expected)}`);
       return expected ?? ANY;
     }
@@ -324,7 +349,8 @@ export class Typer {
     // depends on them (headers[i - 1] in the first iteration) may sit in a branch that never runs there,
     // so it is checked at run time.
     const k = intValue(e.index, { ...this.constScope(), bound: undefined });
-    if (k !== null && t.size !== null && (k < 0n || k >= t.size)) this.error(startOf(e.index), `index ${k} is out of bounds for ${show(t)}`);
+    if (k !== null && t.size !== null && (k < 0n || k >= t.size))
+      this.error(startOf(e.index), `index ${k} is out of bounds for ${show(t)}`);
     return t.elem;
   }
 
@@ -367,8 +393,12 @@ export class Typer {
     const callee = e.callee;
     const target = this.facts.calls.get(e);
     // obj.f(…) takes its type arguments from obj (typed again each time: a generic library's instance).
-    const onValue = callee.kind === 'member' && callee.object.kind !== 'this' && !(callee.object.kind === 'ident' && !this.facts.idents.has(callee.object));
-    if (target && !onValue) return this.userCall(e, target.owner, target.fn, target.owner === this.owner ? this.generics : genericsOf(target.owner));
+    const onValue =
+      callee.kind === 'member' &&
+      callee.object.kind !== 'this' &&
+      !(callee.object.kind === 'ident' && !this.facts.idents.has(callee.object));
+    if (target && !onValue)
+      return this.userCall(e, target.owner, target.fn, target.owner === this.owner ? this.generics : genericsOf(target.owner));
     if (callee.kind === 'ident') {
       if (callee.name in BUILTINS) return this.builtin(e, callee.name, expected);
       const castTo = castFamilies(callee.name) ? callee.name : aliasCastTarget(this.facts.env, callee.name);
@@ -387,7 +417,12 @@ export class Typer {
       e.args.forEach((a) => this.expr(a));
       return ANY;
     }
-    if (callee.kind === 'member' && callee.object.kind === 'ident' && !this.facts.idents.has(callee.object) && this.facts.env.isOwnerName(callee.object.name)) {
+    if (
+      callee.kind === 'member' &&
+      callee.object.kind === 'ident' &&
+      !this.facts.idents.has(callee.object) &&
+      this.facts.env.isOwnerName(callee.object.name)
+    ) {
       e.args.forEach((a) => this.expr(a, ANY)); // a standard-library function we do not model, or an error already reported
       return ANY;
     }
@@ -398,7 +433,8 @@ export class Typer {
         if (fn) {
           this.facts.calls.set(e, { owner: t.decl, fn });
           this.facts.callers.set(e, this.fn && this.owner ? { owner: this.owner, fn: this.fn } : null);
-          if (e.args.length !== fn.params.length) this.error(startOf(e), `${calleeName(callee)}() takes ${fn.params.length} argument(s), got ${e.args.length}`);
+          if (e.args.length !== fn.params.length)
+            this.error(startOf(e), `${calleeName(callee)}() takes ${fn.params.length} argument(s), got ${e.args.length}`);
           return this.userCall(e, t.decl, fn, genericsOf(t.decl, t.args));
         }
         this.error(callee.at, `${t.decl.kind} ${t.decl.name} has no function '${callee.name}'`);
@@ -530,7 +566,8 @@ export class Typer {
         return INT;
       case '<<':
       case '>>':
-        if ((a.k !== 'int' && a.k !== 'bytes') || b.k !== 'int') this.error(at, `${op} shifts an int or bytes by an int, not ${show(a)} by ${show(b)}`);
+        if ((a.k !== 'int' && a.k !== 'bytes') || b.k !== 'int')
+          this.error(at, `${op} shifts an int or bytes by an int, not ${show(a)} by ${show(b)}`);
         return a.k === 'bytes' ? a : INT;
       case '&':
       case '|':

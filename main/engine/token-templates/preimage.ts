@@ -5,7 +5,10 @@ import type { TokenUnlock } from './template.js';
 export const SIGHASH_ALL_FORKID = TransactionSignature.SIGHASH_ALL | TransactionSignature.SIGHASH_FORKID;
 
 /** The BIP143 preimage of a token input (hex) and the owner's signature over it (checksig format, hex). */
-export function preimageAndSignature(u: Pick<TokenUnlock, 'tx' | 'inputIndex' | 'script' | 'satoshis' | 'key'>): { preimage: string; signature: string } {
+export function preimageAndSignature(u: Pick<TokenUnlock, 'tx' | 'inputIndex' | 'script' | 'satoshis' | 'key'>): {
+  preimage: string;
+  signature: string;
+} {
   const { tx, inputIndex } = u;
   const input = tx.inputs[inputIndex];
   const preimage = TransactionSignature.format({

@@ -6,7 +6,10 @@ export const DESTINATION_PLACEHOLDER = '[destinationPublicKeyHash]';
 export const REDEMPTION_PLACEHOLDER = '[redemptionPublicKeyHash]';
 
 /** What a protocol of the STAS family adds to its template and puts in its unlocking scripts (reference §4.2, §4.5). */
-const FAMILY: Record<StasProtocol, { flags: boolean; fungible: boolean; issuerRedeemsOnly: boolean; noteSlot: boolean; appendSlot: boolean; maxTokenOutputs: number }> = {
+const FAMILY: Record<
+  StasProtocol,
+  { flags: boolean; fungible: boolean; issuerRedeemsOnly: boolean; noteSlot: boolean; appendSlot: boolean; maxTokenOutputs: number }
+> = {
   // Legacy STAS: a flags push (00 splittable, 01 not) before the symbol; splits into up to four outputs.
   STAS: { flags: true, fungible: true, issuerRedeemsOnly: false, noteSlot: false, appendSlot: false, maxTokenOutputs: 4 },
   // STAS-20: fungible; a note slot after the pairs; only an issuer-owned output is redeemed.
@@ -37,8 +40,10 @@ const INVALID_OPCODES = (op: number) => op === 0x65 || op === 0x66 || op > 0xb9;
 export function checkStasTemplate(template: string): string | null {
   const t = template.trim();
   const count = (p: string) => t.split(p).length - 1;
-  if (count(DESTINATION_PLACEHOLDER) !== 1 || count(REDEMPTION_PLACEHOLDER) !== 1) return `it must contain ${DESTINATION_PLACEHOLDER} and ${REDEMPTION_PLACEHOLDER} once each`;
-  if (!t.startsWith(`76a914${DESTINATION_PLACEHOLDER}88ac`)) return `it must start with the owner's P2PKH: 76a914${DESTINATION_PLACEHOLDER}88ac`;
+  if (count(DESTINATION_PLACEHOLDER) !== 1 || count(REDEMPTION_PLACEHOLDER) !== 1)
+    return `it must contain ${DESTINATION_PLACEHOLDER} and ${REDEMPTION_PLACEHOLDER} once each`;
+  if (!t.startsWith(`76a914${DESTINATION_PLACEHOLDER}88ac`))
+    return `it must start with the owner's P2PKH: 76a914${DESTINATION_PLACEHOLDER}88ac`;
   const hex = t.replace(DESTINATION_PLACEHOLDER, '').replace(REDEMPTION_PLACEHOLDER, '');
   if (!/^([0-9a-f]{2})+$/.test(hex)) return 'apart from the placeholders it must be lower-case hex, whole bytes';
   const bytes = hex.length / 2 + 40;
@@ -51,13 +56,15 @@ export function checkStasTemplate(template: string): string | null {
   if (!t.endsWith(tail)) return `it must end with OP_RETURN and the redemption key hash: 6a14${REDEMPTION_PLACEHOLDER}`;
   const body = t.slice(head.length, t.length - tail.length);
   const ops = opcodesOf(`${body}6a`);
-  if (!ops || ops[ops.length - 1] !== 0x6a) return 'its body does not parse as script ending in OP_RETURN (a push runs past it or over the end)';
+  if (!ops || ops[ops.length - 1] !== 0x6a)
+    return 'its body does not parse as script ending in OP_RETURN (a push runs past it or over the end)';
   const bad = ops.find(INVALID_OPCODES);
   if (bad !== undefined) return `its body holds an invalid opcode (0x${bad.toString(16)})`;
   const has = (...codes: number[]) => ops.some((op) => codes.includes(op));
   if (!has(0xac, 0xad)) return 'its body has no OP_CHECKSIG: a STAS-family template checks the sighash preimage it is given';
   if (!has(0xaa, 0xa8)) return 'its body has no OP_HASH256 or OP_SHA256: a STAS-family template hashes the outputs it rebuilds';
-  if (!has(0x7f) || !has(0x7e)) return 'its body has no OP_SPLIT and OP_CAT: a STAS-family template takes the preimage apart and rebuilds the outputs';
+  if (!has(0x7f) || !has(0x7e))
+    return 'its body has no OP_SPLIT and OP_CAT: a STAS-family template takes the preimage apart and rebuilds the outputs';
   return null;
 }
 
@@ -88,7 +95,8 @@ function opcodesOf(hex: string): number[] | null {
  * Keystead. The script is the template with both hashes filled in, then (legacy STAS) the flags push, the
  * symbol push and the data pushes. Unlocking, for the token input (input 0, or inputs 0 and 1 in a merge):
  *   <amount> <pkh> for every output — the redemption, the token outputs and the change, in order
- *   (STAS-789: a data slot after the first pair; STAS-20: a note slot after the last), the funding outpoint (vout, txid little-endian), the spending type (OP_0; in a
+ * (STAS-789: a data slot after the first pair; STAS-20: a note slot after the last), the funding outpoint (vout, txid little-endian), the
+ * spending type (OP_0; in a
  *   merge: the other input's vout, the pieces of its parent transaction cut at the token script, and their
  *   count), the BIP143 preimage, the owner's signature and public key.
  */

@@ -1,4 +1,4 @@
-import { pushBytes, pushInt, toScriptHex } from '../../../contracts/scrypt/script.js';
+import { pushBytes, pushInt, toScriptHex } from '../../contracts/scrypt/script.js';
 
 /**
  * Building and reading the pieces of token scripts: data pushes in locking scripts (plain, length-prefixed,
@@ -39,7 +39,8 @@ export function readPushes(hex: string, at: number): string[] | null {
     if (op >= 1 && op <= 0x4b) [len, start] = [op, i + 1];
     else if (op === 0x4c && i + 1 < total) [len, start] = [byte(i + 1), i + 2];
     else if (op === 0x4d && i + 2 < total) [len, start] = [byte(i + 1) | (byte(i + 2) << 8), i + 3];
-    else if (op === 0x4e && i + 4 < total) [len, start] = [(byte(i + 1) | (byte(i + 2) << 8) | (byte(i + 3) << 16)) + byte(i + 4) * 0x1000000, i + 5];
+    else if (op === 0x4e && i + 4 < total)
+      [len, start] = [(byte(i + 1) | (byte(i + 2) << 8) | (byte(i + 3) << 16)) + byte(i + 4) * 0x1000000, i + 5];
     else return null;
     if (start + len > total) return null;
     out.push(hex.slice(start * 2, (start + len) * 2));

@@ -1,10 +1,9 @@
 import type { PrivateKey, Transaction } from '@bsv/sdk';
+import type { TokenProtocol } from '../../../shared/token-protocols.js';
 
-/** The token protocols Keystead knows: its own open template, and the STAS family (licensed, installed by the organisation). */
-export const TOKEN_PROTOCOLS = ['KST-20', 'KST-789', 'STAS', 'STAS-20', 'STAS-789'] as const;
-export type TokenProtocol = (typeof TOKEN_PROTOCOLS)[number];
-export const STAS_PROTOCOLS = ['STAS', 'STAS-20', 'STAS-789'] as const;
-export type StasProtocol = (typeof STAS_PROTOCOLS)[number];
+// The protocols themselves are a shared fact (schemas, lookup, UI): defined once in shared/token-protocols.ts.
+export { STAS_PROTOCOL_IDS as STAS_PROTOCOLS, TOKEN_PROTOCOL_IDS as TOKEN_PROTOCOLS } from '../../../shared/token-protocols.js';
+export type { StasProtocol, TokenProtocol } from '../../../shared/token-protocols.js';
 
 /** What a token output's locking script says. */
 export interface TokenScript {

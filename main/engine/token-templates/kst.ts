@@ -1,6 +1,6 @@
-import type { KstCode } from '../kst/compile-templates.js';
-import { KST_CODE_V1 } from '../kst/legacy-code.js';
-import { KST_CODE } from '../kst/templates.generated.js';
+import type { KstCode } from './kst/compile-templates.js';
+import { KST_CODE_V1 } from './kst/legacy-code.js';
+import { KST_CODE } from './kst/templates.generated.js';
 import { preimageAndSignature, prevouts } from './preimage.js';
 import { dataPush, hexUtf8, minimalNumber, minimalPush, readPushes, utf8Hex } from './script-bytes.js';
 import type { LockParams, TokenScript, TokenTemplate, TokenUnlock } from './template.js';
@@ -51,11 +51,19 @@ export class KstTemplate implements TokenTemplate {
     if (script.slice(52, codeEnd) !== this.code || script.slice(codeEnd, codeEnd + 2) !== '6a') return null;
     const pushes = readPushes(script, codeEnd / 2 + 1);
     if (!pushes || pushes.length < 2 || pushes[0].length !== 40) return null;
-    return { protocol: this.protocol, owner: script.slice(6, 46), redemption: pushes[0], symbol: hexUtf8(pushes[1]), data: pushes.slice(2), splittable: this.fungible };
+    return {
+      protocol: this.protocol,
+      owner: script.slice(6, 46),
+      redemption: pushes[0],
+      symbol: hexUtf8(pushes[1]),
+      data: pushes.slice(2),
+      splittable: this.fungible,
+    };
   }
 
   unlock(u: TokenUnlock): string {
-    if (u.tokenOutputs.length > this.maxTokenOutputs) throw new Error(`${this.protocol} creates at most ${this.maxTokenOutputs} token outputs per spend`);
+    if (u.tokenOutputs.length > this.maxTokenOutputs)
+      throw new Error(`${this.protocol} creates at most ${this.maxTokenOutputs} token outputs per spend`);
     const { preimage, signature } = preimageAndSignature(u);
     const slots = Array.from({ length: MAX_TOKEN_OUTPUTS }, (_, i) => u.tokenOutputs[i]);
     const pushes = [
@@ -85,4 +93,9 @@ export const KST789 = new KstTemplate('KST-789', false);
  * token outputs to carry its own code), so each release stays recognised and is moved with its own code.
  * New tokens are issued with the current one.
  */
-export const KST_RELEASES: readonly KstTemplate[] = [KST20, KST789, new KstTemplate('KST-20', true, KST_CODE_V1), new KstTemplate('KST-789', false, KST_CODE_V1)];
+export const KST_RELEASES: readonly KstTemplate[] = [
+  KST20,
+  KST789,
+  new KstTemplate('KST-20', true, KST_CODE_V1),
+  new KstTemplate('KST-789', false, KST_CODE_V1),
+];

@@ -25,7 +25,10 @@ function compile(protocol: keyof typeof CONTRACTS, redeemAt: number): { code: st
   const rules = readFileSync(path.join(here, 'rules.scrypt'), 'utf8').replace(`REDEEM_AT = ${PLACEHOLDER};`, `REDEEM_AT = ${redeemAt};`);
   const source = `${rules}\n${readFileSync(path.join(here, CONTRACTS[protocol]), 'utf8')}`;
   const r = compileScrypt(source, { file: CONTRACTS[protocol], optimize: true });
-  if (!r.hex) throw new Error(`the ${protocol} token template does not compile:\n${r.diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n')}`);
+  if (!r.hex)
+    throw new Error(
+      `the ${protocol} token template does not compile:\n${r.diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join('\n')}`,
+    );
   if (r.hex.includes('<')) throw new Error(`the ${protocol} token template must take no constructor arguments`);
   return { code: r.hex, source };
 }
@@ -41,6 +44,13 @@ export function compileKstTemplates(): KstCode[] {
     const redeemAt = CODE_START + measured + 2;
     const { code, source } = compile(protocol, redeemAt);
     if (code.length / 2 !== measured) throw new Error(`the ${protocol} code changed length when its offset was set`);
-    return { protocol, code, redeemAt, sourceHash: createHash('sha256').update(source.replace(`REDEEM_AT = ${redeemAt};`, '')).digest('hex') };
+    return {
+      protocol,
+      code,
+      redeemAt,
+      sourceHash: createHash('sha256')
+        .update(source.replace(`REDEEM_AT = ${redeemAt};`, ''))
+        .digest('hex'),
+    };
   });
 }

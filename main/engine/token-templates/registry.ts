@@ -24,7 +24,8 @@ export class TemplateRegistry {
     for (const t of this.installed()) {
       // A template installed before its structure was checked, that fails the check now, is not used:
       // it could make look-alike scripts count as tokens. The list still shows it, so it can be replaced.
-      if ((STAS_PROTOCOLS as readonly string[]).includes(t.protocolId) && checkStasTemplate(t.template) === null) next.set(t.protocolId as StasProtocol, new StasTemplate(t.protocolId as StasProtocol, t.template));
+      if ((STAS_PROTOCOLS as readonly string[]).includes(t.protocolId) && checkStasTemplate(t.template) === null)
+        next.set(t.protocolId as StasProtocol, new StasTemplate(t.protocolId as StasProtocol, t.template));
     }
     this.stas = next;
   }

@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import { DomainError } from '../../shared/errors.js';
+import { canCall, type OperationName, type OperationOutput } from '../../shared/operations.js';
+import { ROLE_LABELS } from '../../shared/roles.js';
+import { recordAudit } from './audit/audit-log.js';
+import { authenticate, checkServiceId } from './auth/authenticate.js';
+import type { CallMeta, Credentials, OpContext } from './context.js';
+import type { Implementation } from './operation.js';
+import { IMPLEMENTATIONS } from './operations.js';
+import type { EngineServices } from './services.js';
+
+export interface OperationResult<N extends OperationName> {
+  msg: string;
+  output: OperationOutput<N>;
+}
+
+/**
+ * Runs one call of an operation: authenticates, authorizes against the operations table, validates the
+ * input and only then runs the handler; audited operations are recorded whether they succeed or fail.
+ */
+export async function executeOperation<N extends OperationName>(
+  services: EngineServices,
+  name: N,
+  input: unknown,
+  credentials: Credentials,
+  meta: CallMeta,
+): Promise<OperationResult<N>> {
+  const { logger } = services;
+  const handler = IMPLEMENTATIONS[name] as unknown as Implementation;
+  const def = handler.contract;
+  const ctx: OpContext<EngineServices> = { services, caller: null, meta };
+  let parsedInput: unknown;
+  try {
+    if (def.access !== 'public') {
+      ctx.caller = authenticate(services, credentials);
+      if (!canCall(ctx.caller.role, name)) {
+        throw new DomainError('ROLE_FORBIDDEN', `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}.`);
+      }
+      if (def.enterprise) checkServiceId(services, credentials);
+    }
+    const parsed = def.input.safeParse(input ?? {});
+    if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, input));
+    parsedInput = parsed.data;
+    const output = await handler.run(ctx, parsedInput);
+    if (def.audit) {
+      recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
+      // Audited calls include every change of access (sign-out, roles, users, keys): streams check theirs now.
+      services.eventStreams.recheckAll();
+    }
+    // Never the input or output: either may hold a secret.
+    logger.debug({ op: name, uid: ctx.caller?.uid ?? null }, 'operation succeeded');
+    return { msg: def.msg, output } as OperationResult<N>;
+  } catch (err) {
+    // Failed attempts are audited once someone is identified, and always for sign-in operations.
+    if (def.audit && (ctx.caller || def.access === 'public')) {
+      const target = parsedInput === undefined ? null : (handler.target?.(parsedInput) ?? null);
+      recordAudit(ctx, { action: name, target, outcome: 'error', code: err instanceof DomainError ? err.code : 'INTERNAL' });
+    }
+    logger.debug({ op: name, uid: ctx.caller?.uid ?? null, code: err instanceof DomainError ? err.code : 'INTERNAL' }, 'operation failed');
+    throw err;
+  }
+}
+
+/** "email: is not a valid e-mail address; password: is required" */
+export function describeIssues(error: z.ZodError, input: unknown): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join('.') : 'input';
+      const missing = issue.code === 'invalid_type' && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+      return `${where}: ${missing ? 'is required' : issue.message}`;
+    })
+    .join('; ');
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}

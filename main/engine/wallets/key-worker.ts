@@ -1,0 +1,146 @@
+import { BigNumber, Hash, LockingScript, PublicKey, Transaction, TransactionSignature, UnlockingScript, type SignatureHashCache } from '@bsv/sdk';
+import type { ScriptTemplateUnlock } from '@bsv/sdk';
+import { childPublicKey, childTweak, ChildKey, type ChainNodePublic } from './child-key.js';
+import { accountNode } from './keys.js';
+
+/**
+ * The key workers' entry (key-workers.ts runs it on worker threads): the costly arithmetic of wallet keys.
+ * Every function here is pure, so it also runs on the calling thread when a test asks.
+ */
+
+/** Opens an account: the phrase's seed, the account node, and the chain nodes asked for. */
+export interface OpenTask {
+  /** The phrase, UTF-8, moved to this thread; zeroed once read. */
+  phrase: ArrayBuffer;
+  accountPath: string;
+  chains: number[];
+  /** Where the chain nodes' private keys go, 32 bytes each in `chains` order: shared memory the caller zeroes once read. */
+  secretsOut: SharedArrayBuffer;
+}
+
+/** The opened chain nodes' public parts, in `chains` order (their private keys are in `secretsOut`). */
+export function openAccount(task: OpenTask): ChainNodePublic[] {
+  const phrase = new Uint8Array(task.phrase);
+  try {
+    const account = accountNode(Buffer.from(phrase).toString('utf8'), task.accountPath);
+    const out = new Uint8Array(task.secretsOut);
+    return task.chains.map((c, i) => {
+      const node = account.deriveChild(c);
+      out.set(node.privKey.toArray('be', 32), 32 * i);
+      return { chainCode: Uint8Array.from(node.chainCode), pub: Uint8Array.from(node.pubKey.encode(true) as number[]) };
+    });
+  } finally {
+    phrase.fill(0);
+  }
+}
+
+/** Addresses `from` … `to - 1` of a chain, by public derivation (no secret), with their compressed public keys. */
+export interface DeriveTask {
+  node: ChainNodePublic;
+  from: number;
+  to: number;
+}
+
+export interface DerivedAddress {
+  address: string;
+  pub: Uint8Array;
+}
+
+export function deriveAddresses(task: DeriveTask): DerivedAddress[] {
+  const parent = PublicKey.fromDER([...task.node.pub]);
+  const out: DerivedAddress[] = [];
+  for (let idx = task.from; idx < task.to; idx++) {
+    const pub = childPublicKey(parent, childTweak(task.node, idx));
+    out.push({ address: pub.toAddress(), pub: Uint8Array.from(pub.encode(true) as number[]) });
+  }
+  return out;
+}
+
+/** A P2PKH-only transaction to sign, described in plain data. */
+export interface SignTask {
+  version: number;
+  lockTime: number;
+  inputs: { txid: string; vout: number; sequence: number; satoshis: number; script: string; key: number }[];
+  outputs: { script: string; satoshis: number }[];
+  /** The private keys of the inputs (`key` indexes them), 32 bytes each, moved to this thread; zeroed once used. */
+  secrets: ArrayBuffer;
+  /** Per key: its compressed public key, or (not derived yet) the public tweak and parent it follows from. */
+  publics: ({ pub: Uint8Array } | { tweak: Uint8Array; parent: Uint8Array })[];
+}
+
+export interface SignedInputs {
+  /** Per input, hex. */
+  unlockingScripts: string[];
+  /** Per key, compressed: the caller keeps those it did not know. */
+  pubs: Uint8Array[];
+}
+
+const SIGHASH_ALL_FORKID = TransactionSignature.SIGHASH_ALL | TransactionSignature.SIGHASH_FORKID;
+
+/**
+ * @bsv/sdk's P2PKH unlocking template (`new P2PKH().unlock(key, 'all', false, satoshis, script)`), byte for
+ * byte, with two savings: the public key is pushed as the compressed bytes it is known by (no square root
+ * to decode a point), and the sighash's shared hashes (prevouts, sequences, outputs) are computed once
+ * per transaction instead of once per input.
+ */
+export function p2pkhUnlock(key: ChildKey, satoshis: number, lockingScript: LockingScript, cache: SignatureHashCache): ScriptTemplateUnlock {
+  return {
+    sign: async (tx: Transaction, i: number) => {
+      const input = tx.inputs[i];
+      const preimage = TransactionSignature.format({
+        sourceTXID: input.sourceTXID!,
+        sourceOutputIndex: input.sourceOutputIndex,
+        sourceSatoshis: satoshis,
+        transactionVersion: tx.version,
+        otherInputs: tx.inputs.filter((_, j) => j !== i),
+        inputIndex: i,
+        outputs: tx.outputs,
+        inputSequence: input.sequence!,
+        subscript: lockingScript,
+        lockTime: tx.lockTime,
+        scope: SIGHASH_ALL_FORKID,
+        cache,
+      });
+      const raw = key.sign(Hash.sha256(preimage));
+      const sig = new TransactionSignature(raw.r, raw.s, SIGHASH_ALL_FORKID).toChecksigFormat();
+      const pub = [...key.compressedPublicKey()];
+      return new UnlockingScript([
+        { op: sig.length, data: sig },
+        { op: pub.length, data: pub },
+      ]);
+    },
+    estimateLength: async () => 108,
+  };
+}
+
+export async function signInputs(task: SignTask): Promise<SignedInputs> {
+  const secrets = new Uint8Array(task.secrets);
+  try {
+    const parents = new Map<string, PublicKey>();
+    const parentOf = (bytes: Uint8Array) => {
+      const id = Buffer.from(bytes).toString('hex');
+      let p = parents.get(id);
+      if (!p) parents.set(id, (p = PublicKey.fromDER([...bytes])));
+      return p;
+    };
+    const keys = task.publics.map((p, i) => {
+      const k = new BigNumber([...secrets.subarray(32 * i, 32 * i + 32)]);
+      return ChildKey.of(k, 'pub' in p ? p.pub : childPublicKey(parentOf(p.parent), p.tweak));
+    });
+    const tx = new Transaction(task.version, [], [], task.lockTime);
+    const cache: SignatureHashCache = {};
+    for (const input of task.inputs) {
+      tx.addInput({
+        sourceTXID: input.txid,
+        sourceOutputIndex: input.vout,
+        sequence: input.sequence,
+        unlockingScriptTemplate: p2pkhUnlock(keys[input.key], input.satoshis, LockingScript.fromHex(input.script), cache),
+      });
+    }
+    for (const o of task.outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
+    await tx.sign();
+    return { unlockingScripts: tx.inputs.map((i) => i.unlockingScript!.toHex()), pubs: keys.map((k) => k.compressedPublicKey()) };
+  } finally {
+    secrets.fill(0);
+  }
+}
