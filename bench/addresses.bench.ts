@@ -24,10 +24,16 @@ export async function run(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-bench-'));
   const store = openStore({ dataDir, password: 'bench' });
   const node = LocalNode.open({ dataDir, password: 'bench' });
-  const engine = createEngine({ store, chain: new LocalProvider(node, () => null), config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test', broadcastWindowMs: 30_000 } });
+  const engine = createEngine({
+    store,
+    chain: new LocalProvider(node, () => null),
+    config: { version: 'bench', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'bench.test', broadcastWindowMs: 30_000 },
+  });
   try {
     const meta = { clientId: 'bench' };
-    const s = (await engine.execute(OPERATIONS.setup.name, { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }, {}, meta)).output;
+    const s = (
+      await engine.execute(OPERATIONS.setup.name, { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }, {}, meta)
+    ).output;
     const w = (await engine.execute(OPERATIONS.createWallet.name, { walletTitle: 'Bench' }, { authToken: s.authToken }, meta)).output;
     // The engine's address book over the same database, as the wallet operations use it.
     const row = store.db.prepare('SELECT * FROM wallets WHERE wallet_id = ?').get(w.walletID) as Record<string, unknown>;
@@ -47,10 +53,18 @@ export async function run(): Promise<void> {
       book.derive(wallet, 0, next, next + COUNT);
       const m = Number(process.hrtime.bigint() - t) / 1e6;
       next += COUNT;
-      if (!floor || f < floor.totalMs) floor = { label: 'bare @bsv/sdk deriveChild + toAddress', iterations: COUNT, totalMs: f, perOpMs: f / COUNT };
-      if (!measured || m < measured.totalMs) measured = { label: 'engine AddressBook.derive (+ store)', iterations: COUNT, totalMs: m, perOpMs: m / COUNT };
+      if (!floor || f < floor.totalMs)
+        floor = { label: 'bare @bsv/sdk deriveChild + toAddress', iterations: COUNT, totalMs: f, perOpMs: f / COUNT };
+      if (!measured || m < measured.totalMs)
+        measured = { label: 'engine AddressBook.derive (+ store)', iterations: COUNT, totalMs: m, perOpMs: m / COUNT };
     }
-    report({ name: 'derive-addresses', bench: 'address derivation (1,000 receive addresses)', floor: floor!, measured: measured!, goal: 1.3 });
+    report({
+      name: 'derive-addresses',
+      bench: 'address derivation (1,000 receive addresses)',
+      floor: floor!,
+      measured: measured!,
+      goal: 1.3,
+    });
   } finally {
     engine.close();
     node.close();

@@ -55,9 +55,12 @@ export async function run(): Promise<void> {
   const plainMs = timed(false);
   const optMs = timed(true);
   // Script bytes, constructor placeholders left out.
-  const bytes = (optimize: boolean) => corpus.reduce((n, s) => n + compileScrypt(s, { optimize }).hex!.replace(/<[^>]*>/g, '').length / 2, 0);
+  const bytes = (optimize: boolean) =>
+    corpus.reduce((n, s) => n + compileScrypt(s, { optimize }).hex!.replace(/<[^>]*>/g, '').length / 2, 0);
   const plainBytes = bytes(false);
   const optBytes = bytes(true);
-  console.log(`  corpus    ${corpus.length} contracts: plain ${plainMs.toFixed(1)} ms per pass (${Math.round((corpus.length * 1000) / plainMs)} contracts/s), -O ${optMs.toFixed(1)} ms (${(optMs / plainMs).toFixed(2)}×)`);
+  console.log(
+    `  corpus    ${corpus.length} contracts: plain ${plainMs.toFixed(1)} ms per pass (${Math.round((corpus.length * 1000) / plainMs)} contracts/s), -O ${optMs.toFixed(1)} ms (${(optMs / plainMs).toFixed(2)}×)`,
+  );
   console.log(`  size      plain ${plainBytes} bytes, -O ${optBytes} bytes (${((100 * optBytes) / plainBytes).toFixed(1)} % of plain)`);
 }

@@ -41,7 +41,12 @@ export async function run(): Promise<void> {
       name: 'concurrent-pays',
       bench: `${CLIENTS} clients paying from ${CLIENTS} wallets at once: throughput / ${CLIENTS} × one client's`,
       floor: { label: `one client: ${(one * 1000).toFixed(0)} pays/s`, iterations: PAYS, totalMs: oneMs, perOpMs: oneMs / PAYS },
-      measured: { label: `${CLIENTS} clients: ${(all * 1000).toFixed(0)} pays/s`, iterations: CLIENTS * PAYS, totalMs: allMs, perOpMs: allMs / (CLIENTS * PAYS) },
+      measured: {
+        label: `${CLIENTS} clients: ${(all * 1000).toFixed(0)} pays/s`,
+        iterations: CLIENTS * PAYS,
+        totalMs: allMs,
+        perOpMs: allMs / (CLIENTS * PAYS),
+      },
       goal: 0.22,
       higherIsBetter: true,
       ratio: all / (CLIENTS * one),

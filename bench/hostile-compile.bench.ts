@@ -32,7 +32,9 @@ export async function run(): Promise<void> {
     const headers = { authToken: setup.data.authToken, 'content-type': 'application/json' };
     let body = '';
     for (let i = 0; i < 40_000; i++) body += `int v${i} = x + ${i};\n`;
-    const hostile = JSON.stringify({ sourceCode: Buffer.from(`contract C { public function f(int x) { ${body} require(v0 > 0); } }`).toString('base64') });
+    const hostile = JSON.stringify({
+      sourceCode: Buffer.from(`contract C { public function f(int x) { ${body} require(v0 > 0); } }`).toString('base64'),
+    });
     const health = async () => (await fetch(`${runtime.url}/health`)).text();
 
     const idle = await time('GET /health, idle', N, health);

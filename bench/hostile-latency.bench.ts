@@ -55,16 +55,23 @@ export async function run(): Promise<void> {
     const json = (r: Response) => r.json() as Promise<{ data: Record<string, string> }>;
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const setup = (await json(await post(`${runtime.url}/api/v1/setup`, { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }))).data;
+    const setup = (
+      await json(await post(`${runtime.url}/api/v1/setup`, { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' }))
+    ).data;
     const admin = { authToken: setup.authToken, serviceid: setup.serviceId };
     await post(`${runtime.url}/v1/createWallet`, { walletTitle: 'Shop', paymail: 'shop', paymailActivate: true }, admin);
     await post(`${runtime.url}/api/v1/createUser`, { email: 'viewer@example.com', password: 'viewer-pass-1', role: 'viewer' }, admin);
-    const viewer = { authToken: (await json(await post(`${runtime.url}/api/v1/login`, { email: 'viewer@example.com', password: 'viewer-pass-1' }))).data.authToken };
+    const viewer = {
+      authToken: (await json(await post(`${runtime.url}/api/v1/login`, { email: 'viewer@example.com', password: 'viewer-pass-1' }))).data
+        .authToken,
+    };
 
     const beefs = await bombs(runtime.node!);
     let body = '';
     for (let i = 0; i < 40_000; i++) body += `int v${i} = x + ${i};\n`;
-    const slowCompile = { sourceCode: Buffer.from(`contract C { public function f(int x) { ${body} require(v0 > 0); } }`).toString('base64') };
+    const slowCompile = {
+      sourceCode: Buffer.from(`contract C { public function f(int x) { ${body} require(v0 > 0); } }`).toString('base64'),
+    };
     const health = async () => (await fetch(`${runtime.url}/health`)).text();
 
     const idle = await latencies(N, health);
@@ -85,7 +92,13 @@ export async function run(): Promise<void> {
     stop = true;
     await Promise.all([...strangers, ...compilers]);
     console.log(`  BEEF answers while measured: ${[...answers].map(([s, n]) => `${n} × ${s}`).join(', ')}`);
-    report({ name: 'hostile-latency', bench: '/health p99 while hostile BEEFs and compiles run / p99 idle', floor: p99('GET /health p99, idle', idle), measured: p99('GET /health p99, hostile BEEFs and compiles', busy), goal: 2 });
+    report({
+      name: 'hostile-latency',
+      bench: '/health p99 while hostile BEEFs and compiles run / p99 idle',
+      floor: p99('GET /health p99, idle', idle),
+      measured: p99('GET /health p99, hostile BEEFs and compiles', busy),
+      goal: 2,
+    });
   } finally {
     await pub.close();
     await runtime.close();
@@ -102,14 +115,26 @@ async function bombs(node: NonNullable<Awaited<ReturnType<typeof startRuntime>>[
   const proven = Transaction.fromHex(node.txHex(funded.txid!)!);
   proven.merklePath = MerklePath.fromHex(node.txStatus(funded.txid!).merklePath!);
   const coin = proven.outputs.findIndex((o) => o.lockingScript.toHex() === lock.toHex());
-  const spend = async (source: Transaction, vout: number, script: LockingScript, satoshis: number, unlocking?: UnlockingScript, version = 1) => {
+  const spend = async (
+    source: Transaction,
+    vout: number,
+    script: LockingScript,
+    satoshis: number,
+    unlocking?: UnlockingScript,
+    version = 1,
+  ) => {
     const tx = new Transaction(version);
-    tx.addInput(unlocking ? { sourceTransaction: source, sourceOutputIndex: vout, unlockingScript: unlocking } : { sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(key) });
+    tx.addInput(
+      unlocking
+        ? { sourceTransaction: source, sourceOutputIndex: vout, unlockingScript: unlocking }
+        : { sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(key) },
+    );
     tx.addOutput({ lockingScript: script, satoshis });
     await tx.sign();
     return tx;
   };
-  const parentHolding = async (script: string) => (await spend(await spend(proven, coin, LockingScript.fromHex(script), 90_000), 0, lock, 80_000)).toHexBEEF();
+  const parentHolding = async (script: string) =>
+    (await spend(await spend(proven, coin, LockingScript.fromHex(script), 90_000), 0, lock, 80_000)).toHexBEEF();
   let deep = await spend(proven, coin, lock, 99_000);
   for (let i = 0; i < 30; i++) deep = await spend(deep, 0, lock, 98_000 - i * 100);
   const elsewhere = Transaction.fromHex(proven.toHex());

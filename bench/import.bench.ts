@@ -31,7 +31,11 @@ export async function run(): Promise<void> {
       const f = await node.faucet(funder.toAddress(), batch.length * 1_000 + 10_000);
       const parent = Transaction.fromHex(node.txHex(f.txid!)!);
       const fan = new Transaction();
-      fan.addInput({ sourceTransaction: parent, sourceOutputIndex: parent.outputs.findIndex((o) => o.satoshis === batch.length * 1_000 + 10_000), unlockingScriptTemplate: new P2PKH().unlock(funder) });
+      fan.addInput({
+        sourceTransaction: parent,
+        sourceOutputIndex: parent.outputs.findIndex((o) => o.satoshis === batch.length * 1_000 + 10_000),
+        unlockingScriptTemplate: new P2PKH().unlock(funder),
+      });
       for (const a of batch) fan.addOutput({ lockingScript: new P2PKH().lock(a), satoshis: 1_000 });
       fan.addOutput({ lockingScript: new P2PKH().lock(funder.toAddress()), change: true });
       await fan.fee(new SatoshisPerKilobyte(1));
@@ -46,13 +50,20 @@ export async function run(): Promise<void> {
     t = process.hrtime.bigint();
     const r = await json(`${runtime.url}/v1/createWallet`, 'POST', { walletTitle: 'Imported', mnemonicPhrase: phrase }, auth);
     const importMs = Number(process.hrtime.bigint() - t) / 1e6;
-    const w = (await json(`${runtime.url}/v1/wallets`, 'GET', undefined, auth)).data.wallets.find((x: { walletID: string }) => x.walletID === r.data.walletID);
+    const w = (await json(`${runtime.url}/v1/wallets`, 'GET', undefined, auth)).data.wallets.find(
+      (x: { walletID: string }) => x.walletID === r.data.walletID,
+    );
     if (w.balance.confirmed !== USED * 1_000) throw new Error(`the import found ${JSON.stringify(w.balance)}`);
     report({
       name: 'sync-import',
       bench: `importing a phrase with ${USED.toLocaleString('en-US')} used addresses / deriving them bare`,
       floor: { label: `derive ${USED + GAP} addresses bare (@bsv/sdk HD)`, iterations: 1, totalMs: floorMs, perOpMs: floorMs },
-      measured: { label: 'POST /v1/createWallet with the phrase (scan to the gap, book every payment)', iterations: 1, totalMs: importMs, perOpMs: importMs },
+      measured: {
+        label: 'POST /v1/createWallet with the phrase (scan to the gap, book every payment)',
+        iterations: 1,
+        totalMs: importMs,
+        perOpMs: importMs,
+      },
       goal: 3,
     });
   } finally {

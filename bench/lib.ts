@@ -6,7 +6,12 @@ export interface Timing {
   perOpMs: number;
 }
 
-export async function time(label: string, iterations: number, op: (i: number) => unknown | Promise<unknown>, warmup = Math.min(50, iterations)): Promise<Timing> {
+export async function time(
+  label: string,
+  iterations: number,
+  op: (i: number) => unknown | Promise<unknown>,
+  warmup = Math.min(50, iterations),
+): Promise<Timing> {
   for (let i = 0; i < warmup; i++) await op(i);
   const start = process.hrtime.bigint();
   for (let i = 0; i < iterations; i++) await op(i);
@@ -52,7 +57,9 @@ export function report({ name, bench, floor, measured, goal, higherIsBetter = fa
   console.log(`\n[${name}] ${bench}`);
   console.log(`  floor     ${fmt(floor)}`);
   console.log(`  measured  ${fmt(measured)}`);
-  console.log(`  ratio     ${ratio.toFixed(2)}×${goal !== undefined ? `  (goal ${higherIsBetter ? '≥' : '≤'} ${goal}×: ${met ? 'met' : 'NOT met'})` : ''}`);
+  console.log(
+    `  ratio     ${ratio.toFixed(2)}×${goal !== undefined ? `  (goal ${higherIsBetter ? '≥' : '≤'} ${goal}×: ${met ? 'met' : 'NOT met'})` : ''}`,
+  );
   SAMPLES.push({ name, bench, ratio, goal: goal ?? null, higherIsBetter, ours_ms: measured.perOpMs, floor_ms: floor.perOpMs });
 }
 
@@ -80,7 +87,12 @@ export async function compare(
  * Times two async operations alternately, one call of each per round after `warmup` rounds of both, so
  * both see the same state of the machine (caches, a growing database): the floor and the measured total.
  */
-export async function interleaved(floor: [string, () => Promise<unknown>], measured: [string, () => Promise<unknown>], n: number, warmup: number): Promise<{ floor: Timing; measured: Timing }> {
+export async function interleaved(
+  floor: [string, () => Promise<unknown>],
+  measured: [string, () => Promise<unknown>],
+  n: number,
+  warmup: number,
+): Promise<{ floor: Timing; measured: Timing }> {
   for (let i = 0; i < warmup; i++) {
     await floor[1]();
     await measured[1]();

@@ -78,7 +78,9 @@ export async function run(): Promise<void> {
     const floor: Timing = { label: 'bare @bsv/sdk Spend.validate()', iterations: N, totalMs: floorMs, perOpMs: floorMs / N };
     const measured: Timing = { label: 'LocalNode.submit (accepted)', iterations: N, totalMs: measuredMs, perOpMs: measuredMs / N };
     report({ name: 'node-accept', bench: 'local node accepting a transaction / bare Spend of its inputs', floor, measured, goal: 1.1 });
-    console.log(`  rate      ${Math.round(1000 / measured.perOpMs)} tx/s accepted; ${Math.round(1000 / floor.perOpMs)} tx/s bare validation`);
+    console.log(
+      `  rate      ${Math.round(1000 / measured.perOpMs)} tx/s accepted; ${Math.round(1000 / floor.perOpMs)} tx/s bare validation`,
+    );
   } finally {
     node.close();
     rmSync(dataDir, { recursive: true, force: true });

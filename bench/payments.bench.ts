@@ -10,12 +10,20 @@ import { benchApi } from './api.js';
 import { interleaved, report, wanted } from './lib.js';
 
 const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: any }>);
+  fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((r) => r.json() as Promise<{ data: any }>);
 
 async function setup(): Promise<{ runtime: Runtime; dataDir: string; auth: Record<string, string> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-bench-'));
   const runtime = await startRuntime({ dataDir, password: 'bench', port: 0, network: 'local', version: 'bench', sessionTtlSeconds: 3600 });
-  const s = await json(`${runtime.url}/api/v1/setup`, 'POST', { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' });
+  const s = await json(`${runtime.url}/api/v1/setup`, 'POST', {
+    organisation: 'Bench',
+    email: 'bench@example.com',
+    password: 'bench-pass-1',
+  });
   return { runtime, dataDir, auth: { authToken: s.data.authToken } };
 }
 
@@ -44,15 +52,35 @@ async function payBench(): Promise<void> {
       await tx.sign();
       const input = tx.inputs[0];
       const ok = new Spend({
-        sourceTXID: source.id('hex'), sourceOutputIndex: 0, sourceSatoshis: 20_000, lockingScript: lock, transactionVersion: tx.version, otherInputs: [],
-        unlockingScript: input.unlockingScript!, inputSequence: 0xffffffff, inputIndex: 0, outputs: tx.outputs, lockTime: tx.lockTime,
+        sourceTXID: source.id('hex'),
+        sourceOutputIndex: 0,
+        sourceSatoshis: 20_000,
+        lockingScript: lock,
+        transactionVersion: tx.version,
+        otherInputs: [],
+        unlockingScript: input.unlockingScript!,
+        inputSequence: 0xffffffff,
+        inputIndex: 0,
+        outputs: tx.outputs,
+        lockTime: tx.lockTime,
       }).validate();
       if (!ok) throw new Error('bare verify failed');
     };
     const api = benchApi(runtime.url, auth);
     const viaApi = () => api.call(OPERATIONS.pay, { ...req, walletId: w });
-    const { floor, measured } = await interleaved(['bare @bsv/sdk build + sign + Spend verify', bare], ['POST /v1/pay (reserve, sign, broadcast, record)', viaApi], N, 10);
-    report({ name: 'pay-api', bench: 'one pay through the HTTP API / bare @bsv/sdk build + sign + Spend verify', floor, measured, goal: 1.1 });
+    const { floor, measured } = await interleaved(
+      ['bare @bsv/sdk build + sign + Spend verify', bare],
+      ['POST /v1/pay (reserve, sign, broadcast, record)', viaApi],
+      N,
+      10,
+    );
+    report({
+      name: 'pay-api',
+      bench: 'one pay through the HTTP API / bare @bsv/sdk build + sign + Spend verify',
+      floor,
+      measured,
+      goal: 1.1,
+    });
   } finally {
     await runtime.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -82,7 +110,9 @@ async function lookupBench(): Promise<void> {
     }
     node.mine();
     const ledger = openStore({ dataDir, password: 'bench', ...LEDGER_STORE });
-    const query = ledger.db.prepare('SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL');
+    const query = ledger.db.prepare(
+      'SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL',
+    );
     const ROUNDS = 15;
     let floorMs = 0;
     let measuredMs = 0;

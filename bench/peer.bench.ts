@@ -68,7 +68,13 @@ export async function run(): Promise<void> {
     const keyDeriver = new KeyDeriver(PrivateKey.fromRandom());
     const identityKey = keyDeriver.identityKey;
     knex = Setup.createSQLiteKnex(path.join(peerDir, 'wallet.sqlite'));
-    const storage = new StorageKnex({ chain: 'test', knex, commissionSatoshis: 0, merchantIdentityKey: identityKey, feeModel: { model: 'sat/kb', value: 1 } });
+    const storage = new StorageKnex({
+      chain: 'test',
+      knex,
+      commissionSatoshis: 0,
+      merchantIdentityKey: identityKey,
+      feeModel: { model: 'sat/kb', value: 1 },
+    });
     await storage.migrate('peer', identityKey);
     await storage.makeAvailable();
     const manager = new WalletStorageManager(identityKey, storage);
@@ -81,13 +87,22 @@ export async function run(): Promise<void> {
     const outs: { suffix: string; script: any }[] = [];
     for (let i = 0; i < COINS; i++) {
       const suffix = Utils.toBase64([i, 9, 9, 9]);
-      const { publicKey } = await peer.getPublicKey({ protocolID: [2, '3241645161d8'], keyID: `${prefix} ${suffix}`, counterparty: sender.toPublicKey().toString(), forSelf: true });
+      const { publicKey } = await peer.getPublicKey({
+        protocolID: [2, '3241645161d8'],
+        keyID: `${prefix} ${suffix}`,
+        counterparty: sender.toPublicKey().toString(),
+        forSelf: true,
+      });
       outs.push({ suffix, script: new P2PKH().lock(PublicKey.fromString(publicKey).toAddress()) });
     }
     const f = await node.faucet(sender.toAddress(), COINS * 20_000 + 10_000);
     const parent = Transaction.fromHex(node.txHex(f.txid!)!);
     const fund = new Transaction();
-    fund.addInput({ sourceTransaction: parent, sourceOutputIndex: parent.outputs.findIndex((o: any) => o.satoshis === COINS * 20_000 + 10_000), unlockingScriptTemplate: new P2PKH().unlock(sender) });
+    fund.addInput({
+      sourceTransaction: parent,
+      sourceOutputIndex: parent.outputs.findIndex((o: any) => o.satoshis === COINS * 20_000 + 10_000),
+      unlockingScriptTemplate: new P2PKH().unlock(sender),
+    });
     for (const o of outs) fund.addOutput({ lockingScript: o.script, satoshis: 20_000 });
     fund.addOutput({ lockingScript: new P2PKH().lock(sender.toAddress()), change: true });
     await fund.fee(new SatoshisPerKilobyte(1));
@@ -98,7 +113,11 @@ export async function run(): Promise<void> {
     const taken = await peer.internalizeAction({
       tx: fund.toAtomicBEEF(),
       description: 'bench funding',
-      outputs: outs.map((o, i) => ({ outputIndex: i, protocol: 'wallet payment', paymentRemittance: { derivationPrefix: prefix, derivationSuffix: o.suffix, senderIdentityKey: sender.toPublicKey().toString() } })),
+      outputs: outs.map((o, i) => ({
+        outputIndex: i,
+        protocol: 'wallet payment',
+        paymentRemittance: { derivationPrefix: prefix, derivationSuffix: o.suffix, senderIdentityKey: sender.toPublicKey().toString() },
+      })),
     });
     if (!taken.accepted) throw new Error('the peer did not take its funding');
 
@@ -108,12 +127,21 @@ export async function run(): Promise<void> {
 
     const to = new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
     const peerPay = async () => {
-      const a = await peer.createAction({ description: 'bench payment', outputs: [{ lockingScript: to, satoshis: 5_000, outputDescription: 'payee' }], options: { noSend: true, randomizeOutputs: false } });
+      const a = await peer.createAction({
+        description: 'bench payment',
+        outputs: [{ lockingScript: to, satoshis: 5_000, outputDescription: 'payee' }],
+        options: { noSend: true, randomizeOutputs: false },
+      });
       if (!a.txid) throw new Error('createAction returned no txid');
     };
     const api = benchApi(runtime.url, auth);
     const keysteadPay = () => api.call(OPERATIONS.pay, { outputs: [{ script: to, satoshis: 5_000 }], walletId: ours.walletID });
-    const { floor, measured } = await interleaved(['@bsv/wallet-toolbox createAction (noSend, SQLite storage)', peerPay], ['Keystead POST /v1/pay (reserve, sign, broadcast, book)', keysteadPay], 40, 5);
+    const { floor, measured } = await interleaved(
+      ['@bsv/wallet-toolbox createAction (noSend, SQLite storage)', peerPay],
+      ['Keystead POST /v1/pay (reserve, sign, broadcast, book)', keysteadPay],
+      40,
+      5,
+    );
     report({ name: 'peer-pay', bench: 'Keystead pay / @bsv/wallet-toolbox createAction for the same payment', floor, measured, goal: 1.0 });
   } finally {
     await knex?.destroy();

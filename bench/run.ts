@@ -50,7 +50,18 @@ const table = [
 ];
 for (const line of table) console.log(line);
 if (json) {
-  const out = { cores, runs, measures: medians.map((m) => ({ name: m.name, ratio: round(m.ratio), goal: m.goal, higherIsBetter: m.higherIsBetter, ours_ms: round(m.ours_ms), floor_ms: round(m.floor_ms) })) };
+  const out = {
+    cores,
+    runs,
+    measures: medians.map((m) => ({
+      name: m.name,
+      ratio: round(m.ratio),
+      goal: m.goal,
+      higherIsBetter: m.higherIsBetter,
+      ours_ms: round(m.ours_ms),
+      floor_ms: round(m.floor_ms),
+    })),
+  };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 

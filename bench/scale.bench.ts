@@ -31,7 +31,9 @@ export async function run(): Promise<void> {
     await fanOutCoins(node, small.address, SMALL, 20_000);
     seedHistory(dataDir, big.walletID, SCALE);
     seedHistory(dataDir, small.walletID, SMALL);
-    console.log(`\n[scale] seeded ${SCALE.toLocaleString('en-US')} coins and ${SCALE.toLocaleString('en-US')} history rows in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+    console.log(
+      `\n[scale] seeded ${SCALE.toLocaleString('en-US')} coins and ${SCALE.toLocaleString('en-US')} history rows in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
     const api = benchApi(runtime.url, auth);
     const balances = (await api.call(OPERATIONS.listWallets, {})).output.wallets;
     const held = balances.find((w) => w.walletID === big.walletID)!.balance;
@@ -40,7 +42,12 @@ export async function run(): Promise<void> {
     if (wanted('pay-100k')) {
       const req = { outputs: [{ script: new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex(), satoshis: 5_000 }] };
       const pay = (walletId: string) => () => api.call(OPERATIONS.pay, { ...req, walletId });
-      const { floor, measured } = await interleaved([`pay from a wallet holding ${SMALL} coins`, pay(small.walletID)], [`pay from a wallet holding ${SCALE.toLocaleString('en-US')} coins`, pay(big.walletID)], 60, 5);
+      const { floor, measured } = await interleaved(
+        [`pay from a wallet holding ${SMALL} coins`, pay(small.walletID)],
+        [`pay from a wallet holding ${SCALE.toLocaleString('en-US')} coins`, pay(big.walletID)],
+        60,
+        5,
+      );
       report({ name: 'pay-100k', bench: `pay from ${SCALE.toLocaleString('en-US')} coins / from ${SMALL}`, floor, measured, goal: 1.2 });
     }
 
@@ -49,8 +56,19 @@ export async function run(): Promise<void> {
         const { history } = (await api.call(OPERATIONS.history, { walletId, maxResults: 20 })).output;
         if (history.length !== 20) throw new Error(`history answered ${history.length} rows, not 20`);
       };
-      const { floor, measured } = await interleaved([`first history page of ${SMALL} transactions`, page(small.walletID)], [`first history page of ${SCALE.toLocaleString('en-US')} transactions`, page(big.walletID)], 100, 10);
-      report({ name: 'history-100k', bench: `first page of history with ${SCALE.toLocaleString('en-US')} transactions / with ${SMALL}`, floor, measured, goal: 1.5 });
+      const { floor, measured } = await interleaved(
+        [`first history page of ${SMALL} transactions`, page(small.walletID)],
+        [`first history page of ${SCALE.toLocaleString('en-US')} transactions`, page(big.walletID)],
+        100,
+        10,
+      );
+      report({
+        name: 'history-100k',
+        bench: `first page of history with ${SCALE.toLocaleString('en-US')} transactions / with ${SMALL}`,
+        floor,
+        measured,
+        goal: 1.5,
+      });
     }
 
     if (wanted('startup-100k')) {
@@ -58,7 +76,14 @@ export async function run(): Promise<void> {
       closed = true;
       const startOnce = async (dir: string) => {
         const t = process.hrtime.bigint();
-        const r = await startRuntime({ dataDir: dir, password: PASSWORD, port: 0, network: 'local', version: 'bench', sessionTtlSeconds: 3600 });
+        const r = await startRuntime({
+          dataDir: dir,
+          password: PASSWORD,
+          port: 0,
+          network: 'local',
+          version: 'bench',
+          sessionTtlSeconds: 3600,
+        });
         const ms = Number(process.hrtime.bigint() - t) / 1e6;
         await r.close();
         return ms;

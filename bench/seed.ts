@@ -16,16 +16,30 @@ import { openStore } from '../main/store/database.js';
 export const PASSWORD = 'bench';
 
 export const json = (url: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: any }>);
+  fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((r) => r.json() as Promise<{ data: any }>);
 
-export async function benchRuntime(dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-bench-'))): Promise<{ runtime: Runtime; dataDir: string; auth: Record<string, string> }> {
+export async function benchRuntime(
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'keystead-bench-')),
+): Promise<{ runtime: Runtime; dataDir: string; auth: Record<string, string> }> {
   const runtime = await startRuntime({ dataDir, password: PASSWORD, port: 0, network: 'local', version: 'bench', sessionTtlSeconds: 3600 });
-  const s = await json(`${runtime.url}/api/v1/setup`, 'POST', { organisation: 'Bench', email: 'bench@example.com', password: 'bench-pass-1' });
+  const s = await json(`${runtime.url}/api/v1/setup`, 'POST', {
+    organisation: 'Bench',
+    email: 'bench@example.com',
+    password: 'bench-pass-1',
+  });
   return { runtime, dataDir, auth: { authToken: s.data.authToken, serviceid: s.data.serviceId } };
 }
 
 /** Creates a wallet through the API and returns its id and first receive address. */
-export async function benchWallet(runtime: Runtime, auth: Record<string, string>, title: string): Promise<{ walletID: string; address: string }> {
+export async function benchWallet(
+  runtime: Runtime,
+  auth: Record<string, string>,
+  title: string,
+): Promise<{ walletID: string; address: string }> {
   const walletID = (await json(`${runtime.url}/v1/createWallet`, 'POST', { walletTitle: title }, auth)).data.walletID;
   const address = (await json(`${runtime.url}/v1/address`, 'GET', undefined, { ...auth, walletID })).data.address;
   return { walletID, address };
@@ -42,7 +56,11 @@ export async function fanOutCoins(node: LocalNode, address: string, count: numbe
     const f = await node.faucet(funder.toAddress(), n * satoshis + 10_000);
     const parent = Transaction.fromHex(node.txHex(f.txid!)!);
     const fan = new Transaction();
-    fan.addInput({ sourceTransaction: parent, sourceOutputIndex: parent.outputs.findIndex((o) => o.satoshis === n * satoshis + 10_000), unlockingScriptTemplate: new P2PKH().unlock(funder) });
+    fan.addInput({
+      sourceTransaction: parent,
+      sourceOutputIndex: parent.outputs.findIndex((o) => o.satoshis === n * satoshis + 10_000),
+      unlockingScriptTemplate: new P2PKH().unlock(funder),
+    });
     for (let i = 0; i < n; i++) fan.addOutput({ lockingScript: new P2PKH().lock(address), satoshis });
     fan.addOutput({ lockingScript: new P2PKH().lock(funder.toAddress()), change: true });
     await fan.fee(new SatoshisPerKilobyte(1));
@@ -66,7 +84,8 @@ export function seedHistory(dataDir: string, walletId: string, count: number): v
     );
     const start = Date.now() - count * 60_000;
     store.db.transaction(() => {
-      for (let i = 0; i < count; i++) insert.run(id, randomBytes(32).toString('hex'), 1000 + (i % 500), `seeded ${i}`, 1 + Math.floor(i / 10), start + i * 60_000);
+      for (let i = 0; i < count; i++)
+        insert.run(id, randomBytes(32).toString('hex'), 1000 + (i % 500), `seeded ${i}`, 1 + Math.floor(i / 10), start + i * 60_000);
     })();
   } finally {
     store.close();

@@ -55,7 +55,9 @@ export async function run(): Promise<void> {
   report({ name: 'transpile-parse', bench: 'transpile vs parse', floor: parsed, measured: transpiled, goal: 3 });
   const small = await time('transpile, 20 functions', 50, () => transpileSolidity(program(20)), 5);
   report({ name: 'transpile-scaling', bench: 'transpiler scaling', floor: small, measured: transpiled, goal: 11 });
-  console.log(`  size      ${large.split('\n').length} lines of Solidity → ${transpileSolidity(large).scrypt.split('\n').length} lines of sCrypt`);
+  console.log(
+    `  size      ${large.split('\n').length} lines of Solidity → ${transpileSolidity(large).scrypt.split('\n').length} lines of sCrypt`,
+  );
 
   const dir = path.join(root, 'test', 'fixtures', 'solidity', 'pass');
   const corpus = readdirSync(dir)
@@ -65,5 +67,7 @@ export async function run(): Promise<void> {
   const t = process.hrtime.bigint();
   for (let i = 0; i < rounds; i++) for (const s of corpus) transpileSolidity(s);
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  console.log(`  corpus    ${Math.round((rounds * corpus.length * 1000) / ms)} programs transpiled per second (${corpus.length} corpus programs)`);
+  console.log(
+    `  corpus    ${Math.round((rounds * corpus.length * 1000) / ms)} programs transpiled per second (${corpus.length} corpus programs)`,
+  );
 }

@@ -31,7 +31,10 @@ if (args.has('--if-stale') && existsSync(stamp)) {
 
 const started = Date.now();
 // The open token template is sCrypt compiled by our own compiler: the build fails if it does not compile.
-execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build-token-templates.ts')], { cwd: root, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'build-token-templates.ts')], {
+  cwd: root,
+  stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'],
+});
 log('keystead: building main, preload and renderer…');
 const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', packages: 'external' };
 await Promise.all([

@@ -7,7 +7,10 @@ export interface ScriptCost {
   /** Signature checks: OP_CHECKSIG(VERIFY) 1 each, OP_CHECKMULTISIG(VERIFY) its key count (20 when the script does not state it). */
   sigops: number;
   bytes: number;
-  /** Operations that make a stack element longer than any push (OP_CAT, OP_NUM2BIN, OP_MUL, OP_LSHIFT): hashing such an element again and again is costly. */
+  /**
+   * Operations that make a stack element longer than any push (OP_CAT, OP_NUM2BIN, OP_MUL, OP_LSHIFT): hashing such an element again and
+   * again is costly.
+   */
   growth: number;
 }
 
@@ -51,7 +54,7 @@ export function scriptCost(script: Uint8Array | readonly number[]): ScriptCost {
   let depth = 0;
   /** The number the previous operation put on the stack, when it was a constant: a multisig's key count. */
   let lastNumber: number | null = null;
-  for (let pc = 0; pc < bytes.length; ) {
+  for (let pc = 0; pc < bytes.length;) {
     const op = bytes[pc++];
     if (op <= OP_PUSHDATA4) {
       let len = op;
@@ -65,7 +68,8 @@ export function scriptCost(script: Uint8Array | readonly number[]): ScriptCost {
     }
     const number = op >= OP_1 && op <= OP_16 ? op - OP_1 + 1 : op === 0x4f ? -1 : null;
     if (op === OP_CHECKSIG || op === OP_CHECKSIGVERIFY) sigops += 1;
-    else if (op === OP_CHECKMULTISIG || op === OP_CHECKMULTISIGVERIFY) sigops += lastNumber !== null && lastNumber >= 0 ? lastNumber : MULTISIG_UNSTATED_KEYS;
+    else if (op === OP_CHECKMULTISIG || op === OP_CHECKMULTISIGVERIFY)
+      sigops += lastNumber !== null && lastNumber >= 0 ? lastNumber : MULTISIG_UNSTATED_KEYS;
     else if (GROWTH.has(op)) growth += 1;
     else if (op === OP_IF || op === OP_NOTIF) depth += 1;
     else if (op === OP_ENDIF) depth = Math.max(0, depth - 1);

@@ -30,7 +30,8 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
  */
 export function parseTransactionHex(input: string): ParsedTransaction {
   const hex = input.trim().toLowerCase();
-  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) throw new MalformedTransactionError('The transaction is not hex.');
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex))
+    throw new MalformedTransactionError('The transaction is not hex.');
   const bytes = Buffer.from(hex, 'hex');
   const ef = isExtendedFormat(bytes);
   // The usual case, a standard serialization with minimal counts and nothing after it, needs no second
@@ -42,7 +43,13 @@ export function parseTransactionHex(input: string): ParsedTransaction {
     } catch (err) {
       throw new MalformedTransactionError(`The transaction cannot be parsed: ${(err as Error).message}`);
     }
-    return { tx, txid: Buffer.from(sha256(sha256(bytes))).reverse().toString('hex'), raw: hex };
+    return {
+      tx,
+      txid: Buffer.from(sha256(sha256(bytes)))
+        .reverse()
+        .toString('hex'),
+      raw: hex,
+    };
   }
   let tx: Transaction;
   try {
@@ -61,7 +68,13 @@ export function parseTransactionHex(input: string): ParsedTransaction {
     );
   }
   const standard = ef ? Buffer.from(fresh.toBinary()) : own;
-  return { tx, txid: Buffer.from(sha256(sha256(standard))).reverse().toString('hex'), raw: standard.toString('hex') };
+  return {
+    tx,
+    txid: Buffer.from(sha256(sha256(standard)))
+      .reverse()
+      .toString('hex'),
+    raw: standard.toString('hex'),
+  };
 }
 
 /**

@@ -13,7 +13,8 @@ export interface FeePolicy {
 }
 
 /** Why the chain refused a transaction; each a distinct, stable code. */
-export type RejectReason = 'malformed' | 'missing-inputs' | 'double-spend' | 'bad-signature' | 'outputs-exceed-inputs' | 'dust' | 'fee-too-low' | 'too-large';
+export type RejectReason =
+  'malformed' | 'missing-inputs' | 'double-spend' | 'bad-signature' | 'outputs-exceed-inputs' | 'dust' | 'fee-too-low' | 'too-large';
 
 /**
  * What became of a broadcast. Only `rejected` is the chain's verdict on the transaction and may give its
@@ -73,7 +74,6 @@ export interface DevChain {
   mine(blocks: number): Promise<{ height: number; hash: string; txCount: number }>;
   mempoolSize(): Promise<number>;
 }
-
 
 /** A chain that tells as things happen (the embedded node); others are polled. */
 export interface ChainEvents {

@@ -38,7 +38,10 @@ export interface BuildOptions {
   /** Where the engine logs (never a secret); silent when absent. */
   logger?: Logger;
   compileLimits?: CompileLimits;
-  /** Where wallet keys do their costly work (key-workers.ts): the process's pool unless given (tests: a worker that fails); the giver closes it. */
+  /**
+   * Where wallet keys do their costly work (key-workers.ts): the process's pool unless given (tests: a worker that fails); the giver closes
+   * it.
+   */
   keyWorkers?: KeyWorkers;
   /** Licensed STAS templates given at start (`--token-templates <dir>`), installed into the database. */
   tokenTemplates?: readonly { protocolId: string; template: string }[];
@@ -73,12 +76,21 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
   const templates = new TemplateRegistry(() => repos.tokenTemplates.all());
   const passwordThrottle = new Throttle(throttle ?? DEFAULT_THROTTLE, now);
   let sealed: Buffer | undefined;
-  const sealingKey = () => (sealed ??= Buffer.from(repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')), 'hex'));
+  const sealingKey = () =>
+    (sealed ??= Buffer.from(
+      repos.settings.getOrInit('wallet-sealing-key', () => randomBytes(32).toString('hex')),
+      'hex',
+    ));
   const keyWorkers = options.keyWorkers ?? KeyWorkers.shared();
   const keyring = new KeyRing({ sealingKey, throttle: passwordThrottle }, keyWorkers);
-  const addressBook = new AddressBook({ repos, now }, { workers: keyWorkers, remember: (wallet, chain, idx, pub) => keyring.remember(wallet, chain, idx, pub) });
+  const addressBook = new AddressBook(
+    { repos, now },
+    { workers: keyWorkers, remember: (wallet, chain, idx, pub) => keyring.remember(wallet, chain, idx, pub) },
+  );
   const bookEvents = new BookEvents({ repos, events: eventHub });
-  const tokenValidator = new TokenValidator({ repos, db: store.db, now, logger, chain }, templates, (decided) => bookEvents.tokensDecided(decided));
+  const tokenValidator = new TokenValidator({ repos, db: store.db, now, logger, chain }, templates, (decided) =>
+    bookEvents.tokensDecided(decided),
+  );
   const tokenLedger = new TokenLedger({ repos, now }, templates, () => void tokenValidator.run());
   const everyone = { kind: 'everyone' } as const;
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain, {
@@ -129,7 +141,11 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
 }
 
 /** Installs the licensed templates given at start; a template that is not an STAS template stops the start. */
-function installTokenTemplates(repos: Pick<Repos, 'tokenTemplates'>, templates: NonNullable<BuildOptions['tokenTemplates']>, now: () => number): void {
+function installTokenTemplates(
+  repos: Pick<Repos, 'tokenTemplates'>,
+  templates: NonNullable<BuildOptions['tokenTemplates']>,
+  now: () => number,
+): void {
   for (const t of templates) {
     const problem = checkStasTemplate(t.template);
     if (problem) throw new Error(`token template ${t.protocolId}: ${problem}`);

@@ -69,4 +69,8 @@ export const LEDGER_MIGRATIONS: readonly Migration[] = [
 ];
 
 /** How the ledger is stored: its own file, schema and cipher (AEGIS: see key-check.ts). */
-export const LEDGER_STORE = { fileName: LEDGER_FILE, migrations: LEDGER_MIGRATIONS, cipher: 'aegis' } as const satisfies Partial<OpenOptions>;
+export const LEDGER_STORE = {
+  fileName: LEDGER_FILE,
+  migrations: LEDGER_MIGRATIONS,
+  cipher: 'aegis',
+} as const satisfies Partial<OpenOptions>;

@@ -33,7 +33,6 @@ export interface NodeEvents {
   block: [{ height: number; hash: string; txids: string[] }];
 }
 
-
 /** An output a transaction spends, and whose history it joins (the holder's address, if any). */
 type SpentOutput = { txid: string; vout: number; holder: string | null };
 
@@ -53,7 +52,13 @@ export interface ScriptCheckOptions {
 
 const unknown = (txid: string, message: string): BroadcastResult => ({ status: 'unknown', txid, message });
 
-const rejected = (txid: string, r: Rejection): BroadcastResult => ({ status: 'rejected', txid, reason: r.reason, message: r.message, ...(r.competingTxs ? { competingTxs: r.competingTxs } : {}) });
+const rejected = (txid: string, r: Rejection): BroadcastResult => ({
+  status: 'rejected',
+  txid,
+  reason: r.reason,
+  message: r.message,
+  ...(r.competingTxs ? { competingTxs: r.competingTxs } : {}),
+});
 
 /** BIP34: the coinbase starts with the block height as a minimal script number push. */
 function heightPush(height: number): string {
@@ -101,7 +106,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
     if (!wif) db.prepare("INSERT INTO meta (key, value) VALUES ('faucet-key', ?)").run(this.faucetKey.toWif());
     this.faucetAddress = this.faucetKey.toAddress();
-    this.judge = db.transaction((p: ParsedTransaction, withScripts: boolean | 'if-cheap') => this.judgeNow(p, withScripts)) as LocalNode['judge'];
+    this.judge = db.transaction((p: ParsedTransaction, withScripts: boolean | 'if-cheap') =>
+      this.judgeNow(p, withScripts),
+    ) as LocalNode['judge'];
     this.look = db.transaction((p: ParsedTransaction) => {
       const c = this.check(p);
       return 'checked' in c ? { sources: c.checked.sources } : c;
@@ -115,7 +122,15 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return st as unknown as Statement<P, R>;
   }
 
-  static open(opts: { dataDir: string; password: string; policy?: FeePolicy; now?: () => number; nativeBinding?: string; logger?: Logger; scriptCheck?: ScriptCheckOptions }): LocalNode {
+  static open(opts: {
+    dataDir: string;
+    password: string;
+    policy?: FeePolicy;
+    now?: () => number;
+    nativeBinding?: string;
+    logger?: Logger;
+    scriptCheck?: ScriptCheckOptions;
+  }): LocalNode {
     const store = openStore({ dataDir: opts.dataDir, password: opts.password, ...LEDGER_STORE, nativeBinding: opts.nativeBinding });
     // Every accepted transaction rewrites the same few hot pages (the ledger's tails): a longer WAL between
     // checkpoints writes each of them back once instead of once per thousand frames.
@@ -250,7 +265,15 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     if (withScripts === 'if-cheap' && !cheapEnoughForMainThread(tx, c.checked.sources)) return { sources: c.checked.sources };
     const bad = withScripts ? verifyScripts(tx, c.checked.sources) : null;
     if (bad) return rejected(txid, bad);
-    this.record(tx, txid, raw, c.checked.fee, c.checked.spent.map((s) => ({ ...s, holder: c.holders.get(`${s.txid}:${s.vout}`) ?? null })), null, null);
+    this.record(
+      tx,
+      txid,
+      raw,
+      c.checked.fee,
+      c.checked.spent.map((s) => ({ ...s, holder: c.holders.get(`${s.txid}:${s.vout}`) ?? null })),
+      null,
+      null,
+    );
     return { status: 'accepted', txid, alreadyKnown: false };
   }
 
@@ -261,19 +284,34 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       'SELECT satoshis, script, address, spent_by FROM outputs WHERE txid = ? AND vout = ?',
     );
     const holders = new Map<string, string | null>();
-    const checked = checkTransaction(tx, raw.length / 2, (t, o) => {
-      const r = lookup.get(t, o);
-      if (r) holders.set(`${t}:${o}`, r.address ?? holderAddressOf(r.script));
-      return r ? { satoshis: r.satoshis, script: r.script, spentBy: r.spent_by } : null;
-    }, this.policy);
+    const checked = checkTransaction(
+      tx,
+      raw.length / 2,
+      (t, o) => {
+        const r = lookup.get(t, o);
+        if (r) holders.set(`${t}:${o}`, r.address ?? holderAddressOf(r.script));
+        return r ? { satoshis: r.satoshis, script: r.script, spentBy: r.spent_by } : null;
+      },
+      this.policy,
+    );
     return checked.ok ? { checked, holders } : rejected(txid, checked);
   }
 
-  private record(tx: Transaction, txid: string, raw: string, fee: number, spent: SpentOutput[], height: number | null, index: number | null): void {
+  private record(
+    tx: Transaction,
+    txid: string,
+    raw: string,
+    fee: number,
+    spent: SpentOutput[],
+    height: number | null,
+    index: number | null,
+  ): void {
     // The highest seq is read once, then counted here: max() over every transaction is a scan of the ledger.
     this.lastSeq ??= this.prepared<[], { s: number | null }>('SELECT max(seq) AS s FROM txs').get()?.s ?? 0;
     const seq = ++this.lastSeq;
-    this.prepared('INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
+    this.prepared(
+      'INSERT INTO txs (txid, raw, fee, size, received_at, seq, block_height, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(txid, raw, fee, raw.length / 2, this.now(), seq, height, index);
     const spend = this.prepared('UPDATE outputs SET spent_by = ? WHERE txid = ? AND vout = ? AND spent_by IS NULL');
     const link = this.prepared('INSERT OR IGNORE INTO address_txs (address, txid) VALUES (?, ?)');
     for (const s of spent) {
@@ -296,11 +334,20 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     const result = this.db.transaction(() => {
       const prev = this.tip();
       const height = prev.height + 1;
-      const pending = this.prepared<[], { txid: string; fee: number }>('SELECT txid, fee FROM txs WHERE block_height IS NULL ORDER BY seq').all();
+      const pending = this.prepared<[], { txid: string; fee: number }>(
+        'SELECT txid, fee FROM txs WHERE block_height IS NULL ORDER BY seq',
+      ).all();
       const fees = pending.reduce((sum, t) => sum + t.fee, 0);
       const coinbase = new Transaction(
         1,
-        [{ sourceTXID: ZERO_HASH, sourceOutputIndex: 0xffffffff, unlockingScript: UnlockingScript.fromHex(`${heightPush(height)}04${Utils.toHex(Utils.toArray('ksd1', 'utf8'))}`), sequence: 0xffffffff }],
+        [
+          {
+            sourceTXID: ZERO_HASH,
+            sourceOutputIndex: 0xffffffff,
+            unlockingScript: UnlockingScript.fromHex(`${heightPush(height)}04${Utils.toHex(Utils.toArray('ksd1', 'utf8'))}`),
+            sequence: 0xffffffff,
+          },
+        ],
         [{ lockingScript: new P2PKH().lock(this.faucetAddress), satoshis: BLOCK_REWARD + fees }],
         0,
       );
@@ -316,7 +363,14 @@ export class LocalNode extends EventEmitter<NodeEvents> {
         nonce: 0,
       };
       const hash = blockHash(header);
-      this.prepared('INSERT INTO blocks (height, hash, prev_hash, merkle_root, time, header) VALUES (?, ?, ?, ?, ?, ?)').run(height, hash, header.prevHash, header.merkleRoot, header.time, Utils.toHex(serializeHeader(header)));
+      this.prepared('INSERT INTO blocks (height, hash, prev_hash, merkle_root, time, header) VALUES (?, ?, ?, ?, ?, ?)').run(
+        height,
+        hash,
+        header.prevHash,
+        header.merkleRoot,
+        header.time,
+        Utils.toHex(serializeHeader(header)),
+      );
       this.record(coinbase, coinbaseId, coinbase.toHex(), 0, [], height, 0);
       const confirm = this.prepared('UPDATE txs SET block_height = ?, block_index = ? WHERE txid = ?');
       pending.forEach((t, i) => confirm.run(height, i + 1, t.txid));
@@ -363,7 +417,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       const tx = new Transaction();
       let total = 0;
       for (const u of this.unspentOf(this.faucetAddress)) {
-        tx.addInput({ sourceTransaction: Transaction.fromHex(this.txHex(u.txid)!), sourceOutputIndex: u.vout, unlockingScriptTemplate: new P2PKH().unlock(this.faucetKey) });
+        tx.addInput({
+          sourceTransaction: Transaction.fromHex(this.txHex(u.txid)!),
+          sourceOutputIndex: u.vout,
+          unlockingScriptTemplate: new P2PKH().unlock(this.faucetKey),
+        });
         total += u.satoshis;
         if (total > satoshis + 10_000) break;
       }
@@ -382,7 +440,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   private unspentOf(address: string): { txid: string; vout: number; satoshis: number }[] {
     return this.db
-      .prepare<[string], { txid: string; vout: number; satoshis: number }>('SELECT txid, vout, satoshis FROM outputs WHERE address = ? AND spent_by IS NULL ORDER BY satoshis DESC')
+      .prepare<[string], { txid: string; vout: number; satoshis: number }>(
+        'SELECT txid, vout, satoshis FROM outputs WHERE address = ? AND spent_by IS NULL ORDER BY satoshis DESC',
+      )
       .all(address);
   }
 
@@ -412,12 +472,18 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   /** What an address's unspent outputs hold: one sum over the address index, no join, no list. */
   balance(address: string): number {
-    return this.prepared<[string], { s: number | null }>('SELECT sum(satoshis) AS s FROM outputs WHERE address = ? AND spent_by IS NULL').get(address)?.s ?? 0;
+    return (
+      this.prepared<[string], { s: number | null }>('SELECT sum(satoshis) AS s FROM outputs WHERE address = ? AND spent_by IS NULL').get(
+        address,
+      )?.s ?? 0
+    );
   }
 
   history(address: string): AddressHistoryEntry[] {
     return this.db
-      .prepare<[string], { txid: string; height: number | null }>('SELECT a.txid, t.block_height AS height FROM address_txs a JOIN txs t ON t.txid = a.txid WHERE a.address = ? ORDER BY t.seq')
+      .prepare<[string], { txid: string; height: number | null }>(
+        'SELECT a.txid, t.block_height AS height FROM address_txs a JOIN txs t ON t.txid = a.txid WHERE a.address = ? ORDER BY t.seq',
+      )
       .all(address);
   }
 
@@ -426,10 +492,14 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   txStatus(txid: string): TxStatus {
-    const t = this.prepared<[string], { block_height: number | null; block_index: number | null }>('SELECT block_height, block_index FROM txs WHERE txid = ?').get(txid);
+    const t = this.prepared<[string], { block_height: number | null; block_index: number | null }>(
+      'SELECT block_height, block_index FROM txs WHERE txid = ?',
+    ).get(txid);
     if (!t) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
     if (t.block_height === null) return { txid, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null };
-    const txids = this.prepared<[number], { txid: string }>('SELECT txid FROM txs WHERE block_height = ? ORDER BY block_index').all(t.block_height).map((r) => r.txid);
+    const txids = this.prepared<[number], { txid: string }>('SELECT txid FROM txs WHERE block_height = ? ORDER BY block_index')
+      .all(t.block_height)
+      .map((r) => r.txid);
     return {
       txid,
       state: 'mined',

@@ -36,7 +36,11 @@ export class ScriptCheckUnavailable extends Error {
 
 /** A worker's answer is a verdict only if it is exactly "no failure" or a refusal: anything else fails closed. */
 const isVerdict = (r: unknown): r is Rejection | null =>
-  r === null || (typeof r === 'object' && (r as Rejection).ok === false && typeof (r as Rejection).reason === 'string' && typeof (r as Rejection).message === 'string');
+  r === null ||
+  (typeof r === 'object' &&
+    (r as Rejection).ok === false &&
+    typeof (r as Rejection).reason === 'string' &&
+    typeof (r as Rejection).message === 'string');
 
 /**
  * Checks transactions' scripts on worker threads, one per core, so that several transactions arriving at
@@ -118,7 +122,10 @@ export class ScriptVerifier {
     const per = Math.ceil(sources.length / chunks);
     const tasks: ScriptTask[] = [];
     for (let start = 0; start < sources.length; start += per) {
-      tasks.push({ raw, inputs: sources.slice(start, start + per).map((s, k) => ({ index: start + k, satoshis: s.satoshis, script: s.script })) });
+      tasks.push({
+        raw,
+        inputs: sources.slice(start, start + per).map((s, k) => ({ index: start + k, satoshis: s.satoshis, script: s.script })),
+      });
     }
     // A stranger's script can be built to cost minutes; past the limit its workers are stopped.
     const stop = new AbortController();
@@ -127,7 +134,8 @@ export class ScriptVerifier {
     try {
       results = await Promise.all(tasks.map((t) => this.runTask(t, stop.signal)));
     } catch (err) {
-      if (stop.signal.aborted) throw new ScriptCheckUnavailable(`checking the scripts took longer than ${this.limitMs / 1000} s`, this.closed, true);
+      if (stop.signal.aborted)
+        throw new ScriptCheckUnavailable(`checking the scripts took longer than ${this.limitMs / 1000} s`, this.closed, true);
       throw new ScriptCheckUnavailable(`the scripts could not be checked: ${(err as Error).message}`, this.closed);
     } finally {
       // Not aborted on success: piscina may still be listening to the signal, and an abort there stops a worker.

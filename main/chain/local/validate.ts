@@ -20,16 +20,27 @@ export type Validation = { ok: true; fee: number; spent: { txid: string; vout: n
 
 export const MAX_TX_SIZE = 10 * 1024 * 1024;
 
-const fail = (reason: RejectReason, message: string, competingTxs?: string[]): Rejection => ({ ok: false, reason, message, ...(competingTxs ? { competingTxs } : {}) });
+const fail = (reason: RejectReason, message: string, competingTxs?: string[]): Rejection => ({
+  ok: false,
+  reason,
+  message,
+  ...(competingTxs ? { competingTxs } : {}),
+});
 
-const sourceTxidOf = (tx: Transaction, i: number): string | undefined => tx.inputs[i].sourceTXID ?? tx.inputs[i].sourceTransaction?.id('hex');
+const sourceTxidOf = (tx: Transaction, i: number): string | undefined =>
+  tx.inputs[i].sourceTXID ?? tx.inputs[i].sourceTransaction?.id('hex');
 
 /**
  * Every check but the scripts, cheapest first: shape, size, known and unspent inputs, amounts, dust, fee.
  * Pure: the caller supplies the lookups. Run again just before recording, it is what keeps two
  * transactions whose scripts were checked at the same time from spending one output twice.
  */
-export function checkTransaction(tx: Transaction, size: number, lookup: (txid: string, vout: number) => KnownOutput | null, policy: FeePolicy): Checked | Rejection {
+export function checkTransaction(
+  tx: Transaction,
+  size: number,
+  lookup: (txid: string, vout: number) => KnownOutput | null,
+  policy: FeePolicy,
+): Checked | Rejection {
   if (tx.inputs.length === 0 || tx.outputs.length === 0) return fail('malformed', 'A transaction needs at least one input and one output.');
   if (size > MAX_TX_SIZE) return fail('too-large', `The transaction is ${size} bytes; the limit is ${MAX_TX_SIZE}.`);
 
@@ -49,20 +60,27 @@ export function checkTransaction(tx: Transaction, size: number, lookup: (txid: s
     sources.push(out);
     spent.push({ txid, vout: input.sourceOutputIndex });
   }
-  if (competing.size > 0) return fail('double-spend', `An input is already spent by ${[...competing].join(', ')} (double spend).`, [...competing]);
+  if (competing.size > 0)
+    return fail('double-spend', `An input is already spent by ${[...competing].join(', ')} (double spend).`, [...competing]);
 
   let outTotal = 0;
   for (const [i, o] of tx.outputs.entries()) {
     const sats = o.satoshis ?? 0;
     if (!Number.isSafeInteger(sats) || sats < 0) return fail('malformed', `Output ${i} has an invalid amount.`);
-    if (isDust(sats, o.lockingScript.toHex(), policy)) return fail('dust', `Output ${i} pays ${sats} satoshis, below the dust limit of ${policy.dustLimit}.`);
+    if (isDust(sats, o.lockingScript.toHex(), policy))
+      return fail('dust', `Output ${i} pays ${sats} satoshis, below the dust limit of ${policy.dustLimit}.`);
     outTotal += sats;
   }
   const inTotal = sources.reduce((sum, s) => sum + s.satoshis, 0);
-  if (outTotal > inTotal) return fail('outputs-exceed-inputs', `The outputs (${outTotal} satoshis) exceed the inputs (${inTotal} satoshis).`);
+  if (outTotal > inTotal)
+    return fail('outputs-exceed-inputs', `The outputs (${outTotal} satoshis) exceed the inputs (${inTotal} satoshis).`);
   const fee = inTotal - outTotal;
   const need = requiredFee(size, policy);
-  if (fee < need) return fail('fee-too-low', `The fee is ${fee} satoshis; ${size} bytes need at least ${need} (${policy.satoshis} sat per ${policy.bytes} bytes).`);
+  if (fee < need)
+    return fail(
+      'fee-too-low',
+      `The fee is ${fee} satoshis; ${size} bytes need at least ${need} (${policy.satoshis} sat per ${policy.bytes} bytes).`,
+    );
   return { ok: true, fee, sources, spent };
 }
 
@@ -92,7 +110,11 @@ export function verifyInputScript(tx: Transaction, i: number, source: SpentSourc
 }
 
 /** Every input's script, first failure wins. */
-export function verifyScripts(tx: Transaction, sources: readonly SpentSource[], indices: readonly number[] = sources.map((_, i) => i)): Rejection | null {
+export function verifyScripts(
+  tx: Transaction,
+  sources: readonly SpentSource[],
+  indices: readonly number[] = sources.map((_, i) => i),
+): Rejection | null {
   for (const i of indices) {
     const bad = verifyInputScript(tx, i, sources[i]);
     if (bad) return bad;
@@ -101,7 +123,12 @@ export function verifyScripts(tx: Transaction, sources: readonly SpentSource[], 
 }
 
 /** The whole validation on this thread: every check, then every input's script. */
-export function validateTransaction(tx: Transaction, size: number, lookup: (txid: string, vout: number) => KnownOutput | null, policy: FeePolicy): Validation {
+export function validateTransaction(
+  tx: Transaction,
+  size: number,
+  lookup: (txid: string, vout: number) => KnownOutput | null,
+  policy: FeePolicy,
+): Validation {
   const checked = checkTransaction(tx, size, lookup, policy);
   if (!checked.ok) return checked;
   const bad = verifyScripts(tx, checked.sources);

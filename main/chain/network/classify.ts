@@ -20,9 +20,27 @@ export function reasonFromText(text: string): RejectReason | null {
   return null;
 }
 
-const BY_STATUS: Record<number, RejectReason> = { 460: 'malformed', 461: 'malformed', 462: 'missing-inputs', 463: 'malformed', 464: 'dust', 465: 'fee-too-low', 466: 'double-spend', 473: 'fee-too-low' };
+const BY_STATUS: Record<number, RejectReason> = {
+  460: 'malformed',
+  461: 'malformed',
+  462: 'missing-inputs',
+  463: 'malformed',
+  464: 'dust',
+  465: 'fee-too-low',
+  466: 'double-spend',
+  473: 'fee-too-low',
+};
 
-const KNOWN_REASONS: readonly RejectReason[] = ['malformed', 'missing-inputs', 'double-spend', 'bad-signature', 'outputs-exceed-inputs', 'dust', 'fee-too-low', 'too-large'];
+const KNOWN_REASONS: readonly RejectReason[] = [
+  'malformed',
+  'missing-inputs',
+  'double-spend',
+  'bad-signature',
+  'outputs-exceed-inputs',
+  'dust',
+  'fee-too-low',
+  'too-large',
+];
 
 /**
  * ARC's answers that judge the transaction itself: malformed or invalid (461, 463), missing or spent inputs
@@ -47,12 +65,25 @@ export function classifyArc(status: number, body: unknown, fallbackTxid: string 
     if (txStatus === 'DOUBLE_SPEND_ATTEMPTED') {
       // A competing transaction exists. Real ARC does not call this final; a Keystead node (which marks
       // its verdicts with `reason`) has judged it.
-      if (b.reason === 'double-spend') return { status: 'rejected', txid, reason: 'double-spend', message: text || 'Double spend.', ...(competingTxs ? { competingTxs } : {}) };
-      return { status: 'unknown', txid, message: `A competing transaction exists (${(competingTxs ?? []).join(', ') || 'unnamed'}); either may still be mined.` };
+      if (b.reason === 'double-spend')
+        return {
+          status: 'rejected',
+          txid,
+          reason: 'double-spend',
+          message: text || 'Double spend.',
+          ...(competingTxs ? { competingTxs } : {}),
+        };
+      return {
+        status: 'unknown',
+        txid,
+        message: `A competing transaction exists (${(competingTxs ?? []).join(', ') || 'unnamed'}); either may still be mined.`,
+      };
     }
-    if (['REJECTED', 'INVALID', 'MALFORMED'].includes(txStatus)) return { status: 'rejected', txid, reason: reasonFromText(text) ?? 'malformed', message: text || txStatus };
+    if (['REJECTED', 'INVALID', 'MALFORMED'].includes(txStatus))
+      return { status: 'rejected', txid, reason: reasonFromText(text) ?? 'malformed', message: text || txStatus };
     // An orphan may still be accepted once its parents arrive.
-    if (/ORPHAN/.test(txStatus)) return { status: 'unknown', txid, message: `ARC holds the transaction as an orphan (${txStatus}): its parents are not known yet.` };
+    if (/ORPHAN/.test(txStatus))
+      return { status: 'unknown', txid, message: `ARC holds the transaction as an orphan (${txStatus}): its parents are not known yet.` };
     if (!txid) return { status: 'unknown', txid: null, message: 'ARC answered without a txid.' };
     return { status: 'accepted', txid, alreadyKnown: ALREADY_KNOWN.test(text) || txStatus === 'MINED' };
   }

@@ -1,6 +1,16 @@
 import { P2PKH, Transaction } from '@bsv/sdk';
 import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
-import type { AddressHistoryEntry, BroadcastResult, ChainProvider, ChainTip, ChainUtxo, DevChain, ExchangeRate, FeePolicy, TxStatus } from '../types.js';
+import type {
+  AddressHistoryEntry,
+  BroadcastResult,
+  ChainProvider,
+  ChainTip,
+  ChainUtxo,
+  DevChain,
+  ExchangeRate,
+  FeePolicy,
+  TxStatus,
+} from '../types.js';
 import { classifyArc } from './classify.js';
 import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
 
@@ -49,7 +59,11 @@ export class NetworkProvider implements ChainProvider {
   /** Another Keystead's local node offers its faucet and mining over HTTP (with the chain API key if set). */
   private remoteDev(devUrl: string): DevChain {
     const post = async (path: string, body: unknown) => {
-      const r = await httpRequest(`${devUrl}${path}`, { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify(body) }, this.http);
+      const r = await httpRequest(
+        `${devUrl}${path}`,
+        { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify(body) },
+        this.http,
+      );
       if (r.status !== 200) throw new ProviderError(`the remote node's ${path} answered HTTP ${r.status}`);
       return r.body as Record<string, unknown>;
     };
@@ -61,11 +75,19 @@ export class NetworkProvider implements ChainProvider {
   }
 
   private arcHeaders(): Record<string, string> {
-    return { 'content-type': 'application/json', accept: 'application/json', ...(this.cfg.arcApiKey ? { authorization: `Bearer ${this.cfg.arcApiKey}` } : {}) };
+    return {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(this.cfg.arcApiKey ? { authorization: `Bearer ${this.cfg.arcApiKey}` } : {}),
+    };
   }
 
   private async woc(path: string): Promise<{ status: number; body: unknown }> {
-    return httpRequest(`${this.cfg.wocUrl}${path}`, { headers: { accept: 'application/json', ...(this.cfg.wocApiKey ? { authorization: this.cfg.wocApiKey } : {}) } }, this.http);
+    return httpRequest(
+      `${this.cfg.wocUrl}${path}`,
+      { headers: { accept: 'application/json', ...(this.cfg.wocApiKey ? { authorization: this.cfg.wocApiKey } : {}) } },
+      this.http,
+    );
   }
 
   private async wocOk(path: string): Promise<unknown> {
@@ -82,7 +104,11 @@ export class NetworkProvider implements ChainProvider {
       /* EF or malformed: ARC will say */
     }
     try {
-      const r = await httpRequest(`${this.cfg.arcUrl}/v1/tx`, { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify({ rawTx: rawTxHex }) }, this.http);
+      const r = await httpRequest(
+        `${this.cfg.arcUrl}/v1/tx`,
+        { method: 'POST', headers: this.arcHeaders(), body: JSON.stringify({ rawTx: rawTxHex }) },
+        this.http,
+      );
       return classifyArc(r.status, r.body, txid);
     } catch (err) {
       if (err instanceof HttpUnavailable) return { status: 'unknown', txid, message: err.message };
@@ -130,7 +156,8 @@ export class NetworkProvider implements ChainProvider {
     const b = r.body as { txStatus?: string; blockHeight?: number; blockHash?: string; merklePath?: string };
     const txStatus = String(b.txStatus ?? '').toUpperCase();
     const none = { blockHeight: null, blockHash: null, merklePath: null };
-    if (txStatus === 'MINED') return { txid, state: 'mined', blockHeight: b.blockHeight ?? null, blockHash: b.blockHash ?? null, merklePath: b.merklePath ?? null };
+    if (txStatus === 'MINED')
+      return { txid, state: 'mined', blockHeight: b.blockHeight ?? null, blockHash: b.blockHash ?? null, merklePath: b.merklePath ?? null };
     if (txStatus === 'REJECTED') return { txid, state: 'rejected', ...none };
     // An orphan waits for parents nobody may have, and a double-spend attempt may still lose: neither is
     // something the chain has.

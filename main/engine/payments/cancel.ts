@@ -21,7 +21,13 @@ import { claimChangeAddress } from './plan.js';
 const CANCEL_BYTES = TX_OVERHEAD_BYTES + 2 + P2PKH_INPUT_BYTES + P2PKH_OUTPUT_BYTES;
 
 /** Signs a transaction spending the payment's largest coin of `wallet` back to a fresh change address. */
-export async function signCancellation(services: PaymentServices, wallet: WalletRow, coins: readonly WalletUtxo[], account: SigningAccount, policy: FeePolicy): Promise<Transaction | null> {
+export async function signCancellation(
+  services: PaymentServices,
+  wallet: WalletRow,
+  coins: readonly WalletUtxo[],
+  account: SigningAccount,
+  policy: FeePolicy,
+): Promise<Transaction | null> {
   const fee = requiredFee(CANCEL_BYTES, policy);
   const coin = [...coins].filter((c) => c.walletRow === wallet.id).sort((a, b) => b.satoshis - a.satoshis)[0];
   if (!coin || coin.satoshis - fee < policy.dustLimit) return null;
@@ -31,7 +37,13 @@ export async function signCancellation(services: PaymentServices, wallet: Wallet
     sourceTXID: coin.txid,
     sourceOutputIndex: coin.vout,
     sequence: 0xffffffff,
-    unlockingScriptTemplate: new P2PKH().unlock(account.key(coin.chain ?? 0, coin.idx ?? 0), 'all', false, coin.satoshis, LockingScript.fromHex(coin.script)),
+    unlockingScriptTemplate: new P2PKH().unlock(
+      account.key(coin.chain ?? 0, coin.idx ?? 0),
+      'all',
+      false,
+      coin.satoshis,
+      LockingScript.fromHex(coin.script),
+    ),
   });
   tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis: coin.satoshis - fee });
   await tx.sign();
@@ -77,7 +89,8 @@ export async function settleCancellation(
     return 'cancelled';
   }
   // Refused most likely because the receiver broadcast the payment meanwhile: the next round sees it.
-  if (r.status === 'rejected') services.logger.warn({ txid: a.txid, reason: r.reason }, 'a cancellation was refused; the payment itself may be on chain');
+  if (r.status === 'rejected')
+    services.logger.warn({ txid: a.txid, reason: r.reason }, 'a cancellation was refused; the payment itself may be on chain');
   return 'open';
 }
 

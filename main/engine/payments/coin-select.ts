@@ -46,7 +46,14 @@ export function selectCoins<C extends Coin>(
   const feeFor = (inputs: number, withChange: boolean) =>
     opts.feePaidElsewhere
       ? 0
-      : requiredFee(baseBytes + varintBytes(inputs) + varintBytes(outputCount(withChange)) + inputs * P2PKH_INPUT_BYTES + (withChange ? P2PKH_OUTPUT_BYTES : 0), policy);
+      : requiredFee(
+          baseBytes +
+            varintBytes(inputs) +
+            varintBytes(outputCount(withChange)) +
+            inputs * P2PKH_INPUT_BYTES +
+            (withChange ? P2PKH_OUTPUT_BYTES : 0),
+          policy,
+        );
 
   const finish = (picked: C[]): Selection<C> => {
     const total = picked.reduce((s, c) => s + c.satoshis, 0);

@@ -11,7 +11,10 @@ export function stateOf(row: { state: ChainState; height: number | null }): Paym
   return row.height === null ? 'pending' : 'confirmed';
 }
 
-export async function history(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.history>): Promise<OutputOf<typeof OPERATIONS.history>> {
+export async function history(
+  ctx: OpContext<PaymentServices>,
+  input: ParsedInputOf<typeof OPERATIONS.history>,
+): Promise<OutputOf<typeof OPERATIONS.history>> {
   const wallet = await resolveWallet(ctx, input.walletId);
   const { repos, chain } = ctx.services;
   const tip = await tipHeight(chain);

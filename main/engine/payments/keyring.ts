@@ -25,7 +25,8 @@ interface OpenAccount {
 /** The chains an open account keeps: receive, change, and the paymail identity. */
 const OPEN_CHAINS = [0, 1, IDENTITY_CHAIN];
 
-const unavailable = (what: string, err: KeyWorkUnavailable) => new DomainError('BUSY', `${what}: ${err.message}. Nothing was sent; try again.`);
+const unavailable = (what: string, err: KeyWorkUnavailable) =>
+  new DomainError('BUSY', `${what}: ${err.message}. Nothing was sent; try again.`);
 
 /**
  * Opens wallet seeds to sign. Account nodes of standard, escrow and shared wallets are kept in memory
@@ -130,13 +131,20 @@ export class SigningAccount {
    * multiplication), and its public key when known; else the public tweak and parent the worker derives
    * it from. `learn` keeps the key with the public key the worker answers.
    */
-  private forWorker(chain: number, idx: number): { secret: number[]; public: SignTask['publics'][number]; learn: (pub: Uint8Array) => void } {
+  private forWorker(
+    chain: number,
+    idx: number,
+  ): { secret: number[]; public: SignTask['publics'][number]; learn: (pub: Uint8Array) => void } {
     const known = this.account.keys.get(`${chain}/${idx}`);
     if (known) return { secret: known.toArray('be', 32), public: { pub: known.compressedPublicKey() }, learn: () => {} };
     const node = this.node(chain);
     const tweak = childTweak(node, idx);
     const key = childPrivateKey(node.key, tweak);
-    return { secret: key.toArray('be', 32), public: { tweak, parent: node.pub }, learn: (pub) => void this.keep(chain, idx, ChildKey.of(key, pub)) };
+    return {
+      secret: key.toArray('be', 32),
+      public: { tweak, parent: node.pub },
+      learn: (pub) => void this.keep(chain, idx, ChildKey.of(key, pub)),
+    };
   }
 
   /**
@@ -160,7 +168,14 @@ export class SigningAccount {
         keys.push(s.account.forWorker(s.chain, s.idx));
       }
       const input = tx.inputs[i];
-      return { txid: input.sourceTXID!, vout: input.sourceOutputIndex, sequence: input.sequence ?? 0xffffffff, satoshis: s.satoshis, script: s.script, key };
+      return {
+        txid: input.sourceTXID!,
+        vout: input.sourceOutputIndex,
+        sequence: input.sequence ?? 0xffffffff,
+        satoshis: s.satoshis,
+        script: s.script,
+        key,
+      };
     });
     const secrets = new Uint8Array(32 * keys.length);
     keys.forEach((k, i) => {

@@ -16,7 +16,9 @@ type PayOutput = OutputOf<typeof OPERATIONS.pay>;
 /** What identifies a payment request, so an idempotency key cannot be reused for a different one. */
 function requestHash(input: PayInput): string {
   const { walletId, outputs, peer, peerData } = input;
-  return createHash('sha256').update(JSON.stringify({ walletId: walletId ?? '', outputs, peer: peer ?? null, peerData: peerData ?? null })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ walletId: walletId ?? '', outputs, peer: peer ?? null, peerData: peerData ?? null }))
+    .digest('hex');
 }
 
 /** How far a pay call got: once the signed transaction is stored, only its settlement may free the key. */
@@ -35,14 +37,23 @@ export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Pro
   const caller = callerOf(ctx);
   const { services } = ctx;
   // A reviewed payment is checked before anything else: what is signed is what was reviewed.
-  if (input.reviewId) assertReviewed(input.reviewId, { walletID: (await resolveWallet(ctx, input.walletId)).walletId, outputs: input.outputs, peer: input.peer, peerData: input.peerData });
+  if (input.reviewId)
+    assertReviewed(input.reviewId, {
+      walletID: (await resolveWallet(ctx, input.walletId)).walletId,
+      outputs: input.outputs,
+      peer: input.peer,
+      peerData: input.peerData,
+    });
   const key = input.idempotencyKey;
   if (key) {
     const claim = services.repos.payments.claimKey(caller.uid, key, services.now(), requestHash(input));
     if (!claim.claimed) {
       if (!claim.sameRequest) throw new DomainError('CONFLICT', 'This idempotency-key was used for a different payment.');
       if (claim.state === 'done' && claim.response) return JSON.parse(claim.response) as PayOutput;
-      throw new DomainError('CONFLICT', 'A payment with this idempotency-key is still in progress; its outcome will be settled. Retry later.');
+      throw new DomainError(
+        'CONFLICT',
+        'A payment with this idempotency-key is still in progress; its outcome will be settled. Retry later.',
+      );
     }
   }
   const progress: Progress = { recorded: false };
@@ -61,19 +72,30 @@ export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Pro
  * the key is linked to the stored payment, so its settlement finishes it. The caller frees the key when
  * this fails before anything was stored.
  */
-export async function payUnderKey(ctx: OpContext<PaymentServices>, input: PayInput, key: { uid: string; key: string } | null): Promise<PayOutput> {
+export async function payUnderKey(
+  ctx: OpContext<PaymentServices>,
+  input: PayInput,
+  key: { uid: string; key: string } | null,
+): Promise<PayOutput> {
   return payOnce(ctx, input, key, { recorded: false });
 }
 
-async function payOnce(ctx: OpContext<PaymentServices>, input: PayInput, key: { uid: string; key: string } | null, progress: Progress): Promise<PayOutput> {
+async function payOnce(
+  ctx: OpContext<PaymentServices>,
+  input: PayInput,
+  key: { uid: string; key: string } | null,
+  progress: Progress,
+): Promise<PayOutput> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
   const outputs = input.outputs;
-  if (outputs.reduce((s, o) => s + o.satoshis, 0) <= 0) throw new DomainError('VALIDATION_FAILED', 'outputs: must pay more than 0 satoshis in total');
+  if (outputs.reduce((s, o) => s + o.satoshis, 0) <= 0)
+    throw new DomainError('VALIDATION_FAILED', 'outputs: must pay more than 0 satoshis in total');
   const account = await services.keyring.open(wallet, input.walletPassword); // a wrong wallet password fails before any coin is touched
   const policy = await currentFeePolicy(services);
   outputs.forEach((o, i) => {
-    if (isDust(o.satoshis, o.script, policy)) throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
+    if (isDust(o.satoshis, o.script, policy))
+      throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
   });
 
   const p2p = input.peerProtocol === 'paymail' && !!input.peer;

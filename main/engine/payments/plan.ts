@@ -91,7 +91,12 @@ function chooseFrom(
       const outs = (sel.selection.change > 0 ? 1 : 0) + 1;
       const outputsBytes = outputs.reduce((s, o) => s + outputBytes(o.script), 0);
       const fee = requiredFee(
-        TX_OVERHEAD_BYTES + varintBytes(inputs) + varintBytes(outputs.length + outs) + outputsBytes + inputs * P2PKH_INPUT_BYTES + outs * P2PKH_OUTPUT_BYTES,
+        TX_OVERHEAD_BYTES +
+          varintBytes(inputs) +
+          varintBytes(outputs.length + outs) +
+          outputsBytes +
+          inputs * P2PKH_INPUT_BYTES +
+          outs * P2PKH_OUTPUT_BYTES,
         policy,
       );
       const coin = [...fmCoins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= fee);
@@ -115,7 +120,11 @@ function chooseFrom(
     // Coins held by payments still in flight would cover it: that is a race to retry, not a lack of funds.
     const held = repos.walletUtxos.reservedTotal(wallet.id);
     if (held > 0 && sel.available + held >= sel.needed) {
-      throw new DomainError('CONFLICT', `The wallet's coins are held by a payment still in progress (${held} satoshis). Try again once it completes.`, { held });
+      throw new DomainError(
+        'CONFLICT',
+        `The wallet's coins are held by a payment still in progress (${held} satoshis). Try again once it completes.`,
+        { held },
+      );
     }
     throw insufficient(sel);
   }
@@ -145,12 +154,19 @@ export function planAndReserve(services: PaymentServices, wallet: WalletRow, out
       coins: choice.coins,
       change: choice.change > 0 ? { address: claimChangeAddress(services, wallet), satoshis: choice.change } : null,
       fee: choice.fee,
-      feeManager: fm ? { wallet: fm.wallet, coin: fm.coin, change: fm.change > 0 ? { address: claimChangeAddress(services, fm.wallet), satoshis: fm.change } : null } : null,
+      feeManager: fm
+        ? {
+            wallet: fm.wallet,
+            coin: fm.coin,
+            change: fm.change > 0 ? { address: claimChangeAddress(services, fm.wallet), satoshis: fm.change } : null,
+          }
+        : null,
     };
     const all = fm ? [...plan.coins, fm.coin] : plan.coins;
     // Chosen and reserved in one synchronous transaction, so nothing can take them in between; a failure
     // here means the books changed under us, which the caller may simply retry.
-    if (!repos.walletUtxos.reserve(all, attempt, services.now())) throw new DomainError('CONFLICT', 'Another payment took these coins at the same moment. Try again.');
+    if (!repos.walletUtxos.reserve(all, attempt, services.now()))
+      throw new DomainError('CONFLICT', 'Another payment took these coins at the same moment. Try again.');
     return plan;
   })();
 }
@@ -164,17 +180,29 @@ export function changeAddressesOf(plan: Plan, wallet: WalletRow): { walletRow: n
 }
 
 /** Builds and signs the payment the plan describes: the outputs asked for, then the change. Signed on a key worker (keyring.ts). */
-export async function buildTransaction(plan: Plan, outputs: PaymentOutput[], account: SigningAccount, fmAccount: SigningAccount | null): Promise<Transaction> {
+export async function buildTransaction(
+  plan: Plan,
+  outputs: PaymentOutput[],
+  account: SigningAccount,
+  fmAccount: SigningAccount | null,
+): Promise<Transaction> {
   const spends: { coin: WalletUtxo; account: SigningAccount }[] = plan.coins.map((coin) => ({ coin, account }));
   if (plan.feeManager) spends.push({ coin: plan.feeManager.coin, account: fmAccount! });
   const tx = new Transaction();
   for (const { coin } of spends) tx.addInput({ sourceTXID: coin.txid, sourceOutputIndex: coin.vout, sequence: 0xffffffff });
   for (const o of outputs) tx.addOutput({ lockingScript: LockingScript.fromHex(o.script), satoshis: o.satoshis });
   if (plan.change) tx.addOutput({ lockingScript: new P2PKH().lock(plan.change.address), satoshis: plan.change.satoshis });
-  if (plan.feeManager?.change) tx.addOutput({ lockingScript: new P2PKH().lock(plan.feeManager.change.address), satoshis: plan.feeManager.change.satoshis });
+  if (plan.feeManager?.change)
+    tx.addOutput({ lockingScript: new P2PKH().lock(plan.feeManager.change.address), satoshis: plan.feeManager.change.satoshis });
   await SigningAccount.signP2pkh(
     tx,
-    spends.map(({ coin, account: a }) => ({ account: a, chain: coin.chain ?? 0, idx: coin.idx ?? 0, satoshis: coin.satoshis, script: coin.script })),
+    spends.map(({ coin, account: a }) => ({
+      account: a,
+      chain: coin.chain ?? 0,
+      idx: coin.idx ?? 0,
+      satoshis: coin.satoshis,
+      script: coin.script,
+    })),
   );
   return tx;
 }

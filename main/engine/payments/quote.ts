@@ -17,7 +17,10 @@ const sats = (n: number) => `${amountText(n, 'BSV')} BSV`;
  * Prices a payment request against the wallet's spendable coins, the same way pay will choose them, so
  * the review a person confirms shows the real fee and balance. Nothing is reserved: pay decides again.
  */
-export async function quotePayment(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.quotePayment>): Promise<OutputOf<typeof OPERATIONS.quotePayment>> {
+export async function quotePayment(
+  ctx: OpContext<PaymentServices>,
+  input: ParsedInputOf<typeof OPERATIONS.quotePayment>,
+): Promise<OutputOf<typeof OPERATIONS.quotePayment>> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
   const policy = await currentFeePolicy(services);
@@ -25,7 +28,8 @@ export async function quotePayment(ctx: OpContext<PaymentServices>, input: Parse
   const amount = outputs.reduce((s, o) => s + o.satoshis, 0);
   if (amount <= 0) throw new DomainError('VALIDATION_FAILED', 'outputs: must pay more than 0 satoshis in total');
   outputs.forEach((o, i) => {
-    if (isDust(o.satoshis, o.script, policy)) throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
+    if (isDust(o.satoshis, o.script, policy))
+      throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);
   });
   const available = services.repos.walletUtxos.availableTotal(wallet.id);
   const usd = services.repos.rates.get('USD');
@@ -42,7 +46,15 @@ export async function quotePayment(ctx: OpContext<PaymentServices>, input: Parse
   try {
     const choice = chooseCoins(services, wallet, outputs, policy);
     const cost = amount + (choice.feeManager ? 0 : choice.fee);
-    return { ...base, fee: choice.fee, feePaidBy: choice.feeManager ? 'feeManager' : 'wallet', cost, availableAfter: available - cost, sufficient: true, problem: null };
+    return {
+      ...base,
+      fee: choice.fee,
+      feePaidBy: choice.feeManager ? 'feeManager' : 'wallet',
+      cost,
+      availableAfter: available - cost,
+      sufficient: true,
+      problem: null,
+    };
   } catch (err) {
     if (!(err instanceof DomainError) || (err.code !== 'INSUFFICIENT_FUNDS' && err.code !== 'CONFLICT')) throw err;
     const problem =

@@ -14,11 +14,15 @@ import { parsePaymentUri } from './uri.js';
  * offers P2P destinations (then `peer` is its receive-transaction URL and `peerData` the reference), else
  * through basic address resolution with a signed sender request.
  */
-export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.resolveUri>): Promise<OutputOf<typeof OPERATIONS.resolveUri>> {
+export async function resolveUri(
+  ctx: OpContext<PaymentServices>,
+  input: ParsedInputOf<typeof OPERATIONS.resolveUri>,
+): Promise<OutputOf<typeof OPERATIONS.resolveUri>> {
   const parsed = parsePaymentUri(input.uri);
   const satoshis = parsed.satoshis ?? input.amount ?? null;
   const target = parsed.kind === 'paymail' ? parsed.paymail : parsed.address;
-  if (satoshis === null || satoshis <= 0) throw new DomainError('VALIDATION_FAILED', `amount: say how many satoshis to send to ${target} (in the URI or as amount)`);
+  if (satoshis === null || satoshis <= 0)
+    throw new DomainError('VALIDATION_FAILED', `amount: say how many satoshis to send to ${target} (in the URI or as amount)`);
   const memo = parsed.purpose ?? `Send to ${target}`;
 
   if (parsed.kind === 'address') {
@@ -46,7 +50,19 @@ export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedI
     if (!peer) throw new DomainError('PAYMAIL_FAILED', `${parsed.paymail} offers P2P destinations but no receive-transaction endpoint.`);
     const peerBeef = await paymail.endpoint(parsed.paymail, CAP.beef);
     return {
-      data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: dest.outputs, inputs: [], memo, isBSV: true, peer, peerData: dest.reference, peerProtocol: 'paymail', peerBeef },
+      data: {
+        uri: input.uri,
+        type: 'paymail',
+        mainProtocol: 'paymail',
+        outputs: dest.outputs,
+        inputs: [],
+        memo,
+        isBSV: true,
+        peer,
+        peerData: dest.reference,
+        peerProtocol: 'paymail',
+        peerBeef,
+      },
     };
   }
 
@@ -59,8 +75,27 @@ export async function resolveUri(ctx: OpContext<PaymentServices>, input: ParsedI
     const account = await ctx.services.keyring.open(wallet);
     signature = BSM.sign(Utils.toArray(`${senderHandle}${satoshis}${dt}${memo}`, 'utf8'), account.identityKey(), 'base64') as string;
   }
-  const output = await paymail.basicDestination(parsed.paymail, { senderHandle, senderName: wallet.title, dt, amount: satoshis, purpose: memo, signature });
+  const output = await paymail.basicDestination(parsed.paymail, {
+    senderHandle,
+    senderName: wallet.title,
+    dt,
+    amount: satoshis,
+    purpose: memo,
+    signature,
+  });
   return {
-    data: { uri: input.uri, type: 'paymail', mainProtocol: 'paymail', outputs: [{ script: output, satoshis }], inputs: [], memo, isBSV: true, peer: null, peerData: null, peerProtocol: null, peerBeef: null },
+    data: {
+      uri: input.uri,
+      type: 'paymail',
+      mainProtocol: 'paymail',
+      outputs: [{ script: output, satoshis }],
+      inputs: [],
+      memo,
+      isBSV: true,
+      peer: null,
+      peerData: null,
+      peerProtocol: null,
+      peerBeef: null,
+    },
   };
 }

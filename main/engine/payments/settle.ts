@@ -41,7 +41,13 @@ export async function chainLacks(services: PaymentServices, txid: string): Promi
  * The chain has the payment: book it, finish its attempt and idempotency key, in one database transaction
  * (a crash never leaves a payment reported done with its coins still reserved). Returns the final result.
  */
-export function completeAttempt(services: PaymentServices, attempt: string, tx: Transaction, result: PayOutput, height: number | null): PayOutput {
+export function completeAttempt(
+  services: PaymentServices,
+  attempt: string,
+  tx: Transaction,
+  result: PayOutput,
+  height: number | null,
+): PayOutput {
   const final: PayOutput = { ...result, seenByChain: true, state: height === null ? 'pending' : 'confirmed' };
   services.db.transaction(() => {
     services.repos.payments.attemptDone(attempt, JSON.stringify(final));
@@ -61,7 +67,12 @@ async function settleAttempt(services: PaymentServices, a: PaymentAttempt): Prom
   const tx = Transaction.fromHex(a.raw);
   const result = JSON.parse(a.result) as PayOutput;
   if (a.state === 'cancelling') {
-    await settleCancellation(services, a, (t) => chainSees(services, t), (height) => completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, height));
+    await settleCancellation(
+      services,
+      a,
+      (t) => chainSees(services, t),
+      (height) => completeAttempt(services, a.attempt, tx, { ...result, peerTxid: a.peerTxid }, height),
+    );
     return;
   }
   const view = await chainSees(services, a.txid);

@@ -96,14 +96,16 @@ async function deliver(services: PaymentServices, s: Submission): Promise<Delive
       return { kind: 'delivered', peerTxid: answer.txid };
     } catch (err) {
       // Anything but the receiver's clear refusal leaves the outcome open: it may have the transaction.
-      if (err instanceof DomainError && err.details.definite === true) return { kind: 'refused-by-receiver', error: err, reason: `the receiver refused it: ${err.message}` };
+      if (err instanceof DomainError && err.details.definite === true)
+        return { kind: 'refused-by-receiver', error: err, reason: `the receiver refused it: ${err.message}` };
       const error = err instanceof DomainError ? err : new DomainError('PAYMAIL_FAILED', 'The receiver did not answer clearly.');
       return { kind: 'unclear', error };
     }
   }
   const r = await services.chain.broadcast(s.tx.toHex());
   if (r.status === 'accepted') return { kind: 'broadcast' };
-  if (r.status === 'unknown') return { kind: 'unclear', error: new DomainError('CHAIN_UNAVAILABLE', `The transaction could not be sent: ${r.message}`) };
+  if (r.status === 'unknown')
+    return { kind: 'unclear', error: new DomainError('CHAIN_UNAVAILABLE', `The transaction could not be sent: ${r.message}`) };
   return {
     kind: 'refused-by-chain',
     error: new DomainError('PAYMENT_REJECTED', `The network refused the transaction (${r.reason}): ${r.message}`, { reason: r.reason }),
@@ -148,13 +150,21 @@ async function follow(services: PaymentServices, s: Submission, outcome: Deliver
  * The receiver refused, but still holds a valid signed transaction. It is cancelled on chain (see
  * cancel.ts): its coins come back only once the cancellation is accepted, and meanwhile the key stays bound to it.
  */
-async function cancelRefused(services: PaymentServices, s: Submission, outcome: Extract<Delivery, { kind: 'refused-by-receiver' }>): Promise<PayOutput> {
+async function cancelRefused(
+  services: PaymentServices,
+  s: Submission,
+  outcome: Extract<Delivery, { kind: 'refused-by-receiver' }>,
+): Promise<PayOutput> {
   const { result } = s;
   const cancel = s.cancel ? await signCancellation(services, s.cancel.wallet, s.cancel.coins, s.cancel.account, s.policy) : null;
   if (!cancel) {
     // No coin of the payment can pay a cancellation's fee: it stays pending (and is broadcast after the window).
     services.db.transaction(() => services.repos.payments.attemptPending(s.attempt, services.now(), null, JSON.stringify(result)))();
-    throw new DomainError('PAYMAIL_FAILED', `${outcome.error.message}. The payment is too small to cancel on chain, so it stays pending and is broadcast after the window.`, { outcomeUnknown: true, txid: result.txid });
+    throw new DomainError(
+      'PAYMAIL_FAILED',
+      `${outcome.error.message}. The payment is too small to cancel on chain, so it stays pending and is broadcast after the window.`,
+      { outcomeUnknown: true, txid: result.txid },
+    );
   }
   const cancelTxid = cancel.id('hex');
   services.repos.payments.attemptCancelling(s.attempt, cancel.toHex(), cancelTxid, outcome.reason);
@@ -171,7 +181,11 @@ async function cancelRefused(services: PaymentServices, s: Submission, outcome: 
     how === 'cancelled'
       ? `It was cancelled on chain by transaction ${cancelTxid} (fee ${fee} satoshis), so it can never be paid later; its coins are back.`
       : `Keystead is cancelling it on chain with transaction ${cancelTxid}; its coins come back once that is accepted.`;
-  throw new DomainError('PAYMAIL_FAILED', `${outcome.error.message}. ${next}`, { txid: result.txid, cancelTxid, ...(how === 'open' ? { outcomeUnknown: true } : {}) });
+  throw new DomainError('PAYMAIL_FAILED', `${outcome.error.message}. ${next}`, {
+    txid: result.txid,
+    cancelTxid,
+    ...(how === 'open' ? { outcomeUnknown: true } : {}),
+  });
 }
 
 function cancelFee(s: Submission, cancel: Transaction): number {

@@ -18,7 +18,10 @@ const FOREIGN_INPUT_LOOKUPS = 20;
  * the books where they are ours and from the chain otherwise. A payment of ours is read from its signed
  * copy, so it shows even when the chain never took it.
  */
-export async function transactionDetail(ctx: OpContext<PaymentServices>, input: ParsedInputOf<typeof OPERATIONS.transactionDetail>): Promise<Detail> {
+export async function transactionDetail(
+  ctx: OpContext<PaymentServices>,
+  input: ParsedInputOf<typeof OPERATIONS.transactionDetail>,
+): Promise<Detail> {
   const wallet = await resolveWallet(ctx, input.walletId);
   const { repos, chain } = ctx.services;
   const row = repos.walletTxs.row(wallet.id, input.txid);
@@ -58,7 +61,14 @@ export async function transactionDetail(ctx: OpContext<PaymentServices>, input: 
     const holder = plain ?? holderAddressOf(script);
     const kind = plain ? 'p2pkh' : holder ? 'token' : /^(00)?6a/.test(script) ? 'data' : 'script';
     const owner = holder ? repos.addresses.owner(holder) : null;
-    return { vout, kind, satoshis: o.satoshis ?? 0, address: holder, mine: isThisWallet(holder), change: owner?.walletRow === wallet.id && owner.chain === 1 };
+    return {
+      vout,
+      kind,
+      satoshis: o.satoshis ?? 0,
+      address: holder,
+      mine: isThisWallet(holder),
+      change: owner?.walletRow === wallet.id && owner.chain === 1,
+    };
   });
   return { ...base, size: hex.length / 2, inputs, outputs, unavailable };
 }

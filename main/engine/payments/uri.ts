@@ -62,7 +62,13 @@ export function parsePaymentUri(input: string): ParsedUri {
     const target = decode(rest.split('?')[0]).toLowerCase();
     if (!PAYMAIL.test(target)) throw bad(`"${target}" is not a paymail (alias@domain)`);
     const q = query(rest);
-    return { kind: 'paymail', paymail: target, satoshis: satoshisParam(q.get('amount')), purpose: q.get('purpose'), multi: q.get('multi') === 'true' };
+    return {
+      kind: 'paymail',
+      paymail: target,
+      satoshis: satoshisParam(q.get('amount')),
+      purpose: q.get('purpose'),
+      multi: q.get('multi') === 'true',
+    };
   }
   if (scheme === 'bitcoin' || scheme === 'bitcoinsv' || scheme === 'bsv') {
     const rest = uri.slice(scheme.length + 1);
@@ -70,7 +76,13 @@ export function parsePaymentUri(input: string): ParsedUri {
     if (!isAddress(address)) throw bad(`"${address}" is not a valid address`);
     const q = query(rest);
     const amount = q.get('amount');
-    return { kind: 'address', address, satoshis: amount ? bsvToSatoshis(amount) : null, purpose: q.get('message') ?? q.get('label'), bip21: true };
+    return {
+      kind: 'address',
+      address,
+      satoshis: amount ? bsvToSatoshis(amount) : null,
+      purpose: q.get('message') ?? q.get('label'),
+      bip21: true,
+    };
   }
   if (scheme) throw bad(`the "${scheme}:" scheme is not supported (use payto:, bitcoin:, a paymail or an address)`);
   if (PAYMAIL.test(uri)) return { kind: 'paymail', paymail: uri.toLowerCase(), satoshis: null, purpose: null, multi: false };

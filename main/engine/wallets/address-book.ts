@@ -54,7 +54,10 @@ export class AddressBook {
     let entry = this.chains.get(wallet.id);
     if (!entry || entry.xpub !== wallet.accountXpub) {
       const account = HD.fromString(wallet.accountXpub);
-      const of = (node: HD): ChainEntry => ({ node: { chainCode: Uint8Array.from(node.chainCode), pub: Uint8Array.from(node.pubKey.encode(true) as number[]) }, point: node.pubKey });
+      const of = (node: HD): ChainEntry => ({
+        node: { chainCode: Uint8Array.from(node.chainCode), pub: Uint8Array.from(node.pubKey.encode(true) as number[]) },
+        point: node.pubKey,
+      });
       entry = { xpub: wallet.accountXpub, nodes: [of(account.deriveChild(0)), of(account.deriveChild(1))] };
       this.chains.set(wallet.id, entry);
     }
@@ -89,7 +92,8 @@ export class AddressBook {
   /** Has the key workers derive the addresses of a chain that follow `next`, unless enough are ready already. */
   private deriveAhead(wallet: WalletRow, chain: 0 | 1, next: number): void {
     let ahead = this.ahead.get(wallet.id);
-    if (!ahead || ahead.xpub !== wallet.accountXpub) this.ahead.set(wallet.id, (ahead = { xpub: wallet.accountXpub, ready: [new Map(), new Map()], deriving: [false, false] }));
+    if (!ahead || ahead.xpub !== wallet.accountXpub)
+      this.ahead.set(wallet.id, (ahead = { xpub: wallet.accountXpub, ready: [new Map(), new Map()], deriving: [false, false] }));
     const ready = ahead.ready[chain];
     for (const idx of ready.keys()) if (idx < next) ready.delete(idx);
     let from = next;

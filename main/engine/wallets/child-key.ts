@@ -69,6 +69,9 @@ export function childPublicKey(parentPub: PublicKey, tweak: Uint8Array): PublicK
  */
 export function deriveChildKey(chainNode: HD, idx: number): ChildKey {
   const parentPub = chainNode.pubKey;
-  const tweak = childTweak({ chainCode: Uint8Array.from(chainNode.chainCode), pub: Uint8Array.from(parentPub.encode(true) as number[]) }, idx);
+  const tweak = childTweak(
+    { chainCode: Uint8Array.from(chainNode.chainCode), pub: Uint8Array.from(parentPub.encode(true) as number[]) },
+    idx,
+  );
   return ChildKey.of(childPrivateKey(chainNode.privKey, tweak), childPublicKey(parentPub, tweak));
 }

@@ -30,19 +30,32 @@ export function resolveMembers(services: WalletServices, ownerUid: string, membe
 
 /** Checks the combination of type, password and members before any key is made. */
 function checkKind(input: CreateInput): void {
-  if (input.type === 'secure' && !input.walletPassword) throw new DomainError('VALIDATION_FAILED', 'walletPassword: is required for a secure wallet');
+  if (input.type === 'secure' && !input.walletPassword)
+    throw new DomainError('VALIDATION_FAILED', 'walletPassword: is required for a secure wallet');
   if (input.type !== 'secure' && input.walletPassword) {
-    throw new DomainError('VALIDATION_FAILED', `walletPassword: only secure wallets take a password (this one is ${input.type}); set type to secure`);
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `walletPassword: only secure wallets take a password (this one is ${input.type}); set type to secure`,
+    );
   }
-  if (input.type !== 'shared' && input.members?.length) throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
+  if (input.type !== 'shared' && input.members?.length)
+    throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
 }
 
-export async function scanRecoveryPhrase(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.scanRecoveryPhrase>): Promise<OutputOf<typeof OPERATIONS.scanRecoveryPhrase>> {
+export async function scanRecoveryPhrase(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.scanRecoveryPhrase>,
+): Promise<OutputOf<typeof OPERATIONS.scanRecoveryPhrase>> {
   const paths = await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase), input.derivationPath);
   return { paths, suggested: bestPath(paths) };
 }
 
-export async function createWalletFor(ctx: OpContext<WalletServices>, ownerUid: string, input: CreateInput, fixedWalletId?: string): Promise<WalletRow> {
+export async function createWalletFor(
+  ctx: OpContext<WalletServices>,
+  ownerUid: string,
+  input: CreateInput,
+  fixedWalletId?: string,
+): Promise<WalletRow> {
   const { services } = ctx;
   const { repos, db, config } = services;
   checkKind(input);
@@ -95,7 +108,11 @@ export async function createWalletFor(ctx: OpContext<WalletServices>, ownerUid: 
 
 export async function createWallet(ctx: OpContext<WalletServices>, input: CreateInput): Promise<OutputOf<typeof OPERATIONS.createWallet>> {
   if (input.derivationPath?.toLowerCase() === 'auto') {
-    if (!input.mnemonicPhrase) throw new DomainError('VALIDATION_FAILED', 'derivationPath: auto finds the path of an imported phrase; give mnemonicPhrase too, or leave derivationPath out.');
+    if (!input.mnemonicPhrase)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'derivationPath: auto finds the path of an imported phrase; give mnemonicPhrase too, or leave derivationPath out.',
+      );
     // The import uses the path the phrase's coins are under (the default when none holds any).
     input = { ...input, derivationPath: bestPath(await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase))) };
   }

@@ -1,4 +1,13 @@
-import { BigNumber, Hash, LockingScript, PublicKey, Transaction, TransactionSignature, UnlockingScript, type SignatureHashCache } from '@bsv/sdk';
+import {
+  BigNumber,
+  Hash,
+  LockingScript,
+  PublicKey,
+  Transaction,
+  TransactionSignature,
+  UnlockingScript,
+  type SignatureHashCache,
+} from '@bsv/sdk';
 import type { ScriptTemplateUnlock } from '@bsv/sdk';
 import { childPublicKey, childTweak, ChildKey, type ChainNodePublic } from './child-key.js';
 import { accountNode } from './keys.js';
@@ -83,7 +92,12 @@ const SIGHASH_ALL_FORKID = TransactionSignature.SIGHASH_ALL | TransactionSignatu
  * to decode a point), and the sighash's shared hashes (prevouts, sequences, outputs) are computed once
  * per transaction instead of once per input.
  */
-export function p2pkhUnlock(key: ChildKey, satoshis: number, lockingScript: LockingScript, cache: SignatureHashCache): ScriptTemplateUnlock {
+export function p2pkhUnlock(
+  key: ChildKey,
+  satoshis: number,
+  lockingScript: LockingScript,
+  cache: SignatureHashCache,
+): ScriptTemplateUnlock {
   return {
     sign: async (tx: Transaction, i: number) => {
       const input = tx.inputs[i];

@@ -28,7 +28,10 @@ export function accountPathFrom(input: string | undefined): string {
   if (parts[0] === 'm' && levels.length >= 1 && levels.length <= 5 && levels.every((m) => m && Number(m[1]) < 2 ** 31)) {
     return ['m', ...levels.map((m) => `${Number(m![1])}${m![2]}`)].join('/');
   }
-  throw new DomainError('VALIDATION_FAILED', `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, auto (when importing), or an account path like m/44'/236'/0'`);
+  throw new DomainError(
+    'VALIDATION_FAILED',
+    `derivationPath: must be ${Object.keys(DERIVATION_SCHEMES).join(' or ')}, auto (when importing), or an account path like m/44'/236'/0'`,
+  );
 }
 
 /** Normalises spacing and case and checks the BIP39 word list and checksum. */
@@ -58,7 +61,8 @@ export function newMnemonic(): string {
  * PBKDF2 took about 40 ms of the thread per opened account.
  */
 export function seedOf(mnemonic: string): Buffer {
-  if (!Mnemonic.fromString(mnemonic).check()) throw new Error('Mnemonic does not pass the check - was the mnemonic typed incorrectly? Are there extra spaces?');
+  if (!Mnemonic.fromString(mnemonic).check())
+    throw new Error('Mnemonic does not pass the check - was the mnemonic typed incorrectly? Are there extra spaces?');
   return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD'), 'utf8'), Buffer.from('mnemonic', 'utf8'), 2048, 64, 'sha512');
 }
 

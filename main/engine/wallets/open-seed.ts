@@ -7,7 +7,11 @@ import { needsPassword, unseal } from './seal.js';
  * Opens a wallet's sealed seed. A secure wallet's password is a secret worth guessing, so guesses are
  * throttled per wallet (admitted before the costly key derivation), like account passwords.
  */
-export async function openSeed(deps: { throttle: Throttle; sealingKey(): Buffer }, wallet: WalletRow, walletPassword?: string): Promise<string> {
+export async function openSeed(
+  deps: { throttle: Throttle; sealingKey(): Buffer },
+  wallet: WalletRow,
+  walletPassword?: string,
+): Promise<string> {
   const keys = { sealingKey: deps.sealingKey(), walletPassword };
   const aad = sealAad(wallet.ownerUid, wallet.walletId);
   if (!needsPassword(wallet.sealedSeed) || walletPassword === undefined) return unseal(wallet.sealedSeed, aad, keys);

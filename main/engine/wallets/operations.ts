@@ -2,7 +2,15 @@ import { WALLET_OPERATIONS } from '../../../shared/contracts/wallets.js';
 import { implement } from '../operation.js';
 import type { WalletServices } from './services.js';
 import { createWallet, scanRecoveryPhrase } from './create.js';
-import { deleteAllWallets, deleteWallet, exportMnemonic, listWallets, setWalletMembers, walletAddress, walletAddresses } from './wallet-ops.js';
+import {
+  deleteAllWallets,
+  deleteWallet,
+  exportMnemonic,
+  listWallets,
+  setWalletMembers,
+  walletAddress,
+  walletAddresses,
+} from './wallet-ops.js';
 
 export const WALLET_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_OPERATIONS, {
   createWallet: { run: createWallet, target: (_i, o) => o?.walletID ?? null },

@@ -32,7 +32,8 @@ export async function scanPhrasePaths(chain: ChainProvider, mnemonic: string, ex
     if (!candidates.some((c) => c.path === path)) candidates.push({ path, label: 'The path you gave' });
   }
   const findings: PathFinding[] = [];
-  for (const { path, label } of candidates) findings.push({ derivationPath: path, label, ...(await scanAccount(chain, accountNode(mnemonic, path))) });
+  for (const { path, label } of candidates)
+    findings.push({ derivationPath: path, label, ...(await scanAccount(chain, accountNode(mnemonic, path))) });
   return findings;
 }
 

@@ -8,10 +8,20 @@ const ALIAS = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 export function parseAlias(input: string, domain: string): string {
   const at = input.lastIndexOf('@');
   const alias = (at === -1 ? input : input.slice(0, at)).trim().toLowerCase();
-  const given = at === -1 ? domain : input.slice(at + 1).trim().toLowerCase();
-  if (given !== domain.toLowerCase()) throw new DomainError('VALIDATION_FAILED', `paymail: must be an alias at ${domain} (this Keystead's paymail domain)`);
+  const given =
+    at === -1
+      ? domain
+      : input
+          .slice(at + 1)
+          .trim()
+          .toLowerCase();
+  if (given !== domain.toLowerCase())
+    throw new DomainError('VALIDATION_FAILED', `paymail: must be an alias at ${domain} (this Keystead's paymail domain)`);
   if (!ALIAS.test(alias)) {
-    throw new DomainError('VALIDATION_FAILED', 'paymail: the alias may use a-z, 0-9, ".", "_" and "-", must start and end with a letter or digit, and be 64 characters at most');
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'paymail: the alias may use a-z, 0-9, ".", "_" and "-", must start and end with a letter or digit, and be 64 characters at most',
+    );
   }
   return alias;
 }

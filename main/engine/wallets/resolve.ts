@@ -18,7 +18,8 @@ export async function resolveWallet(ctx: OpContext<WalletServices>, walletId: st
   const { uid } = callerOf(ctx);
   const { wallets } = ctx.services.repos;
   const id = walletId || DEFAULT_WALLET_ID;
-  if (id === FEE_MANAGER_WALLET_ID) throw new DomainError('NOT_FOUND', 'The fee manager is not a wallet of your account; use the fee manager routes.');
+  if (id === FEE_MANAGER_WALLET_ID)
+    throw new DomainError('NOT_FOUND', 'The fee manager is not a wallet of your account; use the fee manager routes.');
   const own = wallets.own(uid, id);
   if (own) return { ...own, access: 'owner' };
   if (id === DEFAULT_WALLET_ID) {
@@ -37,7 +38,11 @@ export async function resolveWallet(ctx: OpContext<WalletServices>, walletId: st
 }
 
 /** Like resolveWallet, but only the owner may go on (deleting, exporting, changing members). */
-export async function resolveOwnWallet(ctx: OpContext<WalletServices>, walletId: string | undefined, action: string): Promise<ResolvedWallet> {
+export async function resolveOwnWallet(
+  ctx: OpContext<WalletServices>,
+  walletId: string | undefined,
+  action: string,
+): Promise<ResolvedWallet> {
   const wallet = await resolveWallet(ctx, walletId);
   if (wallet.access !== 'owner') throw new DomainError('FORBIDDEN', `Only the owner of this shared wallet may ${action}.`);
   return wallet;

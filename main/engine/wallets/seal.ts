@@ -19,7 +19,9 @@ interface Sealed {
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 function scryptKey(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 function vaultKey(sealingKey: Buffer, salt: Buffer): Buffer {
@@ -31,7 +33,14 @@ function encrypt(key: Buffer, plaintext: string, aad: string, kdf: Sealed['kdf']
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(aad));
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  const sealed: Sealed = { v: 1, kdf, salt: salt.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ct: ct.toString('base64') };
+  const sealed: Sealed = {
+    v: 1,
+    kdf,
+    salt: salt.toString('base64'),
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    ct: ct.toString('base64'),
+  };
   return JSON.stringify(sealed);
 }
 

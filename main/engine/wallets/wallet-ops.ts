@@ -36,7 +36,10 @@ export function listWallets(ctx: OpContext<WalletServices>): OutputOf<typeof OPE
 function refuseIfFunded(ctx: OpContext<WalletServices>, w: WalletRow, force: boolean | undefined): void {
   const balance = ctx.services.repos.wallets.knownBalance(w.id);
   if (balance > 0 && !force) {
-    throw new DomainError('CONFLICT', `Wallet "${w.title}" still holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`);
+    throw new DomainError(
+      'CONFLICT',
+      `Wallet "${w.title}" still holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`,
+    );
   }
 }
 
@@ -45,7 +48,10 @@ function remove(ctx: OpContext<WalletServices>, w: WalletRow): void {
   ctx.services.addressBook.forget(w.id);
 }
 
-export async function deleteWallet(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.deleteWallet>): Promise<OutputOf<typeof OPERATIONS.deleteWallet>> {
+export async function deleteWallet(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.deleteWallet>,
+): Promise<OutputOf<typeof OPERATIONS.deleteWallet>> {
   const w = await resolveOwnWallet(ctx, input.walletId, 'delete it');
   ctx.services.db.transaction(() => {
     refuseIfFunded(ctx, w, input.force);
@@ -54,7 +60,10 @@ export async function deleteWallet(ctx: OpContext<WalletServices>, input: Parsed
   return { walletId: w.walletId };
 }
 
-export function deleteAllWallets(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.deleteAllWallets>): OutputOf<typeof OPERATIONS.deleteAllWallets> {
+export function deleteAllWallets(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.deleteAllWallets>,
+): OutputOf<typeof OPERATIONS.deleteAllWallets> {
   const { wallets } = ctx.services.repos;
   return ctx.services.db.transaction(() => {
     const owned = wallets.ownedBy(callerOf(ctx).uid);
@@ -70,14 +79,20 @@ export async function walletAddresses(ctx: OpContext<WalletServices>, input: { w
   return { walletID: w.walletId, addresses: list, addressess: list, paymail: w.paymailActive ? paymailOf(w) : null };
 }
 
-export async function walletAddress(ctx: OpContext<WalletServices>, input: { walletId?: string }): Promise<OutputOf<typeof OPERATIONS.walletAddress>> {
+export async function walletAddress(
+  ctx: OpContext<WalletServices>,
+  input: { walletId?: string },
+): Promise<OutputOf<typeof OPERATIONS.walletAddress>> {
   const w = await resolveWallet(ctx, input.walletId);
   const [next] = ctx.services.addressBook.available(w, 1);
   return { walletID: w.walletId, address: next.address, paymail: w.paymailActive ? paymailOf(w) : null };
 }
 
 /** Re-authenticates with the account password (throttled like logins) before showing the phrase. */
-export async function exportMnemonic(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.exportMnemonic>): Promise<OutputOf<typeof OPERATIONS.exportMnemonic>> {
+export async function exportMnemonic(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.exportMnemonic>,
+): Promise<OutputOf<typeof OPERATIONS.exportMnemonic>> {
   const caller = callerOf(ctx);
   const { services } = ctx;
   // The same account throttle as logins, admitted before the hash runs.
@@ -85,7 +100,8 @@ export async function exportMnemonic(ctx: OpContext<WalletServices>, input: Pars
   const ticket = services.throttle.admit([account], 'Too many wrong passwords');
   try {
     const user = services.repos.users.byUid(caller.uid)!;
-    if (!(await verifyPassword(input.password, user.passwordHash))) throw new DomainError('WRONG_PASSWORD', 'Your account password is not correct.');
+    if (!(await verifyPassword(input.password, user.passwordHash)))
+      throw new DomainError('WRONG_PASSWORD', 'Your account password is not correct.');
     ticket.succeed([account]);
   } finally {
     ticket.release();
@@ -95,7 +111,10 @@ export async function exportMnemonic(ctx: OpContext<WalletServices>, input: Pars
   return { walletID: w.walletId, mnemonic: (JSON.parse(opened) as { mnemonic: string }).mnemonic, derivationPath: w.derivationPath };
 }
 
-export async function setWalletMembers(ctx: OpContext<WalletServices>, input: ParsedInputOf<typeof OPERATIONS.setWalletMembers>): Promise<OutputOf<typeof OPERATIONS.setWalletMembers>> {
+export async function setWalletMembers(
+  ctx: OpContext<WalletServices>,
+  input: ParsedInputOf<typeof OPERATIONS.setWalletMembers>,
+): Promise<OutputOf<typeof OPERATIONS.setWalletMembers>> {
   const w = await resolveOwnWallet(ctx, input.walletId, 'change its members');
   if (w.type !== 'shared') throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${w.type})`);
   const { users, wallets } = ctx.services.repos;
