@@ -374,12 +374,14 @@ describe('raw transactions from a stranger spending costly outputs already on th
       assert.equal(r.error, undefined, String(r.error));
       assert.equal((r.result as { txid: string }).txid, pay.id('hex'), 'accepted: its scripts are valid');
       assert.equal(r.spends, 0, 'its scripts ran on the workers');
-      // The same shape spending a plain P2PKH coin is still checked at once, on this thread.
+      // The same shape spending a plain P2PKH coin may be checked at once on this thread: it is when the
+      // thread is idle, but whether it is idle depends on the machine's load (othersWaiting), so only the
+      // bound is asserted: at most its one input here, never the costly path's refusal.
       const coin2 = await provenCoin(100_000);
       const cheap = await spend(coin2, coinIndex(coin2), [{ lock: payerLock, satoshis: 95_000 }]);
       const c = await spendsDuring(() => t.node.accept(cheap.toHex()));
       assert.equal((c.result as { status: string }).status, 'accepted');
-      assert.equal(c.spends, 1, 'a cheap small transaction is checked inline');
+      assert.ok(c.spends <= 1, `a cheap small transaction is checked inline or on the workers, once (${c.spends})`);
     });
   }
 
