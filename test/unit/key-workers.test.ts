@@ -10,6 +10,7 @@ import { createEngine, type Engine } from '../../main/engine/engine.js';
 import type { Credentials } from '../../main/engine/context.js';
 import { signInputs, type SignTask } from '../../main/engine/wallets/key-worker.js';
 import { KeyWorkers } from '../../main/engine/wallets/key-workers.js';
+import { newMnemonic, seedOf } from '../../main/engine/wallets/keys.js';
 import { openStore, type Store } from '../../main/store/database.js';
 import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { meta } from '../helpers/engine.js';
@@ -110,6 +111,20 @@ describe('signing on the key workers', () => {
       engine.close();
       node.close();
     }
+  });
+
+  it('opens an account to the chain keys @bsv/sdk derives, from the seed node:crypto computes', async () => {
+    for (const phrase of [PHRASE, newMnemonic(), newMnemonic()]) {
+      assert.equal(seedOf(phrase).toString('hex'), Buffer.from(Mnemonic.fromString(phrase).toSeed()).toString('hex'));
+    }
+    const account = HD.fromSeed(Mnemonic.fromString(PHRASE).toSeed()).derive("m/44'/236'/0'");
+    const opened = await workers(undefined, 1, 'always').openAccount(PHRASE, "m/44'/236'/0'", [0, 1, 2]);
+    opened.forEach(({ secret, node }, chain) => {
+      const sdk = account.deriveChild(chain);
+      assert.equal(Buffer.from(secret).toString('hex'), sdk.privKey.toHex().padStart(64, '0'), `chain ${chain}'s private key`);
+      assert.equal(Buffer.from(node.chainCode).toString('hex'), Buffer.from(sdk.chainCode).toString('hex'));
+      assert.equal(Buffer.from(node.pub).toString('hex'), sdk.pubKey.toString());
+    });
   });
 
   it('signs the same on the calling thread and on a worker; the keys sent are detached here and zeroed there', async () => {

@@ -83,10 +83,10 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   private readonly statements = new Map<string, Statement>();
   private lastSeq: number | null = null;
   private readonly faucetKey: PrivateKey;
-  /** Checks the scripts of transactions that come through `accept`. */
+  /** Checks the scripts of transactions that come through `accept`: the process's pool, unless given a worker or limit of its own. */
   private readonly scripts: ScriptVerifier;
   /**
-   * Transactions arrived through `accept` and not decided yet: waiting one turn of the event loop, or being
+   * Transactions arrived through `accept` and not decided yet: waiting a turn of the event loop, or being
    * checked on the workers (each settling once it is recorded or refused).
    */
   private readonly inProgress = new Set<Promise<unknown>>();
@@ -100,7 +100,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     scriptCheck: ScriptCheckOptions = {},
   ) {
     super();
-    this.scripts = new ScriptVerifier(undefined, scriptCheck.workerFile, scriptCheck.limitMs);
+    const ownScripts = scriptCheck.workerFile !== undefined || scriptCheck.limitMs !== undefined;
+    this.scripts = ownScripts ? new ScriptVerifier(undefined, scriptCheck.workerFile, scriptCheck.limitMs) : ScriptVerifier.shared();
     const db = store.db;
     const wif = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'faucet-key'").get()?.value;
     this.faucetKey = wif ? PrivateKey.fromWif(wif) : PrivateKey.fromRandom();
@@ -161,6 +162,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
    * `unknown`, never a refusal: the transaction may be fine, and nothing of it was recorded.
    */
   async accept(rawHex: string): Promise<BroadcastResult> {
+    // A node that serves wallets has its workers ready before it is first busy.
+    this.scripts.prestart();
     const parsed = this.parse(rawHex);
     if ('status' in parsed) return parsed;
     try {
@@ -527,7 +530,9 @@ export class LocalNode extends EventEmitter<NodeEvents> {
 
   close(): void {
     this.setMiningInterval(0);
-    this.scripts.close().catch((err: Error) => this.logger.warn({ err: err.message }, 'the script workers did not stop cleanly'));
+    if (this.scripts !== ScriptVerifier.shared()) {
+      this.scripts.close().catch((err: Error) => this.logger.warn({ err: err.message }, 'the script workers did not stop cleanly'));
+    }
     this.store.close();
   }
 }

@@ -48,8 +48,16 @@ const isVerdict = (r: unknown): r is Rejection | null =>
  * transaction's inputs are split across the workers.
  */
 export class ScriptVerifier {
+  private static process: ScriptVerifier | undefined;
+
+  /** The pool the local nodes of this process share unless given their own (tests run many nodes in one process). */
+  static shared(): ScriptVerifier {
+    return (ScriptVerifier.process ??= new ScriptVerifier());
+  }
+
   private pool: Piscina | null = null;
   private closed = false;
+  private started = false;
   /** Tasks handed to piscina now (at most `threads`), and those waiting for one of those slots. */
   private busy = 0;
   private readonly waiting: (() => void)[] = [];
@@ -113,6 +121,18 @@ export class ScriptVerifier {
       if (next) next();
       else this.busy -= 1;
     }
+  }
+
+  /**
+   * Starts the threads now, in the background (each gets a task with no inputs), so that the first busy
+   * moment does not wait for them: each loads @bsv/sdk, about a quarter of a second. Idle, they are given
+   * back as ever.
+   */
+  prestart(): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    const never = new AbortController().signal;
+    for (let i = 0; i < this.threads; i++) this.runTask({ raw: '', inputs: [] }, never).catch(() => {});
   }
 
   /** The first input whose script fails (in input order), or null when every script unlocks its output. */

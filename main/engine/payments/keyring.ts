@@ -31,7 +31,8 @@ const unavailable = (what: string, err: KeyWorkUnavailable) =>
 /**
  * Opens wallet seeds to sign. Account nodes of standard, escrow and shared wallets are kept in memory
  * once opened (never on disk); a secure wallet's is derived for each payment from its password and
- * dropped after. Opening and signing run on the key workers (key-workers.ts says what crosses to them).
+ * dropped after. Opening and signing run on the key workers when other work waits for the event loop
+ * (key-workers.ts, which also says what crosses to them).
  */
 export class KeyRing {
   private readonly accounts = new Map<number, { xpub: string; account: OpenAccount }>();
@@ -148,9 +149,10 @@ export class SigningAccount {
   }
 
   /**
-   * Signs `tx`'s inputs, all P2PKH (`spends[i]` for input i), on a key worker: the event loop stays free
-   * meanwhile, and payments sign side by side. Only the private keys of these inputs cross to the worker
-   * (see key-workers.ts). A worker that fails fails the signing with BUSY, and nothing is signed.
+   * Signs `tx`'s inputs, all P2PKH (`spends[i]` for input i); `tx` is complete and not yet serialized. On a
+   * key worker when the event loop is busy: it serves others meanwhile, and payments sign side by side.
+   * Only the private keys of these inputs cross to the worker (see key-workers.ts). A worker that fails
+   * fails the signing with BUSY, and nothing is signed.
    */
   static async signP2pkh(tx: Transaction, spends: readonly P2pkhSpend[]): Promise<void> {
     if (spends.length !== tx.inputs.length || spends.length === 0) throw new Error('one spend per input');

@@ -92,15 +92,17 @@ export class AddressBook {
   /** Has the key workers derive the addresses of a chain that follow `next`, unless enough are ready already. */
   private deriveAhead(wallet: WalletRow, chain: 0 | 1, next: number): void {
     let ahead = this.ahead.get(wallet.id);
-    if (!ahead || ahead.xpub !== wallet.accountXpub)
-      this.ahead.set(wallet.id, (ahead = { xpub: wallet.accountXpub, ready: [new Map(), new Map()], deriving: [false, false] }));
+    if (!ahead || ahead.xpub !== wallet.accountXpub) {
+      ahead = { xpub: wallet.accountXpub, ready: [new Map(), new Map()], deriving: [false, false] };
+      this.ahead.set(wallet.id, ahead);
+    }
     const ready = ahead.ready[chain];
     for (const idx of ready.keys()) if (idx < next) ready.delete(idx);
     let from = next;
     while (ready.has(from)) from++;
     if (from - next >= REFILL_BELOW || ahead.deriving[chain]) return;
-    // A chain's first addresses come as a gap's worth at once (ensureGap): those, and a few beyond.
-    const to = Math.max(next, GAP_LIMIT + 1) + AHEAD;
+    // A chain's first addresses come as a gap's worth at once (ensureGap) and one more (the first claimed).
+    const to = Math.max(next + AHEAD, GAP_LIMIT + 1);
     const entry = ahead;
     entry.deriving[chain] = true;
     this.keys!.workers.deriveAddresses(this.chainNode(wallet, chain).node, from, to)
@@ -112,12 +114,24 @@ export class AddressBook {
       .finally(() => (entry.deriving[chain] = false));
   }
 
-  /** Makes sure `GAP_LIMIT` unused addresses follow the highest used one on the chain. */
+  /**
+   * Makes sure `GAP_LIMIT` unused addresses follow the highest used one on the chain. Change addresses
+   * already derived ahead are stored with them: each payment claims one, and the next few payments' then
+   * need no write of their own (nothing else lists change addresses, and they are still used in order).
+   */
   ensureGap(wallet: WalletRow, chain: 0 | 1, gap = GAP_LIMIT): void {
     const { addresses } = this.services.repos;
     const want = addresses.highestUsed(wallet.id, chain) + 1 + gap;
     const have = addresses.count(wallet.id, chain);
-    if (have < want) this.derive(wallet, chain, have, want);
+    if (have < want) this.derive(wallet, chain, have, chain === 1 ? this.readyUpTo(wallet, chain, want) : want);
+  }
+
+  /** `from`, or past it while the addresses that follow are derived ahead already. */
+  private readyUpTo(wallet: WalletRow, chain: 0 | 1, from: number): number {
+    const ahead = this.ahead.get(wallet.id);
+    let to = from;
+    if (ahead && ahead.xpub === wallet.accountXpub) while (ahead.ready[chain].has(to)) to++;
+    return to;
   }
 
   /** The wallet's currently available receive addresses, lowest index first. */

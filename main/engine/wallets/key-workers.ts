@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { othersWaiting } from '../../chain/others-waiting.js';
 import type { ChainNodePublic } from './child-key.js';
-import { signInputs, type DeriveTask, type DerivedAddress, type OpenTask, type SignedInputs, type SignTask } from './key-worker.js';
+import {
+  openAccount,
+  signInputs,
+  type DeriveTask,
+  type DerivedAddress,
+  type OpenTask,
+  type SignedInputs,
+  type SignTask,
+} from './key-worker.js';
 
 /** The worker entry: beside this file under tsx (tests), beside the bundle in dist/. */
 function workerFile(): string {
@@ -23,9 +31,9 @@ export class KeyWorkUnavailable extends Error {
 const isBytes = (b: unknown, length: number) => b instanceof Uint8Array && b.length === length;
 
 /**
- * The wallet keys' costly arithmetic on worker threads, one per core: opening an account (its seed and
- * chain nodes), signing a payment's inputs, and deriving addresses ahead of need. A payment then leaves
- * the event loop free while it signs, and several payments sign side by side.
+ * The wallet keys' costly arithmetic on worker threads, one per core: deriving addresses ahead of need,
+ * and, while other work waits for the event loop, opening accounts (seed and chain nodes) and signing
+ * payments. Payments arriving together then sign side by side, beside the thread that serves them.
  *
  * What crosses to a worker, and why that is safe: the workers are threads of this process running our
  * own code (key-worker.ts); nothing is serialized to disk or leaves the process. Only what a task needs is
@@ -56,8 +64,8 @@ export class KeyWorkers {
     /** The worker entry; another only in tests (a worker that fails). */
     private readonly file = workerFile(),
     private readonly threads = Math.max(1, os.availableParallelism()),
-    /** When a signing goes to a worker: when other work waits for this thread (see `sign`), or always (tests). */
-    private readonly signOnWorkers: 'when-busy' | 'always' = 'when-busy',
+    /** When opening an account or signing goes to a worker: when other work waits for this thread, or always (tests). */
+    private readonly handOver: 'when-busy' | 'always' = 'when-busy',
   ) {}
 
   private get workers(): Piscina {
@@ -85,6 +93,15 @@ export class KeyWorkers {
     }
   }
 
+  /**
+   * Whether costly key work goes to a worker now: when other work waited for this thread during a turn of
+   * the event loop (others-waiting.ts); on an idle thread it runs here, where a hand-over would only add
+   * to the wait.
+   */
+  private async handOverNow(): Promise<boolean> {
+    return this.handOver === 'always' || (await othersWaiting());
+  }
+
   /** The chain nodes of an account, from its phrase: each one's private key (32 bytes) and public parts. */
   async openAccount(phrase: string, accountPath: string, chains: number[]): Promise<{ secret: Uint8Array; node: ChainNodePublic }[]> {
     const bytes = Buffer.from(phrase, 'utf8');
@@ -95,7 +112,9 @@ export class KeyWorkers {
     const out = new Uint8Array(secretsOut);
     try {
       const task: OpenTask = { phrase: moved.buffer, accountPath, chains, secretsOut };
-      const nodes = (await this.run('openAccount', task, [moved.buffer])) as ChainNodePublic[];
+      const nodes = (await this.handOverNow())
+        ? ((await this.run('openAccount', task, [moved.buffer])) as ChainNodePublic[])
+        : openAccount(task);
       if (!Array.isArray(nodes) || nodes.length !== chains.length || !nodes.every((n) => isBytes(n.chainCode, 32) && isBytes(n.pub, 33))) {
         throw new KeyWorkUnavailable('a key worker answered something other than the chain nodes');
       }
@@ -115,14 +134,9 @@ export class KeyWorkers {
     return out;
   }
 
-  /**
-   * Signs a P2PKH transaction's inputs: on a worker when other work waits for this thread (payments
-   * arriving together then sign side by side, and the event loop serves them meanwhile), else here, where
-   * a hand-over would only add to an idle thread's wait. On a worker, `task.secrets` is moved there
-   * (detached here); either way it is zeroed once used.
-   */
+  /** Signs a P2PKH transaction's inputs. On a worker, `task.secrets` is moved there (detached here); either way it is zeroed once used. */
   async sign(task: SignTask): Promise<SignedInputs> {
-    if (this.signOnWorkers === 'when-busy' && !(await othersWaiting())) return signInputs(task);
+    if (!(await this.handOverNow())) return signInputs(task);
     const out = (await this.run('signInputs', task, [task.secrets])) as SignedInputs;
     if (
       !out ||
