@@ -34,10 +34,25 @@ export function addressOfHash160(hash160Hex: string): string {
   return out;
 }
 
+/**
+ * Addresses of recent P2PKH scripts. One payment asks for the same few several times (the ledger records
+ * its outputs, the books work out its effect when it is recorded and again when it is booked), and each
+ * costs two SHA-256 objects and a Base58 conversion. Bounded: emptied when full.
+ */
+const recentAddresses = new Map<string, string>();
+const RECENT_ADDRESSES = 4096;
+
 /** The P2PKH address a locking script pays, or null for any other script. */
 export function p2pkhAddressOf(scriptHex: string): string | null {
+  if (scriptHex.length !== 50) return null;
+  const known = recentAddresses.get(scriptHex);
+  if (known !== undefined) return known;
   const m = /^76a914([0-9a-f]{40})88ac$/.exec(scriptHex);
-  return m ? addressOfHash160(m[1]) : null;
+  if (!m) return null;
+  const address = addressOfHash160(m[1]);
+  if (recentAddresses.size >= RECENT_ADDRESSES) recentAddresses.clear();
+  recentAddresses.set(scriptHex, address);
+  return address;
 }
 
 /**

@@ -235,6 +235,72 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal(entry.seenByChain, true);
   });
 
+  it('books a broadcast pay once, as the node accepts it, with its attempt finished and its audit entry in the same commit', async () => {
+    const wallet = await fundedWallet('Ops', [20_000]);
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 3_000 }], walletId: wallet };
+    const paid = await run(engine.execute('pay', req, admin, meta));
+    assert.equal(paid.seenByChain, true);
+    assert.equal(await balance(wallet), 20_000 - 3_000 - paid.fee, 'its coin spent, its change spendable');
+    const h = (await run(engine.execute('history', { walletId: wallet }, admin, meta))).history;
+    assert.deepEqual(
+      h.filter((e) => e.txid === paid.txid).map((e) => [e.direction, e.amount, e.state]),
+      [['out', -(3_000 + paid.fee), 'pending']],
+      'one history row, booked (pending until mined)',
+    );
+    const audit = (await run(engine.execute('auditLog', { limit: 50 }, admin, meta))).entries.filter((e) => e.action === 'pay');
+    assert.deepEqual(
+      audit.map((e) => [e.target, e.outcome, e.code]),
+      [[paid.txid, 'success', null]],
+      'exactly one entry for the call, naming its transaction',
+    );
+    // A failed pay is still audited once, as a failure.
+    await rejectsWith(
+      engine.execute('pay', { ...req, outputs: [{ script: req.outputs[0].script, satoshis: 90_000 }] }, admin, meta),
+      'INSUFFICIENT_FUNDS',
+    );
+    const after = (await run(engine.execute('auditLog', { limit: 50 }, admin, meta))).entries.filter((e) => e.action === 'pay');
+    assert.deepEqual(
+      after.map((e) => [e.outcome, e.code]),
+      [
+        ['error', 'INSUFFICIENT_FUNDS'],
+        ['success', null],
+      ],
+    );
+  });
+
+  it('a payer stopped after the node took its transaction (not booked yet) finds it booked by the next settling, paid once', async () => {
+    let stop = true;
+    ({ engine, node } = testEngine({
+      chain: (local) =>
+        withBroadcast(async (hex) => {
+          const r = await local.broadcast(hex);
+          // The node has recorded and announced it; the payer goes no further (as if the process ended here).
+          if (stop) throw new Error('the payer stopped after the broadcast');
+          return r;
+        })(local),
+    }));
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    const wallet = await fundedWallet('Ops', [10_000]);
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 4_000 }], walletId: wallet };
+    await assert.rejects(engine.execute('pay', req, admin, meta));
+    assert.equal(node.utxos(ADDR).length, 1, 'the chain has it');
+    const pending = (await run(engine.execute('history', { walletId: wallet }, admin, meta))).history[0];
+    assert.equal(pending.seenByChain, false, 'recorded, not booked: the announcement is left to its payer');
+    await rejectsWith(engine.execute('pay', req, admin, meta), 'CONFLICT', /held by a payment still in progress/);
+    stop = false;
+    await engine.reconcile();
+    const booked = (await run(engine.execute('history', { walletId: wallet }, admin, meta))).history.find((e) => e.txid === pending.txid)!;
+    assert.equal(booked.seenByChain, true);
+    const fee = -booked.amount - 4_000;
+    assert.equal(await balance(wallet), 10_000 - 4_000 - fee, 'its coin spent once, its change spendable');
+    assert.deepEqual(
+      node.utxos(ADDR).map((u) => [u.txid, u.satoshis]),
+      [[pending.txid, 4_000]],
+      'paid exactly once',
+    );
+  });
+
   it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {
     let down = true;
     ({ engine, node } = testEngine({

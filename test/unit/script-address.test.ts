@@ -22,4 +22,16 @@ describe('addresses of key hashes (Base58Check by node:crypto)', () => {
     assert.equal(p2pkhAddressOf(`${script}00`), null);
     assert.equal(p2pkhAddressOf('6a0474657374'), null);
   });
+
+  it('gives the same address when asked again, from its memory of recent scripts, past the point where that memory is emptied', () => {
+    const keys = Array.from({ length: 5000 }, () => randomBytes(20).toString('hex'));
+    for (const round of [0, 1])
+      for (const h of keys) {
+        const script = `76a914${h}88ac`;
+        assert.equal(p2pkhAddressOf(script), Utils.toBase58Check(Utils.toArray(h, 'hex'), [0]), `round ${round}`);
+      }
+    // Fifty hex digits that are not a P2PKH script are never taken for one, before or after a P2PKH of that length.
+    assert.equal(p2pkhAddressOf(`76a915${keys[0]}88ac`), null);
+    assert.equal(p2pkhAddressOf(`76a914${keys[0]}88ad`), null);
+  });
 });

@@ -24,8 +24,23 @@ export interface AuditRecord {
   code: string | null;
 }
 
+/** Calls whose success entry their handler already wrote, inside the database transaction that finished them. */
+const successWritten = new WeakSet<object>();
+
+/**
+ * Writes the success entry of an operation call from inside the database transaction that completes it
+ * (a payment's booking), so the entry costs no commit of its own and is kept exactly when the completion
+ * is. The caller must not fail after that transaction commits; recordAudit then skips the call's success
+ * entry (a failure would still be recorded as one).
+ */
+export function recordSuccessInside(ctx: OpContext<AuditServices>, action: string, target: string | null): void {
+  recordAudit(ctx, { action, target, outcome: 'success', code: null });
+  successWritten.add(ctx);
+}
+
 /** Writes one audit entry for an operation call. Never receives inputs, so no secret can reach the log. */
 export function recordAudit(ctx: OpContext<AuditServices>, record: AuditRecord): void {
+  if (record.outcome === 'success' && successWritten.has(ctx)) return;
   ctx.services.repos.audit.append({
     at: ctx.services.now(),
     actorUid: ctx.caller?.uid ?? null,

@@ -5,10 +5,12 @@ import type { OPERATIONS } from '../../../shared/operations.js';
 import { isDust } from '../../chain/policy.js';
 import { callerOf, type OpContext } from '../context.js';
 import type { PaymentServices } from './services.js';
+import type { AuditServices } from '../audit/services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { currentFeePolicy } from './plan.js';
 import { plannedPayment, recordValueMove, sendRecordedMove } from './value-flow.js';
 import { assertReviewed } from './review.js';
+import { recordSuccessInside } from '../audit/audit-log.js';
 
 type PayInput = ParsedInputOf<typeof OPERATIONS.pay>;
 type PayOutput = OutputOf<typeof OPERATIONS.pay>;
@@ -33,7 +35,7 @@ interface Progress {
  * pending. Only the chain's refusal gives the coins back. An idempotency key makes a retried call return
  * the first result.
  */
-export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Promise<PayOutput> {
+export async function pay(ctx: OpContext<PaymentServices & AuditServices>, input: PayInput): Promise<PayOutput> {
   const caller = callerOf(ctx);
   const { services } = ctx;
   // A reviewed payment is checked before anything else: what is signed is what was reviewed.
@@ -58,7 +60,9 @@ export async function pay(ctx: OpContext<PaymentServices>, input: PayInput): Pro
   }
   const progress: Progress = { recorded: false };
   try {
-    return await payOnce(ctx, input, key ? { uid: caller.uid, key } : null, progress);
+    // Nothing can fail after the booking's commit, so the entry is the one the operation's own record would be.
+    const audit = (final: PayOutput) => recordSuccessInside(ctx, 'pay', final.txid);
+    return await payOnce(ctx, input, key ? { uid: caller.uid, key } : null, progress, audit);
   } catch (err) {
     // Before anything was signed and stored, the key may be used again. After, it stays bound to the
     // stored payment, and only that payment's definite failure frees it: a retry can never pay twice.
@@ -85,6 +89,8 @@ async function payOnce(
   input: PayInput,
   key: { uid: string; key: string } | null,
   progress: Progress,
+  /** The `pay` operation's success entry (audited), written with the booking when it books at once. */
+  audit?: (final: PayOutput) => void,
 ): Promise<PayOutput> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
@@ -111,6 +117,7 @@ async function payOnce(
     alsoRecord: (s) => {
       if (key) services.repos.payments.linkKey(key.uid, key.key, s.attempt);
     },
+    alsoComplete: audit,
   });
   progress.recorded = true;
   return sendRecordedMove(services, recorded);

@@ -39,7 +39,8 @@ export async function chainLacks(services: PaymentServices, txid: string): Promi
 
 /**
  * The chain has the payment: book it, finish its attempt and idempotency key, in one database transaction
- * (a crash never leaves a payment reported done with its coins still reserved). Returns the final result.
+ * (a crash never leaves a payment reported done with its coins still reserved), with `also` (the paying
+ * call's audit entry). Returns the final result.
  */
 export function completeAttempt(
   services: PaymentServices,
@@ -47,12 +48,14 @@ export function completeAttempt(
   tx: Transaction,
   result: PayOutput,
   height: number | null,
+  also?: (final: PayOutput) => void,
 ): PayOutput {
   const final: PayOutput = { ...result, seenByChain: true, state: height === null ? 'pending' : 'confirmed' };
   services.db.transaction(() => {
     services.repos.payments.attemptDone(attempt, JSON.stringify(final));
     // Booking is idempotent; skipping it when the chain's announcement already booked it saves a second round of writes.
     if (!services.sync.booked(final.txid, height)) services.sync.applyTransaction(tx, final.txid, height);
+    also?.(final);
   })();
   return final;
 }

@@ -33,6 +33,8 @@ export interface Submission {
   /** P2P delivery to a paymail host (with the destination's reference), or null to broadcast. */
   /** `beefPeer`: the receiver's BEEF endpoint; used when the transaction's ancestry can be put into a BEEF. */
   delivery: { peer: string; reference: string; note: string; beefPeer?: string | null } | null;
+  /** Kept in the database transaction that books it when the chain has it at once (the paying call's audit entry). */
+  alsoComplete?: (final: PayOutput) => void;
   /** Coins to cancel it with if a P2P receiver refuses it (one is spent back to its wallet). */
   cancel: { wallet: WalletRow; account: SigningAccount; coins: readonly WalletUtxo[] } | null;
   policy: FeePolicy;
@@ -64,10 +66,16 @@ export function recordSubmission(services: PaymentServices, s: Submission, also?
 /** Delivers a recorded submission and follows it: the final (or pending) result, or the error the chain or receiver gave. */
 export async function sendSubmission(services: PaymentServices, s: Submission): Promise<PayOutput> {
   services.inFlight.add(s.attempt);
+  // Broadcast by us: booked here as the chain takes it, with the attempt's completion (one commit), not
+  // also on the node's announcement. A P2P receiver broadcasts when it likes: its announcement books it.
+  const txid = s.result.txid;
+  const payerBooks = !s.delivery && !services.sync.payerBooks.has(txid);
+  if (payerBooks) services.sync.payerBooks.add(txid);
   try {
     return await follow(services, s, await deliver(services, s));
   } finally {
     services.inFlight.delete(s.attempt);
+    if (payerBooks) services.sync.payerBooks.delete(txid);
   }
 }
 
@@ -139,7 +147,8 @@ async function follow(services: PaymentServices, s: Submission, outcome: Deliver
     services.logger.warn({ txid, peerTxid }, 'the P2P receiver answered a different txid; the chain is checked for ours');
     repos.walletTxs.setPeerTxid(txid, peerTxid);
   }
-  if (seen?.seen) return completeAttempt(services, s.attempt, s.tx, { ...result, peerTxid, seenByChain: true }, seen.height);
+  if (seen?.seen)
+    return completeAttempt(services, s.attempt, s.tx, { ...result, peerTxid, seenByChain: true }, seen.height, s.alsoComplete);
   const pending = { ...result, peerTxid };
   db.transaction(() => repos.payments.attemptPending(s.attempt, services.now(), peerTxid, JSON.stringify(pending)))();
   services.logger.info({ txid }, 'the receiver took the payment but the chain has not shown it yet; it stays pending');

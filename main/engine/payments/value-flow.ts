@@ -58,6 +58,8 @@ export interface ValueMove<R extends Reservation> {
   build(reservation: R): Promise<SignedMove>;
   /** Kept in the database transaction that records the signed transaction: an idempotency key's link, a token's registration. */
   alsoRecord?(submission: Submission): void;
+  /** Kept in the database transaction that books the move when the chain takes it at once: the paying call's audit entry. */
+  alsoComplete?(final: PayOutput): void;
 }
 
 /** A move whose signed transaction is recorded: from here on, only its settlement frees what it reserved. */
@@ -119,6 +121,7 @@ function submissionOf<R extends Reservation>(move: ValueMove<R>, reservation: R,
     delivery: move.delivery,
     cancel: signed.cancel,
     policy: move.policy,
+    alsoComplete: move.alsoComplete && ((final) => move.alsoComplete!(final)),
   };
 }
 

@@ -70,6 +70,12 @@ export class WalletSync implements WalletScanner {
   private readonly sideBooks: readonly SideBooks[];
   private readonly hooks: Omit<SyncHooks, 'sideBooks'>;
   private lastTip = -1;
+  /**
+   * Transactions their payer is broadcasting right now: the payer books each one itself as the chain takes
+   * it, in the database transaction that finishes its attempt (settle.ts), so the node's announcement of it
+   * is not booked a second time. Should the payer stop before booking, its recorded attempt is settled later.
+   */
+  readonly payerBooks = new Set<string>();
 
   constructor(
     private readonly services: SyncServices,
@@ -393,7 +399,9 @@ export class WalletSync implements WalletScanner {
 
   /** A chain that pushes (the embedded node) tells us about every accepted transaction and mined block. */
   attach(events: ChainEvents): void {
-    events.onTransaction(({ txid, tx }) => this.applyTransaction(tx, txid, null));
+    events.onTransaction(({ txid, tx }) => {
+      if (!this.payerBooks.has(txid)) this.applyTransaction(tx, txid, null);
+    });
     events.onBlock(({ height, txids }) => void this.confirm(txids, height));
   }
 
