@@ -13,7 +13,9 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 //   sync: the books kept in step with the chain, over the wallets' addresses;
 //   paymail: the paymail client, and the host, which books what it receives;
 //   payments: paying, which delivers by paymail;
+//   invoices: payment requests, paid through payments and matched as the books take in payments;
 //   tokens: issuing, sending and redeeming tokens, which are payments;
+//   sweep, utilities: sweeping a foreign key into a wallet; the public service's utilities (data on chain, decoding, metrics);
 //   chain, events, fees: the network view, live events and the fee manager, over all of them.
 const ENGINE_LAYERS = [
   ['audit', 'auth', 'contracts', 'org', 'rates', 'token-templates'],
@@ -21,7 +23,9 @@ const ENGINE_LAYERS = [
   ['sync'],
   ['paymail'],
   ['payments'],
+  ['invoices'],
   ['tokens'],
+  ['sweep', 'utilities'],
   ['chain', 'events', 'fees'],
 ];
 const ENGINE_CAPABILITIES = ENGINE_LAYERS.flat();

@@ -42,6 +42,8 @@ export interface VaultStatus {
 export interface UnlockInput {
   email: string;
   password: string;
+  /** The second factor's code, when the owner has two-step sign-in on. */
+  otp?: string;
 }
 
 /** Who is calling: the session token, and the organisation for enterprise operations. */

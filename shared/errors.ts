@@ -23,20 +23,35 @@ export const ERROR_KINDS = {
   UNAUTHORIZED: 'unauthenticated',
   INVALID_CREDENTIALS: 'unauthenticated',
   TOKEN_EXPIRED: 'unauthenticated',
+  /** The password was right, but the account has two-step sign-in: send the code in `otp`. */
+  OTP_REQUIRED: 'unauthenticated',
   FORBIDDEN: 'forbidden',
   ROLE_FORBIDDEN: 'forbidden',
   SESSION_REQUIRED: 'forbidden',
   SERVICE_MISMATCH: 'forbidden',
   WALLET_LOCKED: 'forbidden',
   WRONG_PASSWORD: 'forbidden',
+  /** A second-factor code that is wrong, expired or already used (403, not 401: the session stays valid). */
+  OTP_INVALID: 'forbidden',
+  /** A step-up needs the account password again, and the request did not carry one. */
+  PASSWORD_REQUIRED: 'forbidden',
+  /** Accounts are created by the organisation's admins; nobody signs up. */
+  SIGN_UP_CLOSED: 'forbidden',
+  /** No e-mail is sent: a forgotten password is reset by an admin. */
+  PASSWORD_RESET_BY_ADMIN: 'forbidden',
+  /** The public service's route exists for its clients, but means nothing for a local organisation wallet. */
+  NOT_OFFERED: 'not-found',
   ORIGIN_FORBIDDEN: 'forbidden',
   HOST_FORBIDDEN: 'forbidden',
   NOT_FOUND: 'not-found',
   METHOD_NOT_ALLOWED: 'invalid',
   CONFLICT: 'conflict',
+  OTP_NOT_ENROLLED: 'conflict',
   INSUFFICIENT_FUNDS: 'invalid',
   PAYMENT_REJECTED: 'invalid',
   PAYMAIL_FAILED: 'upstream',
+  /** A file upload was asked to fetch could not be fetched. */
+  FETCH_FAILED: 'upstream',
   /** A paymail host answered, but with something Keystead refuses to pay (the counterparty's fault, not an outage). */
   PAYMAIL_BAD_ANSWER: 'invalid',
   COMPILE_FAILED: 'invalid',

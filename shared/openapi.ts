@@ -107,19 +107,22 @@ function operationObject(c: AnyContract, binding: RestBinding, operationId: stri
     for (const [name, schema] of Object.entries(properties))
       if (!taken.has(name)) parameters.push({ name, in: 'query', required: false, schema });
   }
+  const fromCredential = binding.serviceIdFromCredential === true;
   if (c.enterprise)
     parameters.push({
       name: 'serviceid',
       in: 'header',
-      required: true,
+      required: !fromCredential,
       schema: { type: 'string' },
-      description: "The organisation's service id.",
+      description: fromCredential
+        ? "The organisation's service id: optional on this path (the credential names the organisation); refused when it names another."
+        : "The organisation's service id.",
     });
   const roles = c.access === 'public' ? 'Public: no credentials.' : `Roles: ${c.access.join(', ')}.`;
   const operation: Record<string, unknown> = {
     operationId,
     summary: c.summary,
-    description: `${roles}${c.enterprise ? ' Needs the organisation’s `serviceid`.' : ''}`,
+    description: `${roles}${c.enterprise && !fromCredential ? ' Needs the organisation’s `serviceid`.' : ''}`,
     tags: [tagOf(binding.path)],
     parameters,
     responses: {

@@ -30,6 +30,11 @@ export interface RestBinding {
   params?: boolean;
   /** A larger body limit than the server's, for routes that take large sources. */
   bodyLimit?: number;
+  /**
+   * On an enterprise operation's public-API path (`/v1/…`, as the public service's SDK calls it), the
+   * organisation comes from the credential: `serviceid` is optional there (a wrong one is still refused).
+   */
+  serviceIdFromCredential?: boolean;
 }
 
 export interface OperationContract<N extends string = string, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -48,6 +53,12 @@ export interface OperationContract<N extends string = string, I extends z.ZodTyp
   enterprise?: boolean;
   /** Whether each call (success or failure) is written to the audit log. */
   audit?: boolean;
+  /**
+   * A utility anyone who reaches the private listener may call without credentials (the offline toolchain,
+   * as on the public service): a call with none runs without a caller (the handler limits it per client);
+   * credentials that are given are checked as for any operation.
+   */
+  credentialsOptional?: boolean;
 }
 
 export type AnyContract = OperationContract<string, z.ZodType, z.ZodType>;

@@ -1,12 +1,17 @@
 import type { z } from 'zod';
 import type { AnyContract, InputOf, OutputOf, ParsedInputOf } from './operation.js';
 import type { Role } from './roles.js';
+import { ACCOUNT_OPERATIONS } from './contracts/account.js';
+import { NOT_OFFERED_OPERATIONS } from './contracts/not-offered.js';
+import { WALLET_PAYMAIL_OPERATIONS } from './contracts/wallet-paymail.js';
 import { API_KEY_OPERATIONS, apiKeyInfo, newApiKey } from './contracts/auth.js';
+import { SECOND_FACTOR_OPERATIONS } from './contracts/second-factor.js';
 import { AUDIT_OPERATIONS, auditEntry } from './contracts/audit.js';
 import { CHAIN_OPERATIONS } from './contracts/chain.js';
 import { EVENT_OPERATIONS } from './contracts/events.js';
 import { compileDiagnostic, CONTRACT_OPERATIONS, transpileLog } from './contracts/contracts.js';
 import { FEE_OPERATIONS, feeUtxo } from './contracts/fees.js';
+import { INVOICE_OPERATIONS, invoiceOutput, publicInvoice } from './contracts/invoices.js';
 import { ORG_OPERATIONS, appStatusOutput } from './contracts/org.js';
 import { PAYMAIL_OPERATIONS } from './contracts/paymail.js';
 import { historyEntry, lookupCoin, PAYMENT_OPERATIONS, paymentState, payOutput, quoteOutput } from './contracts/payments.js';
@@ -14,6 +19,8 @@ import { RATE_OPERATIONS, rateOutput } from './contracts/rates.js';
 import { TOKEN_OPERATIONS } from './contracts/tokens.js';
 import { meOutput, sessionOutput, USER_OPERATIONS, userOutput } from './contracts/users.js';
 import { addressesOutput, WALLET_OPERATIONS, walletSummary } from './contracts/wallets.js';
+import { UTILITY_OPERATIONS } from './contracts/utilities.js';
+import { SWEEP_OPERATIONS } from './contracts/sweep.js';
 
 export type { PaymentRequest } from './payment-schemas.js';
 export type { Access, AnyContract, OperationContract, RestBinding } from './operation.js';
@@ -26,9 +33,12 @@ export type { Access, AnyContract, OperationContract, RestBinding } from './oper
 export const OPERATIONS = {
   ...ORG_OPERATIONS,
   ...USER_OPERATIONS,
+  ...ACCOUNT_OPERATIONS,
   ...API_KEY_OPERATIONS,
+  ...SECOND_FACTOR_OPERATIONS,
   ...AUDIT_OPERATIONS,
   ...WALLET_OPERATIONS,
+  ...WALLET_PAYMAIL_OPERATIONS,
   ...CHAIN_OPERATIONS,
   ...RATE_OPERATIONS,
   ...PAYMENT_OPERATIONS,
@@ -37,6 +47,10 @@ export const OPERATIONS = {
   ...CONTRACT_OPERATIONS,
   ...TOKEN_OPERATIONS,
   ...EVENT_OPERATIONS,
+  ...NOT_OFFERED_OPERATIONS,
+  ...INVOICE_OPERATIONS,
+  ...UTILITY_OPERATIONS,
+  ...SWEEP_OPERATIONS,
 };
 
 export type Operations = typeof OPERATIONS;
@@ -84,3 +98,5 @@ export type CompileDiagnostic = z.infer<typeof compileDiagnostic>;
 export type CompileOutput = OutputOf<typeof CONTRACT_OPERATIONS.compile>;
 export type TranspileLog = z.infer<typeof transpileLog>;
 export type TranspileOutput = OutputOf<typeof CONTRACT_OPERATIONS.transpile>;
+export type InvoiceOutput = z.infer<typeof invoiceOutput>;
+export type PublicInvoice = z.infer<typeof publicInvoice>;

@@ -9,6 +9,7 @@ import type { EngineConfig } from './context.js';
 import { BookEvents } from './events/book-events.js';
 import { EventHub, type EventHubOptions } from './events/hub.js';
 import { EventStreams } from './events/streams.js';
+import { InvoiceBooks } from './invoices/books.js';
 import { PaymailClient, type SrvResolver } from './paymail/client.js';
 import { PaymailHostMap } from './paymail/host-map.js';
 import { PaymailHost } from './paymail/host.js';
@@ -94,7 +95,8 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
   const tokenLedger = new TokenLedger({ repos, now }, templates, () => void tokenValidator.run());
   const everyone = { kind: 'everyone' } as const;
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain, {
-    sideBooks: [tokenLedger],
+    // Invoices are matched to incoming payments as they are booked, in the same database transaction.
+    sideBooks: [tokenLedger, new InvoiceBooks({ repos, now })],
     onBooksChanged: (before, txids) => bookEvents.changed(before, txids),
     onTip: (height) => eventHub.publish('block', { height }, everyone),
     onScanning: (syncing) => eventHub.publish('sync.state', { syncing }, everyone),

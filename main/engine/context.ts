@@ -16,6 +16,11 @@ export interface Credentials {
 export interface CallMeta {
   /** Identifies the client for throttling: the remote address, or `ipc:<window>`. */
   clientId: string;
+  /**
+   * The route names the organisation by the caller's credential alone (the public service's `/v1` paths of
+   * enterprise operations): a `serviceid` header is then optional, but still refused when it names another.
+   */
+  serviceIdFromCredential?: boolean;
 }
 
 export interface Caller {

@@ -31,12 +31,13 @@ export async function executeOperation<N extends OperationName>(
   const ctx: OpContext<EngineServices> = { services, caller: null, meta };
   let parsedInput: unknown;
   try {
-    if (def.access !== 'public') {
+    const anonymous = def.credentialsOptional === true && !credentials.authToken && !credentials.uid && !credentials.apiKey;
+    if (def.access !== 'public' && !anonymous) {
       ctx.caller = authenticate(services, credentials);
       if (!canCall(ctx.caller.role, name)) {
         throw new DomainError('ROLE_FORBIDDEN', `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}.`);
       }
-      if (def.enterprise) checkServiceId(services, credentials);
+      if (def.enterprise && (credentials.serviceId || !meta.serviceIdFromCredential)) checkServiceId(services, credentials);
     }
     const parsed = def.input.safeParse(input ?? {});
     if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, input));

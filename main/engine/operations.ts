@@ -1,19 +1,23 @@
 import type { OperationName, Operations } from '../../shared/operations.js';
-import { API_KEY_IMPLEMENTATIONS } from './auth/operations.js';
+import { API_KEY_IMPLEMENTATIONS, SECOND_FACTOR_IMPLEMENTATIONS } from './auth/operations.js';
 import { AUDIT_IMPLEMENTATIONS } from './audit/operations.js';
 import { CHAIN_IMPLEMENTATIONS } from './chain/operations.js';
 import { CONTRACT_IMPLEMENTATIONS } from './contracts/operations.js';
 import { EVENT_IMPLEMENTATIONS } from './events/operations.js';
 import { FEE_IMPLEMENTATIONS } from './fees/operations.js';
+import { INVOICE_IMPLEMENTATIONS } from './invoices/operations.js';
 import type { Implementation } from './operation.js';
 import type { EngineServices } from './services.js';
+import { NOT_OFFERED_IMPLEMENTATIONS } from './org/not-offered.js';
 import { ORG_IMPLEMENTATIONS } from './org/operations.js';
 import { PAYMAIL_IMPLEMENTATIONS } from './paymail/operations.js';
 import { PAYMENT_IMPLEMENTATIONS } from './payments/operations.js';
 import { RATE_IMPLEMENTATIONS } from './rates/operations.js';
 import { TOKEN_IMPLEMENTATIONS } from './tokens/operations.js';
-import { USER_IMPLEMENTATIONS } from './users/operations.js';
-import { WALLET_IMPLEMENTATIONS } from './wallets/operations.js';
+import { ACCOUNT_IMPLEMENTATIONS, USER_IMPLEMENTATIONS } from './users/operations.js';
+import { WALLET_IMPLEMENTATIONS, WALLET_PAYMAIL_IMPLEMENTATIONS } from './wallets/operations.js';
+import { UTILITY_IMPLEMENTATIONS } from './utilities/operations.js';
+import { SWEEP_IMPLEMENTATIONS } from './sweep/operations.js';
 
 /**
  * Every capability's implementations. The type makes a contract without a handler a compile error, and
@@ -22,9 +26,12 @@ import { WALLET_IMPLEMENTATIONS } from './wallets/operations.js';
 export const IMPLEMENTATIONS = {
   ...ORG_IMPLEMENTATIONS,
   ...USER_IMPLEMENTATIONS,
+  ...ACCOUNT_IMPLEMENTATIONS,
   ...API_KEY_IMPLEMENTATIONS,
+  ...SECOND_FACTOR_IMPLEMENTATIONS,
   ...AUDIT_IMPLEMENTATIONS,
   ...WALLET_IMPLEMENTATIONS,
+  ...WALLET_PAYMAIL_IMPLEMENTATIONS,
   ...CHAIN_IMPLEMENTATIONS,
   ...RATE_IMPLEMENTATIONS,
   ...PAYMENT_IMPLEMENTATIONS,
@@ -33,4 +40,8 @@ export const IMPLEMENTATIONS = {
   ...CONTRACT_IMPLEMENTATIONS,
   ...TOKEN_IMPLEMENTATIONS,
   ...EVENT_IMPLEMENTATIONS,
+  ...NOT_OFFERED_IMPLEMENTATIONS,
+  ...INVOICE_IMPLEMENTATIONS,
+  ...UTILITY_IMPLEMENTATIONS,
+  ...SWEEP_IMPLEMENTATIONS,
 } satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

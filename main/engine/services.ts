@@ -3,6 +3,7 @@ import type { AuthServices } from './auth/services.js';
 import type { ChainOpServices } from './chain/services.js';
 import type { ContractServices } from './contracts/services.js';
 import type { EventServices } from './events/services.js';
+import type { InvoiceServices } from './invoices/services.js';
 import type { OrgServices } from './org/services.js';
 import type { PaymailServices } from './paymail/services.js';
 import type { PaymentServices } from './payments/services.js';
@@ -24,6 +25,7 @@ export type EngineServices = AuditServices &
   SyncServices &
   PaymailServices &
   PaymentServices &
+  InvoiceServices &
   TokenServices &
   ChainOpServices &
   EventServices;

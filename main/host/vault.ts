@@ -93,7 +93,8 @@ export class Vault {
             ticket.release();
           }
         }
-        return this.runtime.engine.execute(OPERATIONS.login.name, { email, password }, {}, { clientId: 'ipc' });
+        const otp = typeof input?.otp === 'string' && input.otp ? { otp: input.otp } : {};
+        return this.runtime.engine.execute(OPERATIONS.login.name, { email, password, ...otp }, {}, { clientId: 'ipc' });
       }, this.logger),
     );
   }

@@ -16,7 +16,8 @@ import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
 import { registerEventsRoute } from './events-route.js';
-import { definitionOf } from './route-binding.js';
+import { definitionOf, registerRoute } from './route-binding.js';
+import { SERVICE_ROUTES } from '../../shared/routes/service.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 
 export interface ServerOptions {
@@ -31,9 +32,6 @@ export interface ServerOptions {
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/** Prefixes that belong to the API; everything else under GET may be the UI's client-side routes. */
-const API_PREFIXES = ['/api/', '/v1/', '/rpc/', '/chain/', '/.well-known/', '/health', '/openapi.json'];
 
 export async function buildServer({
   engine,
@@ -109,21 +107,12 @@ export async function buildServer({
     return reply.code(mapped.envelope.statusCode).headers(mapped.headers).send(mapped.envelope);
   }
 
-  async function run(op: OperationName, input: unknown, req: FastifyRequest, reply: FastifyReply) {
+  async function run(op: OperationName, input: unknown, req: FastifyRequest, reply: FastifyReply, serviceIdFromCredential = false) {
     // The API speaks JSON; a text/plain body (the one other type fastify reads) is refused, not guessed at.
     if (typeof req.body === 'string') throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-    const result = await engine.execute(op, input, credentialsFromHeaders(req.headers), { clientId: req.ip });
+    const result = await engine.execute(op, input, credentialsFromHeaders(req.headers), { clientId: req.ip, serviceIdFromCredential });
     return reply.code(200).send(successEnvelope(result.output as object, result.msg));
   }
-
-  app.get('/health', async (_req, reply) =>
-    reply.send(
-      successEnvelope(
-        { version: engine.config.version, network: engine.config.network, uptime: Math.round((Date.now() - startedAt) / 1000) },
-        'Keystead is running.',
-      ),
-    ),
-  );
 
   // The API's OpenAPI 3.1 document: the operation routes from their contracts, the other routes (the paymail
   // host's, the local node's, the event stream) from the definitions they were registered with, those this
@@ -134,16 +123,26 @@ export async function buildServer({
     if (definition && route.method !== 'HEAD') extraRoutes.push(definition);
   });
   let openApi: Record<string, unknown> | null = null;
-  app.get('/openapi.json', async (_req, reply) =>
-    reply.send((openApi ??= openApiDocument(Object.values(OPERATIONS), { version: engine.config.version }, extraRoutes))),
-  );
+  registerRoute(app, SERVICE_ROUTES.health, {
+    handler: async (_req, reply) =>
+      reply.send(
+        successEnvelope(
+          { version: engine.config.version, network: engine.config.network, uptime: Math.round((Date.now() - startedAt) / 1000) },
+          'Keystead is running.',
+        ),
+      ),
+  });
+  registerRoute(app, SERVICE_ROUTES.openApi, {
+    handler: async (_req, reply) =>
+      reply.send((openApi ??= openApiDocument(Object.values(OPERATIONS), { version: engine.config.version }, extraRoutes))),
+  });
 
   for (const route of REST_ROUTES) {
     app.route({
       method: route.method,
       url: route.url,
       bodyLimit: route.bodyLimit,
-      handler: async (req, reply) => run(route.op, route.input(req), req, reply),
+      handler: async (req, reply) => run(route.op, route.input(req), req, reply, route.serviceIdFromCredential),
     });
   }
 
@@ -152,9 +151,11 @@ export async function buildServer({
   registerPaymailRoutes(app, engine);
 
   // The UI's RPC: one POST per operation, the body is the input. Same table, same checks as REST.
-  app.post<{ Params: { op: string } }>('/rpc/:op', async (req, reply) => {
-    if (!isOperationName(req.params.op)) throw new DomainError('NOT_FOUND', `There is no operation named ${req.params.op}.`);
-    return run(req.params.op, req.body ?? {}, req, reply);
+  registerRoute(app, SERVICE_ROUTES.rpc, {
+    handler: async (req, reply, { params, body }) => {
+      if (!isOperationName(params.operation)) throw new DomainError('NOT_FOUND', `There is no operation named ${params.operation}.`);
+      return run(params.operation, body ?? {}, req, reply);
+    },
   });
 
   const hasUi = uiDir !== undefined && existsSync(path.join(uiDir, 'index.html'));
@@ -162,10 +163,12 @@ export async function buildServer({
     await app.register(fastifyStatic, { root: uiDir, prefix: '/', wildcard: false, index: ['index.html'], cacheControl: false });
   }
 
+  // The UI routes by the URL's fragment (#/wallets), so its one page is `/` (served by the static files when
+  // built). Every other unknown path answers a JSON 404: a script that mistypes a path under /v1, /v2, /api
+  // or /rpc must get an error, never the app's web page with a 200.
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
-    const isApi = API_PREFIXES.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
-    if (req.method === 'GET' && !isApi) {
+    if (req.method === 'GET' && (url === '/' || url === '/index.html')) {
       if (hasUi) return reply.type('text/html').sendFile('index.html');
       return reply
         .code(404)

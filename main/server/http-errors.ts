@@ -19,6 +19,8 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 /** Codes whose HTTP status is more specific than their kind's. */
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   METHOD_NOT_ALLOWED: 405,
+  // The route exists for the public service's clients, on purpose without effect here: gone, not mistyped.
+  NOT_OFFERED: 410,
   COMPILE_LIMIT: 422,
   PAYMAIL_BAD_ANSWER: 422,
   URI_TOO_LONG: 414,

@@ -14,6 +14,7 @@ export interface RestRoute {
   op: OperationName;
   input: (req: FastifyRequest) => Record<string, unknown>;
   bodyLimit?: number;
+  serviceIdFromCredential: boolean;
 }
 
 const bodyOf = (req: FastifyRequest): Record<string, unknown> =>
@@ -70,5 +71,12 @@ export function inputReader(binding: RestBinding): (req: FastifyRequest) => Reco
 }
 
 export const REST_ROUTES: readonly RestRoute[] = OPERATION_NAMES.flatMap((op) =>
-  OPERATIONS[op].rest.map((b: RestBinding) => ({ method: b.method, url: b.path, op, input: inputReader(b), bodyLimit: b.bodyLimit })),
+  OPERATIONS[op].rest.map((b: RestBinding) => ({
+    method: b.method,
+    url: b.path,
+    op,
+    input: inputReader(b),
+    bodyLimit: b.bodyLimit,
+    serviceIdFromCredential: b.serviceIdFromCredential === true,
+  })),
 );

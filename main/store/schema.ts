@@ -367,4 +367,57 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE paymail_refs ADD COLUMN token_id TEXT;
     `,
   },
+  {
+    // Numbered 15 by the integrator (migrations are contiguous); the second factor's is 16.
+    version: 15,
+    name: 'invoices: payment requests, each on its own receive address',
+    // `state` is what happened to it (open, paid, cancelled); "expired" is an open one past expires_at,
+    // computed when read. The partial index finds the open invoice an incoming payment answers.
+    sql: `
+      CREATE TABLE invoices (
+        id              TEXT PRIMARY KEY,
+        wallet_row      INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        created_by      TEXT NOT NULL,
+        address         TEXT NOT NULL,
+        satoshis        INTEGER NOT NULL CHECK (satoshis > 0),
+        currency        TEXT,
+        currency_amount TEXT,
+        rate            REAL,
+        memo            TEXT,
+        description     TEXT,
+        merchant_data   TEXT,
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,
+        state           TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open','paid','cancelled')),
+        paid_txid       TEXT,
+        paid_at         INTEGER,
+        cancelled_at    INTEGER
+      );
+      CREATE INDEX invoices_open_by_address ON invoices(address) WHERE state = 'open';
+      CREATE INDEX invoices_by_wallet ON invoices(wallet_row, created_at);
+      CREATE INDEX invoices_by_txid ON invoices(paid_txid) WHERE paid_txid IS NOT NULL;
+    `,
+  },
+  {
+    version: 16,
+    name: 'two-step sign-in: a TOTP secret per user and single-use recovery codes',
+    // The secret is kept as the HMAC key it is (the database is encrypted); `last_step` refuses a code's
+    // replay. Recovery codes are kept only as salted hashes.
+    sql: `
+      CREATE TABLE second_factors (
+        uid           TEXT PRIMARY KEY REFERENCES users(uid),
+        secret        TEXT NOT NULL,
+        state         TEXT NOT NULL CHECK (state IN ('pending','active')),
+        created_at    INTEGER NOT NULL,
+        confirmed_at  INTEGER,
+        last_step     INTEGER
+      );
+      CREATE TABLE recovery_codes (
+        uid        TEXT NOT NULL REFERENCES users(uid),
+        code_hash  TEXT NOT NULL,
+        used_at    INTEGER,
+        PRIMARY KEY (uid, code_hash)
+      );
+    `,
+  },
 ];

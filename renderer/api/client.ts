@@ -35,8 +35,8 @@ export interface KeysteadClient {
   start(): Promise<StartState>;
   /** First run: creates the organisation and its first admin (on the desktop, the encrypted database too). */
   setup(input: InputOf<typeof OPERATIONS.setup>): Promise<SessionOutput>;
-  /** Signs in (on a locked desktop, the password first opens the database). */
-  signIn(email: string, password: string, locked: boolean): Promise<SessionOutput>;
+  /** Signs in (on a locked desktop, the password first opens the database); `otp` once asked for (OTP_REQUIRED). */
+  signIn(email: string, password: string, locked: boolean, otp?: string): Promise<SessionOutput>;
   /** The embedded API's address, for the Overview's "how scripts reach it". */
   apiUrl(): Promise<string | null>;
   /** Follows the live event stream as the signed-in user, reconnecting without losing events; returns how to stop. */

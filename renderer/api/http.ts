@@ -22,8 +22,8 @@ export function createHttpClient(baseUrl = '', pageOrigin: () => string = () => 
     async setup(input) {
       return (await call(OPERATIONS.setup, input)).output;
     },
-    async signIn(email, password) {
-      return (await call(OPERATIONS.login, { email, password })).output;
+    async signIn(email, password, _locked, otp) {
+      return (await call(OPERATIONS.login, { email, password, otp })).output;
     },
     async apiUrl() {
       return pageOrigin();

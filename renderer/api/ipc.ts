@@ -29,10 +29,10 @@ export function createIpcClient(bridge: KeysteadBridge): KeysteadClient {
     async setup(input) {
       return unwrap(await bridge.vault.setup(input)).output;
     },
-    async signIn(email, password, locked) {
+    async signIn(email, password, locked, otp) {
       return locked
-        ? unwrap(await bridge.vault.unlock({ email, password })).output
-        : (await call(OPERATIONS.login, { email, password })).output;
+        ? unwrap(await bridge.vault.unlock({ email, password, otp })).output
+        : (await call(OPERATIONS.login, { email, password, otp })).output;
     },
     async apiUrl() {
       return (await bridge.vault.status()).apiUrl;

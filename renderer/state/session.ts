@@ -17,7 +17,8 @@ export interface SessionState {
   startError: string | null;
   start(): Promise<void>;
   setup(input: InputOf<typeof OPERATIONS.setup>): Promise<void>;
-  login(email: string, password: string): Promise<void>;
+  /** `otp`: the second factor's code, once the engine asked for it (OTP_REQUIRED). */
+  login(email: string, password: string, otp?: string): Promise<void>;
   logout(): Promise<void>;
   /** Calls an operation as the signed-in user; a 401 sends the user back to the login screen. */
   call<C extends AnyContract>(op: C, input: InputOf<C>): Promise<OutputOf<C>>;
@@ -84,8 +85,8 @@ export function createSessionStore(client: KeysteadClient, storage: Pick<Storage
         await enter(await client.setup(input));
       },
 
-      async login(email, password) {
-        await enter(await client.signIn(email, password, get().phase === 'locked'));
+      async login(email, password, otp) {
+        await enter(await client.signIn(email, password, get().phase === 'locked', otp));
       },
 
       async logout() {

@@ -1,15 +1,39 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import { ApiError } from '../api/client.js';
 import { AuthCard } from '../components/AuthCard.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 
-/** Login; on the desktop, while locked, the same form first unlocks the database with the owner's password. */
+/**
+ * Login; on the desktop, while locked, the same form first unlocks the database with the owner's password.
+ * When the account has two-step sign-in the engine answers OTP_REQUIRED, and the form asks for the code.
+ */
 export function LoginView({ locked }: { locked: boolean }) {
   const login = useSession((s) => s.login);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, onSubmit } = useSubmit(() => login(email, password));
+  const [otp, setOtp] = useState('');
+  const [askCode, setAskCode] = useState(false);
+  const { busy, error, setError, onSubmit } = useSubmit(async () => {
+    try {
+      await login(email, password, askCode ? otp : undefined);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'OTP_REQUIRED') {
+        setAskCode(true);
+        setOtp('');
+        return;
+      }
+      if (err instanceof ApiError && err.code === 'OTP_INVALID') setOtp('');
+      throw err;
+    }
+  });
+  // Another account or password starts over: its code (if any) is asked for again.
+  const restart = () => {
+    setAskCode(false);
+    setOtp('');
+    setError(null);
+  };
 
   return (
     <AuthCard
@@ -22,9 +46,10 @@ export function LoginView({ locked }: { locked: boolean }) {
             label="E-mail"
             type="email"
             required
-            autoFocus
+            autoFocus={!askCode}
             autoComplete="username"
             value={email}
+            readOnly={askCode}
             onChange={(e) => setEmail(e.currentTarget.value)}
           />
           <PasswordInput
@@ -32,15 +57,37 @@ export function LoginView({ locked }: { locked: boolean }) {
             required
             autoComplete="current-password"
             value={password}
+            readOnly={askCode}
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
+          {askCode && (
+            <>
+              <TextInput
+                label="Two-step code"
+                description="The 6-digit code your authenticator app shows now, or one of your recovery codes."
+                required
+                autoFocus
+                autoComplete="one-time-code"
+                inputMode="text"
+                maxLength={64}
+                value={otp}
+                onChange={(e) => setOtp(e.currentTarget.value)}
+                data-testid="login-otp"
+              />
+              <Text size="xs">
+                <Anchor component="button" type="button" onClick={restart}>
+                  Use another account
+                </Anchor>
+              </Text>
+            </>
+          )}
           {error && (
             <Alert color="red" role="alert" title={locked ? 'Could not unlock' : 'Could not log in'}>
               {error}
             </Alert>
           )}
           <Button type="submit" loading={busy} fullWidth mt="xs">
-            {locked ? 'Unlock' : 'Log in'}
+            {askCode ? 'Verify' : locked ? 'Unlock' : 'Log in'}
           </Button>
         </Stack>
       </form>

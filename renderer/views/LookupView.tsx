@@ -15,7 +15,10 @@ import {
 } from '@mantine/core';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
-import { OPERATIONS as OPS, type LookupOutput } from '../../shared/operations.js';
+import { canCall, OPERATIONS as OPS, type LookupOutput } from '../../shared/operations.js';
+import type { OutputOf } from '../../shared/operation.js';
+import { WalletSelect } from '../components/WalletSelect.js';
+import { useWallets } from '../components/useWallets.js';
 import { LOOKUP_TYPES } from '../../shared/payment-schemas.js';
 import { formatSats } from '../components/format.js';
 import { useSubmit } from '../components/useSubmit.js';
@@ -25,12 +28,15 @@ import { useSession } from '../state/store.js';
 export function LookupView() {
   const call = useSession((s) => s.call);
   const [privateKey, setPrivateKey] = useState('');
+  const [sweptKey, setSweptKey] = useState<string | null>(null);
   const [type, setType] = useState<(typeof LOOKUP_TYPES)[number]>('ALL');
   const [currency, setCurrency] = useState('USD');
   const [compact, setCompact] = useState(true);
   const [maxResults, setMaxResults] = useState<number | string>(19);
   const [result, setResult] = useState<LookupOutput | null>(null);
   const [pages, setPages] = useState<number[]>([0]);
+  const role = useSession((s) => s.me?.role ?? null);
+  const mayMove = canCall(role, OPS.drop);
 
   const fetchPage = async (token: number) => {
     const r = await call(OPS.lookup, { privateKey, type, currency, compact, maxResults: Number(maxResults) || 19, nextPageToken: token });
@@ -130,6 +136,57 @@ export function LookupView() {
           </Stack>
         </Paper>
       )}
+      {result && mayMove && (sweptKey === privateKey || result.coins.some((c) => (c.balance ?? 0) > 0 || (c.amount ?? 0) > 0)) && (
+        // Stays after a sweep empties the key, so its result can be read; a new key starts afresh.
+        <SweepPanel
+          key={privateKey}
+          privateKey={privateKey}
+          onSwept={() => {
+            setSweptKey(privateKey);
+            void fetchPage(0);
+          }}
+        />
+      )}
     </Stack>
+  );
+}
+
+/** "Move these funds to wallet…": sweeps the looked-up key into one of the user's wallets (BSV and tokens, fees from the key). */
+function SweepPanel({ privateKey, onSwept }: { privateKey: string; onSwept: () => void }) {
+  const call = useSession((s) => s.call);
+  const wallets = useWallets();
+  const [walletId, setWalletId] = useState<string | null>(null);
+  const [done, setDone] = useState<OutputOf<typeof OPS.drop> | null>(null);
+  const sweep = useSubmit(async () => {
+    setDone(null);
+    setDone(await call(OPS.drop, { privateKey, walletId: walletId ?? undefined }));
+    onSwept();
+  });
+  return (
+    <Paper withBorder p="md">
+      <form onSubmit={sweep.onSubmit}>
+        <Stack gap="sm">
+          <Title order={3}>Move these funds to a wallet</Title>
+          <Text size="sm" c="dimmed">
+            Sends everything this key holds (BSV and tokens) to a new receive address of the wallet you choose. The network fee is taken
+            from the key&apos;s BSV. The key is used for this only and never stored.
+          </Text>
+          <WalletSelect label="Move to wallet" wallets={wallets.data} value={walletId} onChange={setWalletId} />
+          {sweep.error && <Alert color="red">{sweep.error}</Alert>}
+          {done && (
+            <Alert color="green" title="Funds moved" data-testid="sweep-result">
+              {formatSats(done.bsv.received)} received (fee {formatSats(done.bsv.fee)})
+              {done.tokens.length ? `, ${done.tokens.length} token output(s) moved` : ''}. Transactions: {done.txIds.join(', ')}
+              {done.skipped.length ? ` · ${done.skipped.length} output(s) left: ${done.skipped.map((x) => x.reason).join('; ')}` : ''}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" loading={sweep.busy}>
+              Move these funds to wallet…
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
   );
 }

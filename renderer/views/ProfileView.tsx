@@ -11,6 +11,7 @@ import { useLoad } from '../components/useLoad.js';
 import { LocalCheck } from '../components/errors.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { usePrefs, useSession } from '../state/store.js';
+import { TwoStepSignIn } from './TwoStepSignIn.js';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
@@ -34,6 +35,7 @@ export function ProfileView() {
       <DisplaySettings />
       <ApiKeys key={generation} />
       <ChangePassword onChanged={() => setGeneration((g) => g + 1)} />
+      <TwoStepSignIn />
     </Stack>
   );
 }

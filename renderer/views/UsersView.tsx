@@ -6,6 +6,7 @@ import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
 import { roleHelp } from '../../shared/role-help.js';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { ConfirmModal } from '../components/ConfirmModal.js';
+import { PasswordResetModal } from './PasswordResetModal.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { notifySuccess } from '../components/notify.js';
 import { useLoad } from '../components/useLoad.js';
@@ -17,14 +18,18 @@ const ROLE_COLORS: Record<Role, string> = { admin: 'red', manager: 'blue', opera
 type Draft = { email: string; password: string; role: Role; firstName: string; lastName: string; title: string };
 const EMPTY: Draft = { email: '', password: '', role: 'viewer', firstName: '', lastName: '', title: '' };
 
-/** Admins manage the organisation's users: list, create, change role and details, delete. */
+/** Admins manage the organisation's users: list, create, change role and details, reset a password or two-step sign-in, delete. */
 export function UsersView() {
   const call = useSession((s) => s.call);
   const myUid = useSession((s) => s.me?.uid);
   const users = useLoad(() => call(OPS.listUsers, {}).then((o) => o.users));
+  // Who has two-step sign-in on (uid → since when), for the list and the admin's reset.
+  const twoStep = useLoad(() => call(OPS.listTwoStep, {}).then((o) => new Map(o.users.map((u) => [u.uid, u.enabledAt]))));
+  const [resetting, setResetting] = useState<UserOutput | null>(null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserOutput | null>(null);
   const [deleting, setDeleting] = useState<UserOutput | null>(null);
+  const [resettingPassword, setResettingPassword] = useState<UserOutput | null>(null);
 
   return (
     <Stack>
@@ -40,6 +45,7 @@ export function UsersView() {
             <Table.Th>E-mail</Table.Th>
             <Table.Th>Role</Table.Th>
             <Table.Th>Title</Table.Th>
+            <Table.Th>Two-step sign-in</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -55,10 +61,31 @@ export function UsersView() {
               </Table.Td>
               <Table.Td>{u.title || '—'}</Table.Td>
               <Table.Td>
+                {twoStep.data?.has(u.uid) ? (
+                  <Badge color="teal" variant="light" title={`On since ${new Date(twoStep.data.get(u.uid)!).toLocaleString()}`}>
+                    On
+                  </Badge>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    {twoStep.data ? 'Off' : '—'}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
                 <Group gap="xs" justify="flex-end">
                   <Button size="xs" variant="default" onClick={() => setEditing(u)}>
                     Edit
                   </Button>
+                  {u.uid !== myUid && (
+                    <Button size="xs" variant="default" onClick={() => setResettingPassword(u)}>
+                      Reset password
+                    </Button>
+                  )}
+                  {twoStep.data?.has(u.uid) && (
+                    <Button size="xs" variant="default" onClick={() => setResetting(u)}>
+                      Reset two-step sign-in
+                    </Button>
+                  )}
                   <Button
                     size="xs"
                     variant="subtle"
@@ -101,6 +128,21 @@ export function UsersView() {
           }}
         />
       )}
+      {resettingPassword && <PasswordResetModal user={resettingPassword} onClose={() => setResettingPassword(null)} />}
+      <ConfirmModal
+        opened={resetting !== null}
+        title="Reset two-step sign-in"
+        confirmLabel="Reset two-step sign-in"
+        onClose={() => setResetting(null)}
+        onConfirm={async () => {
+          await call(OPS.resetTwoStep, { userId: resetting!.uid });
+          notifySuccess(`${resetting!.email} now signs in with the password alone, and may enrol again.`);
+          await twoStep.reload();
+        }}
+      >
+        {resetting?.email} no longer needs a code from their authenticator app to sign in (for a lost phone with no recovery codes left).
+        Make sure it is really them asking. The reset is recorded in the audit log.
+      </ConfirmModal>
       <ConfirmModal
         opened={deleting !== null}
         title="Delete user"

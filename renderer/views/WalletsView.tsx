@@ -28,6 +28,7 @@ import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
 import { BLANK_PHRASE, derivationOf, PhraseImport, type PhraseChoice } from './PhraseImport.js';
+import { PaymailModal } from './PaymailModal.js';
 
 const TYPE_HELP: Record<WalletTypeName, string> = {
   standard: 'Encrypted on this computer; no extra password.',
@@ -43,6 +44,7 @@ export function WalletsView() {
   const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState<WalletSummary | null>(null);
   const [deleting, setDeleting] = useState<WalletSummary | null>(null);
+  const [naming, setNaming] = useState<WalletSummary | null>(null);
 
   return (
     <Stack>
@@ -97,6 +99,11 @@ export function WalletsView() {
                     <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
                       Receive
                     </Button>
+                    {w.access === 'owner' && canCall(role, OPS.updatePaymail) && (
+                      <Button size="xs" variant="default" onClick={() => setNaming(w)} aria-label={`Paymail of ${w.walletTitle}`}>
+                        Paymail
+                      </Button>
+                    )}
                     {w.access === 'owner' && canCall(role, OPS.exportMnemonic) && (
                       <Button size="xs" variant="default" onClick={() => setExporting(w)}>
                         Back up
@@ -116,6 +123,7 @@ export function WalletsView() {
       )}
       <CreateWalletModal opened={creating} onClose={() => setCreating(false)} onCreated={() => void wallets.reload()} />
       {exporting && <ExportModal wallet={exporting} onClose={() => setExporting(null)} />}
+      {naming && <PaymailModal wallet={naming} onClose={() => setNaming(null)} onSaved={() => void wallets.reload()} />}
       {deleting && <DeleteModal wallet={deleting} onClose={() => setDeleting(null)} onDeleted={() => void wallets.reload()} />}
     </Stack>
   );
@@ -141,7 +149,8 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
       type: f.type,
       walletLogo: f.walletLogo || undefined,
       paymail: f.paymail || undefined,
-      paymailActivate: f.paymail ? f.paymailActivate : undefined,
+      // No alias and Active: a numeric one (as the public service gives every wallet); Active off and no alias: none.
+      paymailActivate: f.paymailActivate,
       walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
       members: f.type === 'shared' ? f.members : undefined,
       mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
@@ -190,7 +199,12 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
             <TextInput label="Members" description="E-mails of the users who may use it, separated by commas." {...text('members')} />
           )}
           <Group grow align="flex-start">
-            <TextInput label="Paymail alias" placeholder="e.g. treasury" {...text('paymail')} />
+            <TextInput
+              label="Paymail alias"
+              placeholder="e.g. treasury"
+              description="Empty: a numeric alias. Turn Active off for no paymail."
+              {...text('paymail')}
+            />
             <Switch
               mt={30}
               label="Active"

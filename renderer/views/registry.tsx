@@ -4,8 +4,10 @@ import type { Role } from '../../shared/roles.js';
 import { ApiView } from './ApiView.js';
 import { AuditView } from './AuditView.js';
 import { ContractsView } from './ContractsView.js';
+import { DataView } from './DataView.js';
 import { FeeManagerView } from './FeeManagerView.js';
 import { HistoryView } from './HistoryView.js';
+import { InvoicesView } from './InvoicesView.js';
 import { LookupView } from './LookupView.js';
 import { SendView } from './SendView.js';
 import { TokensView } from './TokensView.js';
@@ -33,8 +35,10 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'send', label: 'Send', requires: OPS.pay, Component: SendView },
   { id: 'receive', label: 'Receive', requires: OPS.walletAddresses, Component: ReceiveView },
   { id: 'history', label: 'History', requires: OPS.history, Component: HistoryView },
+  { id: 'invoices', label: 'Invoices', requires: OPS.listInvoices, Component: InvoicesView },
   { id: 'tokens', label: 'Tokens', requires: OPS.balance, Component: TokensView },
   { id: 'lookup', label: 'Lookup', requires: OPS.lookup, Component: LookupView },
+  { id: 'data', label: 'Write data', requires: OPS.post, Component: DataView },
   { id: 'fees', label: 'Fee manager', requires: OPS.feeManagerMetrics, Component: FeeManagerView },
   { id: 'contracts', label: 'Contracts', requires: OPS.compile, Component: ContractsView },
   { id: 'network', label: 'Network', requires: OPS.networkStatus, Component: NetworkView },

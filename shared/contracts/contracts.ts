@@ -46,6 +46,7 @@ export const CONTRACT_OPERATIONS = byName(
     summary: 'Compiles sCrypt source (base64) to Bitcoin Script: ASM with $placeholders, hex, and the scryptlib artifact.',
     msg: 'Operation completed successfully',
     rest: [{ method: 'POST', path: '/v1/compile', body: true, bodyLimit: 8 * 1024 * 1024 }],
+    credentialsOptional: true,
   }),
   defineOperation({
     name: 'transpile',
@@ -60,5 +61,6 @@ export const CONTRACT_OPERATIONS = byName(
       'Transpiles Solidity (base64) to sCrypt, offline: the sCrypt and every unsupported construct as an error log at its position; with force, the best-effort sCrypt despite errors.',
     msg: 'Operation completed successfully',
     rest: [{ method: 'POST', path: '/v1/transpile', body: true, headers: ['force'], bodyLimit: 8 * 1024 * 1024 }],
+    credentialsOptional: true,
   }),
 );

@@ -27,7 +27,10 @@ export const FEE_OPERATIONS = byName(
     enterprise: true,
     summary: "Creates the organisation's fee wallet, which then pays the network fees of its payments.",
     msg: 'Fee manager init successfully',
-    rest: [{ method: 'GET', path: '/api/v1/initBeta', headers: ['mnemonic'] }],
+    rest: [
+      { method: 'GET', path: '/api/v1/initBeta', headers: ['mnemonic'] },
+      { method: 'GET', path: '/v1/initBeta', headers: ['mnemonic'], serviceIdFromCredential: true },
+    ],
     audit: true,
   }),
   defineOperation({
@@ -38,7 +41,10 @@ export const FEE_OPERATIONS = byName(
     enterprise: true,
     summary: "The fee wallet's addresses, to fund it.",
     msg: 'Operation Completed successfully',
-    rest: [{ method: 'GET', path: '/api/v1/feeAddressBeta' }],
+    rest: [
+      { method: 'GET', path: '/api/v1/feeAddressBeta' },
+      { method: 'GET', path: '/v1/feeAddressBeta', serviceIdFromCredential: true },
+    ],
   }),
   defineOperation({
     name: 'feeManagerMetrics',
@@ -52,6 +58,28 @@ export const FEE_OPERATIONS = byName(
     enterprise: true,
     summary: "Refreshes and returns the fee wallet's balance and outputs with their states.",
     msg: 'Operation successful',
-    rest: [{ method: 'GET', path: '/api/v1/feeMetricsBeta', headers: ['includeSpent'] }],
+    rest: [
+      { method: 'GET', path: '/api/v1/feeMetricsBeta', headers: ['includeSpent'] },
+      // The public service's SDK spells it "Metrices".
+      { method: 'GET', path: '/v1/feeMetricesBeta', headers: ['includeSpent'], serviceIdFromCredential: true },
+      { method: 'GET', path: '/v1/feeMetricsBeta', headers: ['includeSpent'], serviceIdFromCredential: true },
+    ],
+  }),
+  defineOperation({
+    name: 'feeUtxoState',
+    input: z.object({}),
+    output: z.object({
+      totalBalance: z.object({ availableBalance: z.number().int(), dustBalance: z.number().int(), failedBalance: z.number().int() }),
+      allUtxos: z.object({ availableUtxos: z.array(feeUtxo), dustUtxos: z.array(feeUtxo), failedUtxos: z.array(feeUtxo) }),
+    }),
+    access: TREASURY,
+    enterprise: true,
+    summary:
+      "The fee wallet's unspent outputs by state, as the public service's feeUtxoState answers: available (reserved ones included), dust, and failed (always empty here: an output of a transaction the chain refused is taken off the books, never left as failed).",
+    msg: 'Operation successful',
+    rest: [
+      { method: 'GET', path: '/api/v1/feeUtxoState' },
+      { method: 'GET', path: '/v1/feeUtxoState', serviceIdFromCredential: true },
+    ],
   }),
 );

@@ -69,6 +69,33 @@ export const historyEntry = z.object({
   confirmations: z.number().int(),
 });
 
+/** Only what came in (`credit`), or only what went out (`debit`: payments, and moves between own addresses, which cost a fee). */
+const historyType = z.preprocess(
+  (t) => (typeof t === 'string' ? t.trim().toLowerCase() : t),
+  z.enum(['credit', 'debit', 'all'], { error: 'must be credit, debit or all' }).optional(),
+);
+
+/** A history row in the public service's shape: amounts in BSV, `type` credit or debit. */
+export const serviceHistoryEntry = z.object({
+  txId: z.string(),
+  /** Who paid: the counterparty for a credit, this wallet (its paymail, or null) for a debit. */
+  from: z.string().nullable(),
+  /** Who was paid, each with the BSV they received. */
+  to: z.array(z.object({ to: z.string().nullable(), amount: z.number(), protocol: z.literal('BSV') })),
+  timestamp: z.string(),
+  /** What the transaction moved, BSV (without sign). */
+  totalAmount: z.number(),
+  /** The wallet's balance change, BSV (negative for a debit, fee included). */
+  balance_change: z.number(),
+  type: z.enum(['credit', 'debit']),
+  notes: z.string().nullable(),
+  /** Fee in BSV when this wallet paid it; null otherwise. */
+  fee: z.number().nullable(),
+  status: paymentState,
+  /** `balance_change` in the asked currency at today's rate (only when `currency` was given). */
+  currencyValue: z.object({ currency: z.string(), amount: z.number(), rate: z.number() }).optional(),
+});
+
 const txSide = { satoshis: z.number().int().nullable(), address: z.string().nullable(), mine: z.boolean() };
 /** One transaction of a wallet's history in full: its row, and its inputs and outputs as the chain has them. */
 export const transactionDetail = historyEntry.extend({
@@ -169,17 +196,30 @@ export const PAYMENT_OPERATIONS = byName(
           .min(1, { error: 'must be at least 1' })
           .max(200, { error: 'must be 200 at most' })
           .default(20),
+        type: historyType,
+        currency: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z]{3,5}$/, { error: 'must be a currency code such as USD' })
+          .optional(),
       }),
     ),
     output: z.object({
       walletID: z.string(),
+      /** The public service's shape, which its SDK and scripts read. */
+      histories: z.array(serviceHistoryEntry),
+      /** Keystead's own, with states, fees and confirmations. */
       history: z.array(historyEntry),
       meta: z.object({ nextPageToken: z.number().int().nullable() }),
     }),
     access: ALL_ROLES,
-    summary: "A wallet's transactions, newest first, paged.",
+    summary:
+      "A wallet's transactions, newest first, paged: `histories` in the public service's shape (BSV amounts), `history` in Keystead's (satoshis, states, fees). `type` keeps only credits or debits; `currency` adds each amount's value at today's rate.",
     msg: 'History fetched successfully.',
-    rest: [{ method: 'GET', path: '/v1/history', wallet: true, headers: ['nextPageToken', 'maxResults'] }],
+    rest: [
+      { method: 'GET', path: '/v1/history', wallet: true, headers: ['nextPageToken', 'maxResults', 'type', 'currency'] },
+      { method: 'GET', path: '/v2/history', wallet: true, headers: ['nextPageToken', 'maxResults', 'type', 'currency'] },
+    ],
   }),
   defineOperation({
     name: 'transactionDetail',

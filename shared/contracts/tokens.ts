@@ -33,7 +33,10 @@ export const TOKEN_OPERATIONS = byName(
     summary:
       'Issues a token from a wallet: the contract transaction (issuer P2PKH + schema), then the issue transaction (the supply, or one output per NFT).',
     msg: 'Token issued successfully.',
-    rest: [{ method: 'POST', path: '/api/v1/issue', wallet: true, body: true, headers: ['reminting'] }],
+    rest: [
+      { method: 'POST', path: '/api/v1/issue', wallet: true, body: true, headers: ['reminting'] },
+      { method: 'POST', path: '/v1/issue', wallet: true, body: true, headers: ['reminting'], serviceIdFromCredential: true },
+    ],
     audit: true,
   }),
   defineOperation({
@@ -47,6 +50,7 @@ export const TOKEN_OPERATIONS = byName(
     rest: [
       { method: 'GET', path: '/api/v1/token/:id', params: true },
       { method: 'GET', path: '/api/v1/token:id', params: true },
+      { method: 'GET', path: '/v1/token/:id', params: true, serviceIdFromCredential: true },
     ],
   }),
   defineOperation({
@@ -94,7 +98,10 @@ export const TOKEN_OPERATIONS = byName(
     enterprise: true,
     summary: 'Redeems tokens: their satoshis go to the redemption address (fungible: by its issuer; an NFT: by its holder).',
     msg: 'Tokens redeemed successfully.',
-    rest: [{ method: 'POST', path: '/api/v1/redeem', wallet: true, body: true }],
+    rest: [
+      { method: 'POST', path: '/api/v1/redeem', wallet: true, body: true },
+      { method: 'POST', path: '/v1/redeem', wallet: true, body: true, serviceIdFromCredential: true },
+    ],
     audit: true,
   }),
   defineOperation({
@@ -104,7 +111,10 @@ export const TOKEN_OPERATIONS = byName(
     access: ALL_ROLES,
     summary: "A wallet's BSV and token holdings, in the lookup's coins shape.",
     msg: 'Balance fetched successfully.',
-    rest: [{ method: 'GET', path: '/v1/balance', wallet: true, headers: ['type', 'currency', 'nextPageToken', 'compact', 'maxResults'] }],
+    rest: [
+      { method: 'GET', path: '/v1/balance', wallet: true, headers: ['type', 'currency', 'nextPageToken', 'compact', 'maxResults'] },
+      { method: 'GET', path: '/v2/balance', wallet: true, headers: ['type', 'currency', 'nextPageToken', 'compact', 'maxResults'] },
+    ],
   }),
   defineOperation({
     name: 'lookup',

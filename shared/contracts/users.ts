@@ -4,6 +4,7 @@ import { ROLES } from '../roles.js';
 import { email, givenPassword, id, newPassword, organisationName, personName, role } from '../schemas.js';
 import { boolish } from '../wallet-schemas.js';
 import { ADMIN, ALL_ROLES } from './access.js';
+import { otpCode } from './second-factor.js';
 
 const wireRole = z.enum(ROLES);
 
@@ -54,11 +55,13 @@ export const USER_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'login',
-    input: z.object({ email, password: givenPassword }),
+    // `otp`: the second factor's code, needed (401 OTP_REQUIRED without it) once the user turned two-step sign-in on.
+    input: z.object({ email, password: givenPassword, otp: otpCode.optional() }),
     // `token` is the same as authToken: the public service's clients sign in with POST /v1/auth and read `token`.
     output: sessionOutput.extend({ token: z.string() }),
     access: 'public',
-    summary: 'Signs a user in and returns an authToken (also as token, for the public service’s clients).',
+    summary:
+      'Signs a user in and returns an authToken (also as token, for the public service’s clients). With two-step sign-in on, also send the code (or a recovery code) in otp: without it 401 OTP_REQUIRED, a wrong one 403 OTP_INVALID.',
     msg: 'Logged in successfully.',
     rest: [
       { method: 'POST', path: '/api/v1/login', body: true },
@@ -83,7 +86,10 @@ export const USER_OPERATIONS = byName(
     access: ALL_ROLES,
     summary: 'The signed-in user, their organisation and serviceId.',
     msg: 'User fetched successfully.',
-    rest: [{ method: 'GET', path: '/api/v1/me' }],
+    rest: [
+      { method: 'GET', path: '/api/v1/me' },
+      { method: 'GET', path: '/v1/user' },
+    ],
   }),
   defineOperation({
     name: 'changePassword',

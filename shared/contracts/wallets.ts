@@ -162,10 +162,11 @@ export const WALLET_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'exportMnemonic',
-    input: withWalletId(z.object({ walletId, password: givenPassword, walletPassword })),
+    input: withWalletId(z.object({ walletId, password: givenPassword.optional(), walletPassword })),
     output: z.object({ walletID: z.string(), mnemonic: z.string(), derivationPath: z.string() }),
     access: SEED_EXPORTERS,
-    summary: "Shows a wallet's recovery phrase; needs your account password again (and the wallet password for secure wallets).",
+    summary:
+      "Shows a wallet's recovery phrase; needs your account password again in the `password` header (and the wallet password for secure wallets). Without it: 403 PASSWORD_REQUIRED (the public service asks for none; its SDK cannot send one).",
     msg: 'Recovery phrase fetched. Keep it offline and private.',
     rest: [{ method: 'GET', path: '/v1/mnemonic', wallet: true, headers: ['password', 'walletPassword'] }],
     audit: true,

@@ -48,8 +48,9 @@ describe('POST /v1/compile and the offline CLI', () => {
     );
     const notB64 = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: 'contract!' }, headers: auth });
     assert.equal(notB64.body.data.code, 'VALIDATION_FAILED');
+    // The toolchain is a utility (as on the public service): no credentials needed on the private listener.
     const noAuth = await request(host.url, 'POST', '/v1/compile', { body: { sourceCode: b64(P2PKH) } });
-    assert.equal(noAuth.status, 401);
+    assert.equal(noAuth.status, 200);
   });
 
   it('imports: sent with the request (path → base64), or read from disk by the CLI', async () => {

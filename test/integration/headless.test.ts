@@ -130,13 +130,19 @@ describe('headless host: contract, first run, restart', () => {
     assert.equal(status, 403);
   });
 
-  it('serves the built UI at / with a strict CSP, and client routes fall back to it', async () => {
-    for (const url of ['/', '/some/client/route']) {
+  it('serves the built UI at / with a strict CSP; any other unknown path is a JSON 404, never the page', async () => {
+    for (const url of ['/', '/index.html']) {
       const r = await fetch(host.url + url);
       assert.equal(r.status, 200);
       assert.match(r.headers.get('content-type')!, /text\/html/);
       assert.match(r.headers.get('content-security-policy')!, /script-src 'self'/);
       assert.match(await r.text(), /<div id="root">/);
+    }
+    // The UI routes by the fragment (#/wallets); a script that mistypes a path must see an error.
+    for (const url of ['/some/client/route', '/v2/nothing', '/v1/nothing']) {
+      const r = await fetch(host.url + url);
+      assert.equal(r.status, 404, url);
+      assert.equal((await r.json()).data.code, 'NOT_FOUND', url);
     }
   });
 

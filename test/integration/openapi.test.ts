@@ -71,5 +71,12 @@ describe('the OpenAPI document', () => {
     const listed = new Set([...readme.matchAll(/`(GET|POST|DELETE|PUT) (\/[^`\s]+)`/g)].map((m) => `${m[1]} ${m[2]}`));
     const missing = REST_ROUTES.map((r) => `${r.method} ${r.url}`).filter((r) => !listed.has(r));
     assert.deepEqual(missing, []);
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${p}`),
+    );
+    for (const own of ['GET /health', 'GET /openapi.json', 'POST /rpc/{operation}']) {
+      assert.ok(documented.includes(own), `${own} is in the document`);
+      assert.ok(listed.has(own), `${own} is in the README`);
+    }
   });
 });

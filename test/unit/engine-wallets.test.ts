@@ -138,7 +138,14 @@ describe('engine: HD wallets and addresses', () => {
       'an inactive alias does not receive',
     );
     assert.equal((await run(engine.execute('walletAddress', { walletId: a.walletID }, admin, meta))).paymail, 'alice@acme.test');
-    assert.equal((await run(engine.execute('createWallet', { walletTitle: 'E' }, admin, meta))).paymail, null);
+    const byDefault = await run(engine.execute('createWallet', { walletTitle: 'E' }, admin, meta));
+    assert.match(byDefault.paymail!, /^\d+@acme\.test$/, 'every new wallet gets an active alias, as on the public service');
+    assert.equal((await run(engine.execute('walletAddress', { walletId: byDefault.walletID }, admin, meta))).paymail, byDefault.paymail);
+    assert.equal(
+      (await run(engine.execute('createWallet', { walletTitle: 'F', paymailActivate: false }, admin, meta))).paymail,
+      null,
+      'unless the request says no',
+    );
   });
 
   it('secure wallets need their password to export the phrase; exports need the account password', async () => {

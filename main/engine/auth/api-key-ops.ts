@@ -38,7 +38,7 @@ function ownKey(ctx: OpContext<AuthServices>, keyId: string): ApiKeyRow {
  * itself successors that outlive its revocation. A key may only rotate itself, which replaces it one for
  * one and leaves the caller with nothing the key did not already give.
  */
-function requireSession(ctx: OpContext<AuthServices>, what: string, ownKeyId?: string): void {
+export function requireSession(ctx: Pick<OpContext, 'caller'>, what: string, ownKeyId?: string): void {
   const caller = callerOf(ctx);
   if (caller.sessionHash !== undefined && caller.apiKeyId === undefined) return;
   if (ownKeyId !== undefined && caller.apiKeyId === ownKeyId) return;

@@ -1,7 +1,8 @@
 import { OPERATIONS } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { formatDiagnostic } from '../../contracts/scrypt/diagnostics.js';
-import { callerOf, type OpContext } from '../context.js';
+import type { OpContext } from '../context.js';
+import { workerOwner } from './anonymous.js';
 import type { ContractServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 
@@ -16,7 +17,7 @@ export async function compile(
   const imports = Object.fromEntries(
     Object.entries(input.imports ?? {}).map(([p, b64]) => [p, Buffer.from(b64.replace(/\s+/g, ''), 'base64').toString('utf8')]),
   );
-  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true, imports, owner: callerOf(ctx).uid });
+  const r = await ctx.services.compiler.compile(source, { file, optimize: input.optimize === true, imports, owner: workerOwner(ctx) });
   // A library package compiles to an empty script: hex '' is a result, null is a failure.
   if (!r.artifact || r.asm === null || r.hex === null) {
     const first = r.diagnostics[0];

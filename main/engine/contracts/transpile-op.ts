@@ -1,7 +1,8 @@
 import type { OPERATIONS } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { DomainError } from '../../../shared/errors.js';
-import { callerOf, type OpContext } from '../context.js';
+import type { OpContext } from '../context.js';
+import { workerOwner } from './anonymous.js';
 import type { ContractServices } from './services.js';
 
 /**
@@ -14,7 +15,7 @@ export async function transpile(
 ): Promise<OutputOf<typeof OPERATIONS.transpile>> {
   const source = Buffer.from(input.sourceCode.replace(/\s+/g, ''), 'base64').toString('utf8');
   // Untrusted source: transpiled in a worker, with time, memory and size limits and the caller's fair share, like compiles.
-  const r = await ctx.services.compiler.transpile(source, { file: input.file ?? 'contract.sol', owner: callerOf(ctx).uid });
+  const r = await ctx.services.compiler.transpile(source, { file: input.file ?? 'contract.sol', owner: workerOwner(ctx) });
   const errors = r.logs.filter((l) => l.type === 'Error');
   if (errors.length && input.force !== true) {
     throw new DomainError(

@@ -73,3 +73,15 @@ export async function feeManagerMetrics(
   const balance = unspent.reduce((s, u) => s + u.satoshis, 0) - dustBalance;
   return { totalBalance: { balance, dustBalance }, availableUtxos: utxos, lowBalance: balance < FEE_MANAGER_LOW_BALANCE };
 }
+
+/** The fee wallet's unspent outputs grouped by state, in the public service's feeUtxoState shape. */
+export async function feeUtxoState(ctx: OpContext<WalletServices>): Promise<OutputOf<typeof OPERATIONS.feeUtxoState>> {
+  const { availableUtxos: unspent } = await feeManagerMetrics(ctx, { includeSpent: false });
+  const dustUtxos = unspent.filter((u) => u.state === 'dust');
+  const availableUtxos = unspent.filter((u) => u.state === 'available' || u.state === 'reserved');
+  const sum = (list: readonly FeeUtxo[]) => list.reduce((s, u) => s + u.value, 0);
+  return {
+    totalBalance: { availableBalance: sum(availableUtxos), dustBalance: sum(dustUtxos), failedBalance: 0 },
+    allUtxos: { availableUtxos, dustUtxos, failedUtxos: [] },
+  };
+}

@@ -110,11 +110,16 @@ export class PaymailHost {
         `Too many payment destinations asked for this paymail; try again in ${this.limit.retryAfter(key)} s.`,
       );
     }
-    return db.transaction(() => {
+    const address = db.transaction(() => {
       addressBook.ensureGap(w, 0);
       const within = repos.addresses.highestUsed(w.id, 0) + GAP_LIMIT;
-      return repos.addresses.issueLeastRecent(w.id, within, now())!;
+      // An address an open invoice waits on is never a stranger's destination: their payment would pay the invoice.
+      return repos.addresses.issueLeastRecent(w.id, within, now(), repos.invoices.heldAddresses(w.id, now()));
     })();
+    if (address === null) {
+      throw new PaymailError(503, 'unavailable', 'This paymail has no free payment destination now; try again later.');
+    }
+    return address;
   }
 
   basicDestination(handle: string, body: unknown) {

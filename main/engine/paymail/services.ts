@@ -11,7 +11,7 @@ import type { PaymailClient } from './client.js';
  * sent to a destination.
  */
 export interface PaymailServices extends CoreServices, TransactionServices, Pick<WalletServices, 'addressBook' | 'chain'> {
-  repos: Pick<Repos, 'wallets' | 'addresses' | 'payments' | 'walletTxs'>;
+  repos: Pick<Repos, 'wallets' | 'addresses' | 'payments' | 'walletTxs' | 'invoices'>;
   sync: WalletSync;
   paymailHosts: PaymailHostMap;
   /** To ask a sender's host whether a key is theirs. */

@@ -1,9 +1,15 @@
 import { OPERATIONS, type HistoryEntry, type PaymentState } from '../../../shared/operations.js';
+import type { serviceHistoryEntry } from '../../../shared/contracts/payments.js';
+import type { z } from 'zod';
+import { rateFor, toCurrencyExact } from '../rates/rates.js';
+import { paymailOf } from '../wallets/paymail-alias.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { ChainState, WalletTxRow } from '../../store/repos/wallet-txs.js';
 import type { OpContext } from '../context.js';
 import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
+
+type ServiceHistoryEntry = z.infer<typeof serviceHistoryEntry>;
 
 /** A row of the books as history shows it: pending until a block holds it, failed if the chain refused it. */
 export function stateOf(row: { state: ChainState; height: number | null }): PaymentState {
@@ -17,14 +23,48 @@ export async function history(
 ): Promise<OutputOf<typeof OPERATIONS.history>> {
   const wallet = await resolveWallet(ctx, input.walletId);
   const { repos, chain } = ctx.services;
+  const rate = input.currency ? await rateFor(ctx.services, input.currency) : null;
   const tip = await tipHeight(chain);
+  const only = input.type === 'credit' ? 'in' : input.type === 'debit' ? 'out' : undefined;
   // Newest first; one row more than asked tells whether another page exists.
-  const rows = repos.walletTxs.page(wallet.id, input.maxResults + 1, input.nextPageToken);
+  const rows = repos.walletTxs.page(wallet.id, input.maxResults + 1, input.nextPageToken, only);
   const page = rows.slice(0, input.maxResults);
+  const own = wallet.paymailActive ? paymailOf(wallet) : null;
   return {
     walletID: wallet.walletId,
+    histories: page.map((r) => serviceHistoryEntryOf(r, own, rate)),
     history: page.map((r) => historyEntryOf(r, tip)),
     meta: { nextPageToken: rows.length > input.maxResults ? input.nextPageToken + input.maxResults : null },
+  };
+}
+
+const bsv = (satoshis: number) => satoshis / 1e8;
+
+/**
+ * A history row as the public service shows it: credit or debit, amounts in BSV. A debit's `to` is what the
+ * counterparty received (the balance change less the fee this wallet paid); a move between the wallet's own
+ * addresses (`self`) is a debit of its fee.
+ */
+export function serviceHistoryEntryOf(
+  r: WalletTxRow,
+  ownPaymail: string | null,
+  rate: { currency: string; rate: number } | null,
+): ServiceHistoryEntry {
+  const credit = r.direction === 'in';
+  const walletFee = !credit && r.feePaidBy === 'wallet' ? (r.fee ?? 0) : 0;
+  const moved = credit ? r.amount : Math.max(0, -r.amount - walletFee);
+  return {
+    txId: r.txid,
+    from: credit ? r.counterparty : ownPaymail,
+    to: [{ to: credit ? ownPaymail : r.direction === 'self' ? ownPaymail : r.counterparty, amount: bsv(moved), protocol: 'BSV' }],
+    timestamp: new Date(r.time).toISOString(),
+    totalAmount: bsv(moved),
+    balance_change: bsv(r.amount),
+    type: credit ? 'credit' : 'debit',
+    notes: r.memo,
+    fee: walletFee > 0 ? bsv(walletFee) : null,
+    status: stateOf(r),
+    ...(rate ? { currencyValue: { currency: rate.currency, amount: toCurrencyExact(r.amount, rate.rate), rate: rate.rate } } : {}),
   };
 }
 

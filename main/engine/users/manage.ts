@@ -7,7 +7,7 @@ import type { AuthServices } from '../auth/services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { toUserOutput } from './user-output.js';
 
-const LAST_ADMIN = 'The organisation must keep at least one admin. Make another user admin first.';
+export const LAST_ADMIN = 'The organisation must keep at least one admin. Make another user admin first.';
 
 export async function createUser(
   ctx: OpContext<AuthServices>,

@@ -1,6 +1,8 @@
+import { ACCOUNT_OPERATIONS } from '../../../shared/contracts/account.js';
 import { USER_OPERATIONS } from '../../../shared/contracts/users.js';
 import { implement } from '../operation.js';
 import type { AuthServices } from '../auth/services.js';
+import { deleteAccount, requestPasswordReset, resetPassword, signUp } from './account-ops.js';
 import { createUser, deleteUser, listUsers, updateUser } from './manage.js';
 import { changePassword, login, logout, me, setup } from './session-ops.js';
 
@@ -14,4 +16,11 @@ export const USER_IMPLEMENTATIONS = implement<AuthServices>()(USER_OPERATIONS, {
   updateUser: { run: updateUser, target: (i) => i.userId },
   deleteUser: { run: deleteUser, target: (i) => i.userId },
   listUsers: { run: listUsers },
+});
+
+export const ACCOUNT_IMPLEMENTATIONS = implement<AuthServices>()(ACCOUNT_OPERATIONS, {
+  signUp: { run: signUp },
+  requestPasswordReset: { run: requestPasswordReset },
+  resetPassword: { run: resetPassword, target: (i) => i.userId },
+  deleteAccount: { run: deleteAccount },
 });

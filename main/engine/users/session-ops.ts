@@ -4,6 +4,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../auth/password.js';
 import { issueSession } from '../auth/sessions.js';
 import { newId } from '../auth/tokens.js';
 import { accountKey, clientKey } from '../auth/throttle.js';
+import { activeFactor, checkSecondFactor, OTP_FIELD } from '../auth/second-factor.js';
 import { callerOf, type OpContext } from '../context.js';
 import type { AuthServices } from '../auth/services.js';
 import { DomainError } from '../../../shared/errors.js';
@@ -55,6 +56,25 @@ export async function login(
     if (!user || !ok) {
       services.logger.warn({ client: meta.clientId }, 'a login failed');
       throw new DomainError('INVALID_CREDENTIALS', 'The e-mail or password is not correct.');
+    }
+    // The password was right; with a second factor the code decides (its guesses throttled on their own
+    // keys). Until it passes, the password's earlier failures stand: only a whole sign-in clears them.
+    const factor = activeFactor(services, user.uid);
+    if (factor) {
+      try {
+        if (!input.otp) {
+          throw new DomainError(
+            'OTP_REQUIRED',
+            'This account has two-step sign-in: send the current 6-digit code from your authenticator app (or a recovery code) in the otp field.',
+            { field: OTP_FIELD },
+          );
+        }
+        if (checkSecondFactor(services, factor, input.otp, meta.clientId, { allowRecovery: true }) === 'recovery')
+          services.logger.info({ client: meta.clientId }, 'a sign-in used a recovery code');
+      } catch (err) {
+        ticket.succeed([]);
+        throw err;
+      }
     }
     ticket.succeed([account]);
   } finally {

@@ -46,7 +46,7 @@ export class AddressBook {
   private readonly ahead = new Map<number, Ahead>();
 
   constructor(
-    private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'addresses'> },
+    private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'addresses'> & Partial<Pick<Repos, 'invoices'>> },
     private readonly keys: AddressKeys | null = null,
   ) {}
 
@@ -134,10 +134,15 @@ export class AddressBook {
     return to;
   }
 
-  /** The wallet's currently available receive addresses, lowest index first. */
+  /**
+   * The wallet's currently available receive addresses, lowest index first. An address an open invoice
+   * waits on is left out: any payment to it pays that invoice, so it is never shown or used for anything else.
+   */
   available(wallet: WalletRow, limit = GAP_LIMIT): AddressRow[] {
     this.ensureGap(wallet, 0);
-    return this.services.repos.addresses.unused(wallet.id, 0, limit);
+    const held = this.services.repos.invoices?.heldAddresses(wallet.id, this.services.now()) ?? new Set<string>();
+    const unused = this.services.repos.addresses.unused(wallet.id, 0, limit + held.size);
+    return unused.filter((a) => !held.has(a.address)).slice(0, limit);
   }
 
   forget(walletRow: number): void {

@@ -106,7 +106,14 @@ export async function createWalletFor(
   })();
 }
 
+/**
+ * Creates a wallet as the public service does: it gets a paymail alias on the organisation's domain unless
+ * the request names none and says `paymailActivate: false`; an imported phrase without a `derivationPath`
+ * is looked for under the common account paths (the service's own winning ties), so funds made elsewhere show.
+ */
 export async function createWallet(ctx: OpContext<WalletServices>, input: CreateInput): Promise<OutputOf<typeof OPERATIONS.createWallet>> {
+  if (input.paymail === undefined && input.paymailActivate === undefined) input = { ...input, paymailActivate: true };
+  if (input.mnemonicPhrase && input.derivationPath === undefined) input = { ...input, derivationPath: 'auto' };
   if (input.derivationPath?.toLowerCase() === 'auto') {
     if (!input.mnemonicPhrase)
       throw new DomainError(

@@ -1,7 +1,9 @@
+import { WALLET_PAYMAIL_OPERATIONS } from '../../../shared/contracts/wallet-paymail.js';
 import { WALLET_OPERATIONS } from '../../../shared/contracts/wallets.js';
 import { implement } from '../operation.js';
 import type { WalletServices } from './services.js';
 import { createWallet, scanRecoveryPhrase } from './create.js';
+import { activatePaymail, paymailDetails, updatePaymail } from './paymail-ops.js';
 import {
   deleteAllWallets,
   deleteWallet,
@@ -24,4 +26,10 @@ export const WALLET_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_OPERATI
   exportMnemonic: { run: exportMnemonic, target: (i) => i.walletId ?? null },
   setWalletMembers: { run: setWalletMembers, target: (i) => i.walletId ?? null },
   scanRecoveryPhrase: { run: scanRecoveryPhrase },
+});
+
+export const WALLET_PAYMAIL_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_PAYMAIL_OPERATIONS, {
+  paymailDetails: { run: paymailDetails },
+  updatePaymail: { run: updatePaymail, target: (i) => i.walletId ?? null },
+  activatePaymail: { run: activatePaymail, target: (i) => i.walletId ?? null },
 });

@@ -95,6 +95,12 @@ export async function exportMnemonic(
 ): Promise<OutputOf<typeof OPERATIONS.exportMnemonic>> {
   const caller = callerOf(ctx);
   const { services } = ctx;
+  if (input.password === undefined) {
+    throw new DomainError(
+      'PASSWORD_REQUIRED',
+      'Showing a recovery phrase needs your account password again: send it in the `password` header (the public service does not ask for it; Keystead does).',
+    );
+  }
   // The same account throttle as logins, admitted before the hash runs.
   const account = accountKey(caller.email);
   const ticket = services.throttle.admit([account], 'Too many wrong passwords');

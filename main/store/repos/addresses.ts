@@ -22,8 +22,8 @@ export function createAddressRepo(db: Db) {
   const owner = db.prepare<[string], { wallet_row: number; chain: 0 | 1; idx: number }>(
     'SELECT wallet_row, chain, idx FROM addresses WHERE address = ? ORDER BY wallet_row LIMIT 1',
   );
-  const leastRecentlyIssued = db.prepare<[number, number], { address: string }>(
-    'SELECT address FROM addresses WHERE wallet_row = ? AND chain = 0 AND used = 0 AND idx <= ? ORDER BY issued_at IS NOT NULL, issued_at, idx LIMIT 1',
+  const leastRecentlyIssued = db.prepare<[number, number, number], { address: string }>(
+    'SELECT address FROM addresses WHERE wallet_row = ? AND chain = 0 AND used = 0 AND idx <= ? ORDER BY issued_at IS NOT NULL, issued_at, idx LIMIT ?',
   );
   const issue = db.prepare('UPDATE addresses SET issued_at = ? WHERE wallet_row = ? AND address = ?');
   const at = db.prepare<[number, number, number], { address: string; used: number }>(
@@ -60,10 +60,12 @@ export function createAddressRepo(db: Db) {
     },
     /**
      * The unpaid receive address, at index `maxIdx` or below, handed out longest ago (never handed out
-     * first), now marked as handed out: so handing out addresses never walks past the gap limit.
+     * first), now marked as handed out: so handing out addresses never walks past the gap limit. Null when
+     * every one is in `except`.
      */
-    issueLeastRecent(walletRow: number, maxIdx: number, at: number): string | null {
-      const r = leastRecentlyIssued.get(walletRow, maxIdx);
+    issueLeastRecent(walletRow: number, maxIdx: number, at: number, except: ReadonlySet<string> = new Set()): string | null {
+      // Addresses in `except` (those open invoices wait on) are never handed out.
+      const r = leastRecentlyIssued.all(walletRow, maxIdx, except.size + 1).find((a) => !except.has(a.address));
       if (!r) return null;
       issue.run(at, walletRow, r.address);
       return r.address;

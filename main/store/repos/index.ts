@@ -1,10 +1,12 @@
 import type { Db } from '../database.js';
 import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
+import { createInvoiceRepo } from './invoices.js';
 import { createAuditRepo } from './audit.js';
 import { createOrganisationRepo } from './organisation.js';
 import { createPaymentRepo } from './payments.js';
 import { createRateRepo } from './rates.js';
+import { createSecondFactorRepo } from './second-factors.js';
 import { createSessionRepo } from './sessions.js';
 import { createSettingsRepo } from './settings.js';
 import { createTokenRepo, createTokenTemplateRepo } from './tokens.js';
@@ -20,6 +22,7 @@ export function createRepos(db: Db) {
     users: createUserRepo(db),
     sessions: createSessionRepo(db),
     apiKeys: createApiKeyRepo(db),
+    secondFactors: createSecondFactorRepo(db),
     audit: createAuditRepo(db),
     settings: createSettingsRepo(db),
     wallets: createWalletRepo(db),
@@ -30,6 +33,7 @@ export function createRepos(db: Db) {
     payments: createPaymentRepo(db),
     tokens: createTokenRepo(db),
     tokenTemplates: createTokenTemplateRepo(db),
+    invoices: createInvoiceRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

@@ -82,13 +82,20 @@ export function createWalletTxRepo(db: Db) {
   >(
     'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? AND txid = ?',
   );
-  const page = db.prepare<
-    [number, number, number],
-    Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] }
-  >(
-    // Unconfirmed first, then newest block first, newest booked first: the wallet_txs_page index read backwards.
-    'SELECT txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid FROM wallet_txs WHERE wallet_row = ? ORDER BY height IS NULL DESC, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?',
-  );
+  type PageRow = Omit<WalletTxRow, 'peerTxid' | 'feePaidBy'> & { peer_txid: string | null; fee_paid_by: WalletTx['feePaidBy'] };
+  const PAGE_COLUMNS = 'txid, direction, amount, fee, fee_paid_by, counterparty, memo, height, time, state, failure, peer_txid';
+  // Unconfirmed first, then newest block first, newest booked first: the wallet_txs_page index read backwards.
+  const PAGE_ORDER = 'ORDER BY height IS NULL DESC, height DESC, time DESC, rowid DESC LIMIT ? OFFSET ?';
+  const page = db.prepare<[number, number, number], PageRow>(`SELECT ${PAGE_COLUMNS} FROM wallet_txs WHERE wallet_row = ? ${PAGE_ORDER}`);
+  /** The same, only what came in (`in`) or only what went out (`out` and `self`, which costs its fee). */
+  const pageOf = {
+    in: db.prepare<[number, number, number], PageRow>(
+      `SELECT ${PAGE_COLUMNS} FROM wallet_txs WHERE wallet_row = ? AND direction = 'in' ${PAGE_ORDER}`,
+    ),
+    out: db.prepare<[number, number, number], PageRow>(
+      `SELECT ${PAGE_COLUMNS} FROM wallet_txs WHERE wallet_row = ? AND direction IN ('out', 'self') ${PAGE_ORDER}`,
+    ),
+  };
   return {
     upsert(t: WalletTx): void {
       upsert.run(t);
@@ -136,9 +143,9 @@ export function createWalletTxRepo(db: Db) {
     noteCheck(txid: string, at: number, chainHasIt: boolean): void {
       checked.run(at, chainHasIt ? 0 : 1, at, txid);
     },
-    /** A page of the wallet's history: unconfirmed first, then newest block first. */
-    page(walletRow: number, limit: number, offset: number): WalletTxRow[] {
-      return page
+    /** A page of the wallet's history: unconfirmed first, then newest block first; only one direction when asked. */
+    page(walletRow: number, limit: number, offset: number, only?: 'in' | 'out'): WalletTxRow[] {
+      return (only ? pageOf[only] : page)
         .all(walletRow, limit, offset)
         .map(({ peer_txid, fee_paid_by, ...r }) => ({ ...r, peerTxid: peer_txid, feePaidBy: fee_paid_by }));
     },

@@ -72,6 +72,7 @@ export function createWalletRepo(db: Db) {
   const feeManager = db.prepare<[], Raw>("SELECT * FROM wallets WHERE wallet_id = 'fee-manager' LIMIT 1");
   const byPaymail = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE paymail_alias = ? AND paymail_domain = ?');
   const remove = db.prepare('DELETE FROM wallets WHERE id = ?');
+  const setPaymail = db.prepare('UPDATE wallets SET paymail_alias = ?, paymail_domain = ?, paymail_active = ? WHERE id = ?');
   const members = db.prepare<[number], { uid: string }>('SELECT uid FROM wallet_members WHERE wallet_row = ? ORDER BY uid');
   const clearMembers = db.prepare('DELETE FROM wallet_members WHERE wallet_row = ?');
   const addMember = db.prepare('INSERT INTO wallet_members (wallet_row, uid) VALUES (?, ?)');
@@ -115,6 +116,10 @@ export function createWalletRepo(db: Db) {
     },
     remove(id: number): void {
       remove.run(id);
+    },
+    /** Gives the wallet an alias (or none), active or not. Unique per domain: check byPaymail first, in the same transaction. */
+    setPaymail(id: number, alias: string | null, domain: string | null, active: boolean): void {
+      setPaymail.run(alias, alias === null ? null : domain, alias !== null && active ? 1 : 0, id);
     },
     members(id: number): string[] {
       return members.all(id).map((r) => r.uid);
