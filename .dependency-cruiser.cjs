@@ -1,7 +1,8 @@
 // The design's dependency direction, enforced (`npm run lint`). Paths are matched anywhere in the file
 // path, so the deliberately bad fixtures under test/fixtures/layering/ are judged by the same rules.
 //   renderer → shared ← preload;  main/server → main/engine → main/chain, main/store;
-//   main/contracts stands alone; `electron` only in main/electron/ (and the preload); nothing upward.
+//   main/contracts stands alone; main/log and main/crypto are below every layer; `electron` only in
+//   main/electron/ (and the preload); nothing upward.
 const DIR = (name) => `(^|/)${name}/`;
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
 
@@ -70,6 +71,7 @@ module.exports = {
       `${DIR('main')}(?!contracts/)`,
     ),
     forbid('log-stands-alone', 'the logger is below every layer', DIR('main/log'), `${DIR('main')}(?!log/)`),
+    forbid('crypto-stands-alone', 'the curve arithmetic is below every layer', DIR('main/crypto'), `${DIR('main')}(?!crypto/)`),
     forbid(
       'store-below-engine',
       'the store knows nothing of what uses it',

@@ -1,4 +1,5 @@
-import { LockingScript, Spend, type Transaction } from '@bsv/sdk';
+import { LockingScript, type Transaction } from '@bsv/sdk';
+import { ScriptSpend } from '../script-spend.js';
 import { isDust, requiredFee } from '../policy.js';
 import type { FeePolicy, RejectReason } from '../types.js';
 
@@ -90,7 +91,7 @@ export function verifyInputScript(tx: Transaction, i: number, source: SpentSourc
   let valid = false;
   let detail = '';
   try {
-    valid = new Spend({
+    valid = new ScriptSpend({
       sourceTXID: sourceTxidOf(tx, i)!,
       sourceOutputIndex: input.sourceOutputIndex,
       sourceSatoshis: source.satoshis,

@@ -1,4 +1,4 @@
-import { BigNumber, PublicKey, UnlockingScript, type Transaction } from '@bsv/sdk';
+import { BigNumber, UnlockingScript, type Transaction } from '@bsv/sdk';
 import { DomainError } from '../../../shared/errors.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { WalletServices } from '../wallets/services.js';
@@ -11,10 +11,9 @@ import { IDENTITY_CHAIN } from '../wallets/identity-key.js';
 /** Child keys kept per open account: enough for a busy wallet's recent coins, bounded for the biggest. */
 const KEYS_PER_ACCOUNT = 4096;
 
-/** An open chain node (`<account>/0`, `/1`, `/2`): its private key, and its public key decoded once if needed. */
+/** An open chain node (`<account>/0`, `/1`, `/2`): its private key beside its public parts. */
 interface ChainNode extends ChainNodePublic {
   key: BigNumber;
-  point?: PublicKey;
 }
 
 interface OpenAccount {
@@ -112,8 +111,7 @@ export class SigningAccount {
     if (known) return known;
     const node = this.node(chain);
     const tweak = childTweak(node, idx);
-    node.point ??= PublicKey.fromDER([...node.pub]);
-    return this.keep(chain, idx, ChildKey.of(childPrivateKey(node.key, tweak), childPublicKey(node.point, tweak)));
+    return this.keep(chain, idx, ChildKey.of(childPrivateKey(node.key, tweak), childPublicKey(node.pub, tweak)));
   }
 
   /** Keeps the private key of an address whose public key was derived elsewhere. */

@@ -1,8 +1,8 @@
-import { HD, type PublicKey } from '@bsv/sdk';
+import { HD } from '@bsv/sdk';
 import type { CoreServices, Repos } from '../context.js';
 import type { AddressRow } from '../../store/repos/addresses.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import { childPublicKey, childTweak, type ChainNodePublic } from './child-key.js';
+import { addressOfPublicKey, childPublicKey, childTweak, type ChainNodePublic } from './child-key.js';
 import type { DerivedAddress } from './key-worker.js';
 import type { KeyWorkers } from './key-workers.js';
 
@@ -27,7 +27,6 @@ export interface AddressKeys {
 
 interface ChainEntry {
   node: ChainNodePublic;
-  point: PublicKey;
 }
 
 interface Ahead {
@@ -56,7 +55,6 @@ export class AddressBook {
       const account = HD.fromString(wallet.accountXpub);
       const of = (node: HD): ChainEntry => ({
         node: { chainCode: Uint8Array.from(node.chainCode), pub: Uint8Array.from(node.pubKey.encode(true) as number[]) },
-        point: node.pubKey,
       });
       entry = { xpub: wallet.accountXpub, nodes: [of(account.deriveChild(0)), of(account.deriveChild(1))] };
       this.chains.set(wallet.id, entry);
@@ -72,9 +70,9 @@ export class AddressBook {
     for (let idx = from; idx < to; idx++) {
       let derived = ahead?.ready[chain].get(idx);
       if (!derived) {
-        const { node, point } = this.chainNode(wallet, chain);
-        const pub = childPublicKey(point, childTweak(node, idx));
-        derived = { address: pub.toAddress(), pub: Uint8Array.from(pub.encode(true) as number[]) };
+        const { node } = this.chainNode(wallet, chain);
+        const pub = childPublicKey(node.pub, childTweak(node, idx));
+        derived = { address: addressOfPublicKey(pub), pub };
       }
       rows.push({ chain, idx, address: derived.address });
       this.keys?.remember(wallet, chain, idx, derived.pub);

@@ -1,5 +1,7 @@
-import { BigNumber, Curve, PrivateKey, PublicKey, type HD } from '@bsv/sdk';
-import { createHmac } from 'node:crypto';
+import { BigNumber, Curve, Hash, PrivateKey, PublicKey, type HD } from '@bsv/sdk';
+import { createHash, createHmac } from 'node:crypto';
+import { addressOfHash160 } from '../../chain/script.js';
+import { addTweakTimesG, publicKeyOf } from '../../crypto/secp256k1.js';
 
 const curve = new Curve();
 
@@ -27,9 +29,21 @@ export class ChildKey extends PrivateKey {
     return (this.pub ??= this.pubBytes ? PublicKey.fromDER([...this.pubBytes]) : super.toPublicKey());
   }
 
-  /** The compressed public key without a multiplication or a square root: what a P2PKH unlocking script pushes. */
+  /** The compressed public key without a square root, and without a multiplication when known: what a P2PKH unlocking script pushes. */
   compressedPublicKey(): Uint8Array {
-    return (this.pubBytes ??= Uint8Array.from(this.toPublicKey().encode(true) as number[]));
+    if (this.pubBytes) return this.pubBytes;
+    if (this.pub) return (this.pubBytes = Uint8Array.from(this.pub.encode(true) as number[]));
+    const secret = this.secretBytes();
+    try {
+      return (this.pubBytes = publicKeyOf(secret));
+    } finally {
+      secret.fill(0);
+    }
+  }
+
+  /** The private key's 32 bytes, a copy the caller zeroes once used. */
+  secretBytes(): Uint8Array {
+    return Uint8Array.from(this.toArray('be', 32));
   }
 }
 
@@ -50,12 +64,18 @@ export function childPrivateKey(parentKey: BigNumber, tweak: Uint8Array): BigNum
 }
 
 /**
- * The child's public key as BIP32's public derivation computes it, Kpar + IL·G, with the variable-time
- * windowed multiplication: IL is public (see childTweak), so timing it reveals nothing the xpub does not.
+ * The child's compressed public key as BIP32's public derivation computes it, Kpar + IL·G (libsecp256k1,
+ * or a variable-time multiplication in JavaScript: IL is public, see childTweak, so timing it reveals
+ * nothing the xpub does not).
  */
-export function childPublicKey(parentPub: PublicKey, tweak: Uint8Array): PublicKey {
-  const point = curve.g.mul(new BigNumber([...tweak])).add(parentPub);
-  return new PublicKey(point.x, point.y);
+export function childPublicKey(parentPub: Uint8Array, tweak: Uint8Array): Uint8Array {
+  return addTweakTimesG(parentPub, tweak);
+}
+
+/** The P2PKH address of a compressed public key (SHA-256 by node:crypto; RIPEMD-160 is not in every build of it, Electron's BoringSSL). */
+export function addressOfPublicKey(pub: Uint8Array): string {
+  const sha = createHash('sha256').update(pub).digest();
+  return addressOfHash160(Buffer.from(Hash.ripemd160([...sha])).toString('hex'));
 }
 
 /**
@@ -68,10 +88,7 @@ export function childPublicKey(parentPub: PublicKey, tweak: Uint8Array): PublicK
  * implementation in test/unit/child-key.test.ts.
  */
 export function deriveChildKey(chainNode: HD, idx: number): ChildKey {
-  const parentPub = chainNode.pubKey;
-  const tweak = childTweak(
-    { chainCode: Uint8Array.from(chainNode.chainCode), pub: Uint8Array.from(parentPub.encode(true) as number[]) },
-    idx,
-  );
+  const parentPub = Uint8Array.from(chainNode.pubKey.encode(true) as number[]);
+  const tweak = childTweak({ chainCode: Uint8Array.from(chainNode.chainCode), pub: parentPub }, idx);
   return ChildKey.of(childPrivateKey(chainNode.privKey, tweak), childPublicKey(parentPub, tweak));
 }
