@@ -27,11 +27,12 @@ describe('electron-builder.yml', () => {
     );
   });
 
-  it('targets Linux, macOS and Windows, unpacks the native module, and sets the security fuses', () => {
+  it('targets Linux, macOS and Windows, unpacks the native modules, and sets the security fuses', () => {
     assert.deepEqual(config.linux.target, ['AppImage', 'deb']);
     assert.equal(config.mac.target, 'dmg');
     assert.equal(config.win.target, 'nsis');
     assert.ok(config.asarUnpack.some((p: string) => p.includes('better-sqlite3-multiple-ciphers')));
+    assert.ok(config.asarUnpack.some((p: string) => p.includes('node_modules/secp256k1/')));
     assert.equal(config.extraMetadata.main, 'dist/main/desktop.js');
     assert.deepEqual(
       {
