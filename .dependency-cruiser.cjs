@@ -8,9 +8,12 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 
 // The capability folders of main/engine, low to high. A capability may import capabilities of lower layers
 // only: none of a higher layer, nor a peer of its own (peers stay independent of each other).
-//   audit, auth, contracts, org, rates, token-templates: the ground (their own tables; the token scripts);
+//   audit, auth, contracts, org, payees, rates, token-templates: the ground (their own tables; the token scripts;
+//     payees: the payee book, which the policies ask whether a destination is in it);
 //   users, wallets: people and their wallets, over auth (wallets ask the books to scan through an
 //     interface of their own, which sync implements);
+//   policies: the payment policy and approvals, over the payee book and the wallets (payments call its
+//     check through a function they are given, never by import);
 //   sync: the books kept in step with the chain, over the wallets' addresses;
 //   paymail: the paymail client, and the host, which books what it receives;
 //   payments: paying, which delivers by paymail;
@@ -19,8 +22,9 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 //   sweep, utilities: sweeping a foreign key into a wallet; the public service's utilities (data on chain, decoding, metrics);
 //   chain, events, fees: the network view, live events and the fee manager, over all of them.
 const ENGINE_LAYERS = [
-  ['audit', 'auth', 'contracts', 'org', 'rates', 'token-templates'],
+  ['audit', 'auth', 'contracts', 'org', 'payees', 'rates', 'token-templates'],
   ['users', 'wallets'],
+  ['policies'],
   ['sync'],
   ['paymail'],
   ['payments'],

@@ -5,16 +5,23 @@ import type { AnyContract, InputOf, OutputOf } from '../shared/operation.js';
 import { OPERATIONS, type PaymentRequest } from '../shared/operations.js';
 
 /**
- * `keystead balance | history | pay`: scripting against a running Keystead's API. The address comes from
+ * `keystead balance | history | pay | approvals | approve | reject`: scripting against a running Keystead's API. The address comes from
  * --url or KEYSTEAD_URL, the credentials from KEYSTEAD_TOKEN (an authToken) or KEYSTEAD_UID with
- * KEYSTEAD_API_KEY. Exit codes: 0 done, 1 the API refused (its message is printed), 2 bad usage, 3 not reachable.
+ * KEYSTEAD_API_KEY. Exit codes: 0 done, 1 the API refused (its message is printed), 2 bad usage, 3 not reachable,
+ * 4 a payment the organisation's policy sent for approval (its approval id is printed; nothing moved yet).
  */
 export const REMOTE_HELP = {
   balance:
     "keystead balance [--wallet <walletID>] [--json] [--url <url>]\n  Each wallet's balance (or one wallet's) from a running Keystead, in BSV and satoshis.",
   history:
     "keystead history [--wallet <walletID>] [--limit <n>] [--json] [--url <url>]\n  A wallet's transactions, newest first (the default wallet unless --wallet): time, state, direction,\n  amount, fee, txid, counterparty and memo.",
-  pay: 'keystead pay <payto:… | paymail | bitcoin:… | address> [--amount <BSV> | --sats <n>] [--wallet <walletID>]\n             [--memo <text>] [--idempotency-key <key>] [--yes] [--json] [--url <url>]\n  Resolves and prices the payment and prints what would be sent; with --yes it pays. The idempotency key\n  (printed; random unless given) makes a repeated command pay once. Amounts are exact: --amount takes at\n  most 8 decimals, --sats whole satoshis.',
+  pay: 'keystead pay <payto:… | paymail | bitcoin:… | address> [--amount <BSV> | --sats <n>] [--wallet <walletID>]\n             [--memo <text>] [--idempotency-key <key>] [--yes] [--json] [--url <url>]\n  Resolves and prices the payment and prints what would be sent; with --yes it pays. The idempotency key\n  (printed; random unless given) makes a repeated command pay once. Amounts are exact: --amount takes at\n  most 8 decimals, --sats whole satoshis.\n  When the organisation’s policy needs approvals for it, the payment waits: its approval id is printed\n  and the exit code is 4 (follow it with keystead approvals).',
+  approvals:
+    'keystead approvals [--all | --state <state>] [--json] [--url <url>]\n  Payments awaiting approval (all of them with --all, or those in one state: approved, sent, failed,\n  rejected, expired, cancelled), each with its review, rule and votes; and how many await your vote.',
+  approve:
+    'keystead approve <approvalId> [--otp <code>] [--json] [--url <url>]\n  Approves a payment awaiting approval; the last approval needed sends it (its txid is printed). With\n  two-step sign-in, confirm with the code from your authenticator app (--otp).',
+  reject:
+    'keystead reject <approvalId> [--reason <text>] [--otp <code>] [--json] [--url <url>]\n  Rejects a payment awaiting approval: nothing moves. The reason is shown to who asked for it.',
 };
 
 export const REMOTE_ENV = `Environment: KEYSTEAD_URL (default http://127.0.0.1:7480), KEYSTEAD_TOKEN (an authToken from login),
@@ -29,13 +36,33 @@ class CliError extends Error {
   }
 }
 
+/** A 202: the policy sent the payment for approval. Not a failure, but nothing moved yet either. */
+class AwaitingApproval extends CliError {
+  readonly approvalId: string;
+  constructor(readonly answer: ApiError) {
+    super(answer.message, 4);
+    this.approvalId = String((answer as ApiError & { approvalId?: unknown }).approvalId ?? '');
+  }
+}
+
 interface Options {
   positional: string[];
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['--wallet', '--limit', '--amount', '--sats', '--memo', '--idempotency-key', '--url']);
-const BOOLEAN_FLAGS = new Set(['--json', '--yes']);
+const VALUE_FLAGS = new Set([
+  '--wallet',
+  '--limit',
+  '--amount',
+  '--sats',
+  '--memo',
+  '--idempotency-key',
+  '--url',
+  '--otp',
+  '--reason',
+  '--state',
+]);
+const BOOLEAN_FLAGS = new Set(['--json', '--yes', '--all']);
 
 function parseOptions(args: string[]): Options {
   const positional: string[] = [];
@@ -75,6 +102,7 @@ function remote(url: string, env: NodeJS.ProcessEnv): Remote {
         if (e instanceof UnreachableError)
           throw new CliError(`cannot reach Keystead at ${url}. Is it running (npm run serve)? Set --url or KEYSTEAD_URL otherwise.`, 3);
         if (e instanceof UnexpectedAnswerError) throw new CliError(`unexpected answer from ${url} (HTTP ${e.httpStatus}).`, 1);
+        if (e instanceof ApiError && e.code === 'APPROVAL_REQUIRED') throw new AwaitingApproval(e);
         if (e instanceof ApiError) throw new CliError(`${e.message} (${e.code})`, 1);
         throw e;
       }
@@ -129,7 +157,7 @@ function satoshisOf(o: Options): number | undefined {
   return r.satoshis;
 }
 
-async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void) {
+async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const [target] = o.positional;
   if (!target || o.positional.length > 1) throw new CliError(`pay needs one recipient.\n\n${REMOTE_HELP.pay}`, 2);
   const satoshis = satoshisOf(o);
@@ -150,19 +178,101 @@ async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: s
   if (!quote.sufficient) throw new CliError(quote.problem ?? 'the wallet cannot pay this.', 1);
   if (!o.flags.has('--yes')) throw new CliError('not paid: add --yes to pay.', 1);
   // The review's id goes with it: the API pays exactly the outputs printed above, or refuses.
-  const {
-    status,
-    msg,
-    output: paid,
-  } = await api.call(OPERATIONS.pay, { ...resolved, reviewId: quote.reviewId, walletId, idempotencyKey: key });
-  if (o.flags.has('--json')) return out(JSON.stringify({ status, msg, ...paid, idempotencyKey: key }, null, 2));
+  let answer: HttpCallResult<OutputOf<typeof OPERATIONS.pay>>;
+  try {
+    answer = await api.call(OPERATIONS.pay, { ...resolved, reviewId: quote.reviewId, walletId, idempotencyKey: key });
+  } catch (e) {
+    if (!(e instanceof AwaitingApproval)) throw e;
+    const { approvalId, answer: a } = e;
+    if (o.flags.has('--json'))
+      out(JSON.stringify({ status: 'pending', code: a.code, msg: a.message, approvalId, idempotencyKey: key }, null, 2));
+    else {
+      err(`Awaiting approval: ${a.message}`);
+      out(approvalId);
+    }
+    return 4;
+  }
+  const { status, msg, output: paid } = answer;
+  if (o.flags.has('--json')) {
+    out(JSON.stringify({ status, msg, ...paid, idempotencyKey: key }, null, 2));
+    return 0;
+  }
   err(`Paid (${paid.state}, delivered by ${paid.delivered}); idempotency key ${key}`);
   out(String(paid.txid));
+  return 0;
 }
+
+type Approval = OutputOf<typeof OPERATIONS.getApproval>;
+
+/** A reviewed amount in its asset's unit: BSV for BSV, token units, NFTs by count. */
+const approvalAmount = (r: Approval['review']) =>
+  r.asset === 'BSV' ? `${bsv(r.amount)} (${r.amount.toLocaleString('en-US')} sat)` : `${r.amount.toLocaleString('en-US')} ${r.asset}`;
+
+function printApproval(a: Approval, out: (s: string) => void) {
+  const r = a.review;
+  out(`${a.approvalId}  ${a.state.replace('_', ' ')}${a.canVote ? '  (awaiting your vote)' : ''}`);
+  out(`  ${approvalAmount(r)} from ${r.walletTitle} (${r.walletID}) by ${a.initiator.email ?? a.initiator.uid}, ${r.operation}`);
+  for (const o of r.outputs) out(`  to ${o.address ?? `script ${o.script.slice(0, 40)}…`}  ${bsv(o.satoshis)}`);
+  if (r.counterparty) out(`  counterparty ${r.counterparty}`);
+  if (r.memo) out(`  memo "${r.memo}"`);
+  out(`  needs ${a.words}`);
+  const approvals = a.votes.filter((v) => v.vote === 'approve').length;
+  out(
+    `  votes ${approvals}/${a.needed}${a.votes.length ? `: ${a.votes.map((v) => `${v.vote} by ${v.email ?? v.uid}`).join(', ')}` : ''}; expires ${a.expiresAt}`,
+  );
+  if (a.txid) out(`  txid ${a.txid}`);
+  if (a.error) out(`  ${a.error}`);
+}
+
+const APPROVAL_STATE_FLAGS = ['awaiting_approval', 'approved', 'sent', 'failed', 'rejected', 'expired', 'cancelled'] as const;
+
+async function approvals(o: Options, api: Remote, out: (s: string) => void) {
+  if (o.positional.length) throw new CliError(`approvals takes no arguments.\n\n${REMOTE_HELP.approvals}`, 2);
+  const given = o.flags.get('--state');
+  if (given !== undefined && o.flags.has('--all')) throw new CliError('give --all or --state, not both.', 2);
+  if (given !== undefined && !(APPROVAL_STATE_FLAGS as readonly unknown[]).includes(given))
+    throw new CliError(`--state must be one of ${APPROVAL_STATE_FLAGS.join(', ')}.`, 2);
+  const state = o.flags.has('--all') ? 'all' : ((given as (typeof APPROVAL_STATE_FLAGS)[number] | undefined) ?? 'awaiting_approval');
+  const data = (await api.call(OPERATIONS.listApprovals, { state })).output;
+  if (o.flags.has('--json')) return out(JSON.stringify(data, null, 2));
+  if (!data.approvals.length) out(state === 'awaiting_approval' ? 'No payments are awaiting approval.' : 'No payments.');
+  for (const a of data.approvals) printApproval(a, out);
+  out(`${data.awaitingMyVote} awaiting your vote.`);
+}
+
+function approvalIdOf(o: Options, command: 'approve' | 'reject'): string {
+  const [id] = o.positional;
+  if (!id || o.positional.length > 1) throw new CliError(`${command} needs one approval id.\n\n${REMOTE_HELP[command]}`, 2);
+  return id;
+}
+
+const flagText = (o: Options, name: string) => (typeof o.flags.get(name) === 'string' ? (o.flags.get(name) as string) : undefined);
+
+async function vote(command: 'approve' | 'reject', o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void) {
+  const approvalId = approvalIdOf(o, command);
+  const otp = flagText(o, '--otp');
+  const { msg, output: a } =
+    command === 'approve'
+      ? await api.call(OPERATIONS.approvePayment, { approvalId, otp })
+      : await api.call(OPERATIONS.rejectPayment, { approvalId, otp, reason: flagText(o, '--reason') });
+  if (o.flags.has('--json')) return out(JSON.stringify({ msg, ...a }, null, 2));
+  if (a.state === 'sent') {
+    err(`Approved: the payment was sent.`);
+    return out(String(a.txid));
+  }
+  if (a.state === 'failed') throw new CliError(`approved, but the payment failed: ${a.error ?? 'no reason given'}`, 1);
+  if (a.state === 'approved') return out('Approved: it waits for its initiator to send it with the wallet’s password.');
+  if (a.state === 'rejected') return out(`Rejected ${a.approvalId}: nothing moves.`);
+  const approvals = a.votes.filter((v) => v.vote === 'approve').length;
+  out(`Approval recorded (${approvals} of ${a.needed}).`);
+}
+
+export const REMOTE_COMMANDS = ['balance', 'history', 'pay', 'approvals', 'approve', 'reject'] as const;
+export type RemoteCommand = (typeof REMOTE_COMMANDS)[number];
 
 /** Runs one remote command; returns the exit code. */
 export async function runRemote(
-  command: 'balance' | 'history' | 'pay',
+  command: RemoteCommand,
   args: string[],
   env: NodeJS.ProcessEnv,
   out = (s: string) => console.log(s),
@@ -174,7 +284,9 @@ export async function runRemote(
     const api = remote(url, env);
     if (command === 'balance') await balance(o, api, out);
     else if (command === 'history') await history(o, api, out);
-    else await pay(o, api, out, err);
+    else if (command === 'approvals') await approvals(o, api, out);
+    else if (command === 'approve' || command === 'reject') await vote(command, o, api, out, err);
+    else return await pay(o, api, out, err);
     return 0;
   } catch (e) {
     if (!(e instanceof CliError)) throw e;

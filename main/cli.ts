@@ -3,7 +3,7 @@ import { FileRefused, importReader, readBoundedText } from './cli-files.js';
 import { compileScrypt } from './contracts/scrypt/compile.js';
 import { formatDiagnostic } from './contracts/scrypt/diagnostics.js';
 import { transpileSolidity, type TranspileLog } from './contracts/solidity/transpile.js';
-import { REMOTE_ENV, REMOTE_HELP, runRemote } from './cli-remote.js';
+import { REMOTE_COMMANDS, REMOTE_ENV, REMOTE_HELP, runRemote, type RemoteCommand } from './cli-remote.js';
 
 // Command-line entry (`npx keystead …`): the headless app, the offline sCrypt compiler and the Solidity transpiler.
 const usage = `Usage: keystead <command>
@@ -20,7 +20,12 @@ Commands:
   history [--wallet <id>] [--limit <n>] [--json]
                                            a wallet's transactions from a running Keystead
   pay <uri|paymail|address> [--amount <BSV>|--sats <n>] [--wallet <id>] [--yes] [--json]
-                                           price a payment, and with --yes pay it, through a running Keystead`;
+                                           price a payment, and with --yes pay it, through a running Keystead
+  approvals [--all | --state <state>] [--json]
+                                           payments awaiting approval, with their review and votes
+  approve <approvalId> [--otp <code>]      approve a payment awaiting approval (the last approval sends it)
+  reject <approvalId> [--reason <text>] [--otp <code>]
+                                           reject a payment awaiting approval: nothing moves`;
 
 /** Options that take a value (`-o out.json`, `--import-root dir`): their values are not the positional file. */
 const VALUED = new Set(['-o', '--import-root']);
@@ -108,6 +113,9 @@ const COMMAND_HELP: Record<string, string> = {
   balance: `${REMOTE_HELP.balance}\n${REMOTE_ENV}`,
   history: `${REMOTE_HELP.history}\n${REMOTE_ENV}`,
   pay: `${REMOTE_HELP.pay}\n${REMOTE_ENV}`,
+  approvals: `${REMOTE_HELP.approvals}\n${REMOTE_ENV}`,
+  approve: `${REMOTE_HELP.approve}\n${REMOTE_ENV}`,
+  reject: `${REMOTE_HELP.reject}\n${REMOTE_ENV}`,
   transpile:
     'keystead transpile <File.sol> [-o out.scrypt] [--force] [--json]\n  Transpiles Solidity to sCrypt offline (default <File>.scrypt). With errors nothing is written and the\n  exit code is 1, unless --force writes the best effort; --json prints {scrypt, errorLogs} on stdout.',
 };
@@ -131,8 +139,8 @@ if (command === '--help' || command === '-h' || command === 'help') {
   process.exitCode = compileCommand(rest);
 } else if (command === 'transpile') {
   process.exitCode = transpileCommand(rest);
-} else if (command === 'balance' || command === 'history' || command === 'pay') {
-  process.exitCode = await runRemote(command, rest, process.env);
+} else if ((REMOTE_COMMANDS as readonly string[]).includes(command)) {
+  process.exitCode = await runRemote(command as RemoteCommand, rest, process.env);
 } else {
   console.error(command ? `keystead: unknown command "${command}".\n\n${usage}` : usage);
   process.exitCode = command ? 2 : 0;

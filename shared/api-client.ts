@@ -93,7 +93,9 @@ export function createApiClient({ baseUrl, routes, headers: always = {} }: ApiCl
     const envelope = (await response.json().catch(() => null)) as Envelope<Record<string, unknown>> | null;
     const data = envelope?.data;
     if (!data || typeof data !== 'object') throw new UnexpectedAnswerError(url, response.status);
-    if (data.status === 'error') {
+    // `pending` (202: a payment awaiting approval) is not the operation's output either: it travels like an
+    // error, with its code (APPROVAL_REQUIRED), kind `accepted` and details (`approvalId`).
+    if (data.status === 'error' || data.status === 'pending') {
       // The error's details (a compile's `errors`, a transpile's `errorLogs`, …) travel on the ApiError.
       const { status: _status, code, msg, retryAfter, ...details } = data as unknown as ErrorData & Record<string, unknown>;
       throw Object.assign(new ApiError(code, msg, kindOf(code) ?? 'internal', retryAfter), details);

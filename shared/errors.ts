@@ -4,6 +4,8 @@
  * (HTTP in main/server/http-errors.ts, IPC in main/host/bridge-result.ts). Messages are written for people.
  */
 export type ErrorKind =
+  /** Not a failure: the request was taken in and waits (a payment awaiting approval; HTTP 202). */
+  | 'accepted'
   | 'invalid'
   | 'unauthenticated'
   | 'forbidden'
@@ -17,6 +19,8 @@ export type ErrorKind =
   | 'internal';
 
 export const ERROR_KINDS = {
+  /** The organisation's policy sends this payment for approval: recorded, nothing reserved or signed (`approvalId`). */
+  APPROVAL_REQUIRED: 'accepted',
   BAD_REQUEST: 'invalid',
   VALIDATION_FAILED: 'invalid',
   INVALID_JSON: 'invalid',
@@ -39,6 +43,8 @@ export const ERROR_KINDS = {
   SIGN_UP_CLOSED: 'forbidden',
   /** No e-mail is sent: a forgotten password is reset by an admin. */
   PASSWORD_RESET_BY_ADMIN: 'forbidden',
+  /** The organisation's policy refuses this move of value; the message carries the rule's reason. */
+  POLICY_DENIED: 'forbidden',
   /** The public service's route exists for its clients, but means nothing for a local organisation wallet. */
   NOT_OFFERED: 'not-found',
   ORIGIN_FORBIDDEN: 'forbidden',
@@ -47,6 +53,8 @@ export const ERROR_KINDS = {
   METHOD_NOT_ALLOWED: 'invalid',
   CONFLICT: 'conflict',
   OTP_NOT_ENROLLED: 'conflict',
+  /** An approved payment no longer matches what was reviewed (a paymail host now asks for other amounts): nothing was sent. */
+  APPROVAL_MISMATCH: 'conflict',
   INSUFFICIENT_FUNDS: 'invalid',
   PAYMENT_REJECTED: 'invalid',
   PAYMAIL_FAILED: 'upstream',
@@ -65,6 +73,8 @@ export const ERROR_KINDS = {
   UNSUPPORTED_MEDIA_TYPE: 'unsupported',
   RATE_LIMITED: 'throttled',
   BUSY: 'unavailable',
+  /** The policy compares a currency value, and the table has no rate for that currency. */
+  RATE_UNAVAILABLE: 'unavailable',
   NOT_READY: 'unavailable',
   INTERNAL: 'internal',
 } as const satisfies Record<string, ErrorKind>;

@@ -31,6 +31,12 @@ export interface LiveEventData {
   'sync.error': { message: string };
   /** The fee manager's spendable balance fell below what keeps it paying fees. */
   'feeManager.low': { satoshis: number; threshold: number };
+  /** The payee book changed: a payee added, updated or removed (its id), or the cooling-off period set (payeeId null). */
+  payees: { change: 'added' | 'updated' | 'removed' | 'settings'; payeeId: string | null };
+  /** A payment awaiting approval was asked for, voted on, sent, or ended (rejected, expired, cancelled, failed). */
+  approval: { approvalId: string; state: 'awaiting_approval' | 'approved' | 'sent' | 'failed' | 'rejected' | 'expired' | 'cancelled' };
+  /** The payment policy changed: a version proposed, approved, rejected, or put in force. */
+  policy: { version: number; state: 'proposed' | 'active' | 'rejected' | 'superseded' };
   /** Events the client asked to replay are no longer kept: reload everything, then follow the stream. */
   reset: { reason: string };
 }
@@ -47,6 +53,9 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'sync.state',
   'sync.error',
   'feeManager.low',
+  'payees',
+  'approval',
+  'policy',
   'reset',
 ];
 

@@ -14,6 +14,7 @@ import { FEE_OPERATIONS, feeUtxo } from './contracts/fees.js';
 import { INVOICE_OPERATIONS, invoiceOutput, publicInvoice } from './contracts/invoices.js';
 import { ORG_OPERATIONS, appStatusOutput } from './contracts/org.js';
 import { PAYMAIL_OPERATIONS } from './contracts/paymail.js';
+import { PAYEE_OPERATIONS, payeeOutput } from './contracts/payees.js';
 import { historyEntry, lookupCoin, PAYMENT_OPERATIONS, paymentState, payOutput, quoteOutput } from './contracts/payments.js';
 import { RATE_OPERATIONS, rateOutput } from './contracts/rates.js';
 import { TOKEN_OPERATIONS } from './contracts/tokens.js';
@@ -21,6 +22,8 @@ import { meOutput, sessionOutput, USER_OPERATIONS, userOutput } from './contract
 import { addressesOutput, WALLET_OPERATIONS, walletSummary } from './contracts/wallets.js';
 import { UTILITY_OPERATIONS } from './contracts/utilities.js';
 import { SWEEP_OPERATIONS } from './contracts/sweep.js';
+import { POLICY_OPERATIONS } from './contracts/policies.js';
+import { APPROVAL_OPERATIONS } from './contracts/approvals.js';
 
 export type { PaymentRequest } from './payment-schemas.js';
 export type { Access, AnyContract, OperationContract, RestBinding } from './operation.js';
@@ -51,6 +54,9 @@ export const OPERATIONS = {
   ...INVOICE_OPERATIONS,
   ...UTILITY_OPERATIONS,
   ...SWEEP_OPERATIONS,
+  ...PAYEE_OPERATIONS,
+  ...POLICY_OPERATIONS,
+  ...APPROVAL_OPERATIONS,
 };
 
 export type Operations = typeof OPERATIONS;
@@ -100,3 +106,4 @@ export type TranspileLog = z.infer<typeof transpileLog>;
 export type TranspileOutput = OutputOf<typeof CONTRACT_OPERATIONS.transpile>;
 export type InvoiceOutput = z.infer<typeof invoiceOutput>;
 export type PublicInvoice = z.infer<typeof publicInvoice>;
+export type PayeeOutput = z.infer<typeof payeeOutput>;

@@ -90,7 +90,8 @@ export const redeemItem = z.object({
 });
 
 /** One failed item of a batch (send, redeem): the others went ahead. */
-export const itemError = z.object({ index: z.number().int(), code: z.string(), msg: z.string() });
+/** `approvalId`: the item waits for approvals (code APPROVAL_REQUIRED) as that request; nothing of it was sent. */
+export const itemError = z.object({ index: z.number().int(), code: z.string(), msg: z.string(), approvalId: z.string().optional() });
 
 /**
  * One item's outcome, in order: its txids (a token send may merge first), or its error. `replayed`: an
@@ -102,6 +103,7 @@ export const itemResult = z.object({
   code: z.string().nullable(),
   msg: z.string().nullable(),
   replayed: z.boolean().optional(),
+  approvalId: z.string().optional(),
 });
 
 export const batchOutput = z.object({

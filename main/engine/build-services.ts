@@ -13,7 +13,11 @@ import { InvoiceBooks } from './invoices/books.js';
 import { PaymailClient, type SrvResolver } from './paymail/client.js';
 import { PaymailHostMap } from './paymail/host-map.js';
 import { PaymailHost } from './paymail/host.js';
-import type { AuthoriseValueMove } from './payments/authorise.js';
+import { AuditTrail } from './audit/trail.js';
+import { anchorAuditCheckpoint } from './fees/audit-anchor.js';
+import type { AuthoriseValueMove } from './value-move.js';
+import { createPolicyAuthoriser } from './policies/authorise.js';
+import { runApproved } from './run-approved.js';
 import { KeyRing } from './payments/keyring.js';
 import { reconcileBooks, settleAttempts } from './payments/settle.js';
 import type { EngineServices } from './services.js';
@@ -32,7 +36,7 @@ export interface BuildOptions {
   chain: ChainProvider;
   /** DNS SRV lookups for paymail hosts (tests pass a stub). */
   srv?: SrvResolver;
-  /** The organisation's check of every value move (tests pass a recorder); none beyond roles and wallet access by default. */
+  /** The organisation's check of every value move (tests pass a recorder); the organisation's payment policy by default. */
   authoriseValueMove?: AuthoriseValueMove;
   throttle?: ThrottleOptions;
   now?: () => number;
@@ -60,7 +64,7 @@ export interface EngineParts {
   reconcile(): Promise<void>;
 }
 
-type Defaults = 'now' | 'logger' | 'compileLimits' | 'authoriseValueMove' | 'tokenTemplates' | 'liveEvents';
+type Defaults = 'now' | 'logger' | 'compileLimits' | 'tokenTemplates' | 'liveEvents';
 
 /**
  * Builds every part once and wires them by construction: each is given, when it is made, the parts it
@@ -105,6 +109,8 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     afterScan: () => reconcile(),
   });
   const paymailHosts = new PaymailHostMap(repos.settings, config.paymailHosts ?? {});
+  // Checkpoints are anchored (when the organisation opts in) through the fee manager, once the services exist.
+  const auditTrail = new AuditTrail({ repos, db: store.db, now, logger, sealingKey, anchor: (c) => anchorAuditCheckpoint(services, c) });
   const services: EngineServices = {
     db: store.db,
     repos,
@@ -114,12 +120,15 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     events: eventHub,
     throttle: passwordThrottle,
     sealingKey,
+    auditTrail,
     keyring,
     addressBook,
     chain,
     sync,
     inFlight: new Set(),
-    authoriseValueMove,
+    // The payment policy's check of every move (policies/authorise.ts), unless a test gives its own.
+    authoriseValueMove: authoriseValueMove ?? createPolicyAuthoriser({ repos, now, logger, events: eventHub }),
+    runApproved: (request, secrets) => runApproved(services, request, secrets),
     paymail: new PaymailClient(() => paymailHosts.map(), srv),
     paymailHosts,
     compiler: new CompilePool(compileLimits, { logger }),
@@ -139,6 +148,8 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
       .finally(() => {
         reconciling = null;
       }));
+  // Entries written before the hash chain existed are chained, and finished days closed, before any call.
+  auditTrail.open();
   return { services, bookEvents, paymailHost: new PaymailHost(services), reconcile };
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Role } from '../../shared/roles.js';
 import type { Db } from '../store/database.js';
 import type { Repos } from '../store/repos/index.js';
@@ -92,3 +93,27 @@ export function callerOf(ctx: { caller: Caller | null }): Caller {
   if (!ctx.caller) throw new Error('authenticated operation ran without a caller');
   return ctx.caller;
 }
+
+/** An approved request being carried out: the move it makes must be the one its approvers reviewed. */
+export interface ApprovedCall {
+  approvalId: string;
+  /** The reviewed outputs (script, satoshis) and the paymail or URI paid. */
+  outputs: readonly { script: string; satoshis: number }[];
+  counterparty: string | null;
+}
+
+/** Who an operation call runs for, seen by anything it calls (the policy's check of each move of value). */
+export interface CallScope {
+  operation: string;
+  /** The call's validated input: what a request awaiting approval keeps (without its secrets) to run again. */
+  input: unknown;
+  caller: Caller | null;
+  approval: ApprovedCall | null;
+}
+
+/**
+ * The call a piece of engine work belongs to. `executeOperation` runs every handler inside it, so the
+ * policy's check of a move knows who asked for it and through which operation, whatever the transport,
+ * without every value-moving operation passing it along. Work outside any call (none moves value) sees none.
+ */
+export const callScope = new AsyncLocalStorage<CallScope>();

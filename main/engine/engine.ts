@@ -8,7 +8,6 @@ import type { CallMeta, Credentials, EngineConfig } from './context.js';
 import type { EventStream, StreamRequest } from './events/streams.js';
 import { executeOperation, type OperationResult } from './execute.js';
 import type { PaymailHost } from './paymail/host.js';
-import { allowEveryValueMove } from './payments/authorise.js';
 import { releaseUnsignedReservations } from './payments/settle.js';
 import { usdRateOf } from './rates/rates.js';
 
@@ -58,7 +57,6 @@ export function createEngine({ syncIntervalMs = 30_000, ...options }: EngineOpti
     ...options,
     now,
     logger,
-    authoriseValueMove: options.authoriseValueMove ?? allowEveryValueMove,
     compileLimits: options.compileLimits ?? DEFAULT_COMPILE_LIMITS,
     tokenTemplates: options.tokenTemplates ?? [],
     liveEvents: options.liveEvents ?? {},

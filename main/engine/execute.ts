@@ -4,7 +4,7 @@ import { canCall, type OperationName, type OperationOutput } from '../../shared/
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { recordAudit } from './audit/audit-log.js';
 import { authenticate, checkServiceId } from './auth/authenticate.js';
-import type { CallMeta, Credentials, OpContext } from './context.js';
+import { callScope, type CallMeta, type Credentials, type OpContext } from './context.js';
 import type { Implementation } from './operation.js';
 import { IMPLEMENTATIONS } from './operations.js';
 import type { EngineServices } from './services.js';
@@ -42,7 +42,10 @@ export async function executeOperation<N extends OperationName>(
     const parsed = def.input.safeParse(input ?? {});
     if (!parsed.success) throw new DomainError('VALIDATION_FAILED', describeIssues(parsed.error, input));
     parsedInput = parsed.data;
-    const output = await handler.run(ctx, parsedInput);
+    // Everything the handler calls knows whose call it is (the payment policy's check of each move).
+    const output = await callScope.run({ operation: name, input: parsedInput, caller: ctx.caller, approval: null }, () =>
+      handler.run(ctx, parsedInput),
+    );
     if (def.audit) {
       recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
       // Audited calls include every change of access (sign-out, roles, users, keys): streams check theirs now.

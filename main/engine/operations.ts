@@ -11,6 +11,8 @@ import type { EngineServices } from './services.js';
 import { NOT_OFFERED_IMPLEMENTATIONS } from './org/not-offered.js';
 import { ORG_IMPLEMENTATIONS } from './org/operations.js';
 import { PAYMAIL_IMPLEMENTATIONS } from './paymail/operations.js';
+import { PAYEE_IMPLEMENTATIONS } from './payees/operations.js';
+import { POLICY_IMPLEMENTATIONS } from './policies/operations.js';
 import { PAYMENT_IMPLEMENTATIONS } from './payments/operations.js';
 import { RATE_IMPLEMENTATIONS } from './rates/operations.js';
 import { TOKEN_IMPLEMENTATIONS } from './tokens/operations.js';
@@ -24,6 +26,7 @@ import { SWEEP_IMPLEMENTATIONS } from './sweep/operations.js';
  * so is a handler needing a service the engine does not build.
  */
 export const IMPLEMENTATIONS = {
+  ...POLICY_IMPLEMENTATIONS,
   ...ORG_IMPLEMENTATIONS,
   ...USER_IMPLEMENTATIONS,
   ...ACCOUNT_IMPLEMENTATIONS,
@@ -44,4 +47,5 @@ export const IMPLEMENTATIONS = {
   ...INVOICE_IMPLEMENTATIONS,
   ...UTILITY_IMPLEMENTATIONS,
   ...SWEEP_IMPLEMENTATIONS,
+  ...PAYEE_IMPLEMENTATIONS,
 } satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

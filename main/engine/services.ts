@@ -6,6 +6,8 @@ import type { EventServices } from './events/services.js';
 import type { InvoiceServices } from './invoices/services.js';
 import type { OrgServices } from './org/services.js';
 import type { PaymailServices } from './paymail/services.js';
+import type { PayeeServices } from './payees/services.js';
+import type { PolicyServices } from './policies/services.js';
 import type { PaymentServices } from './payments/services.js';
 import type { RateServices } from './rates/services.js';
 import type { SyncServices } from './sync/services.js';
@@ -28,4 +30,6 @@ export type EngineServices = AuditServices &
   InvoiceServices &
   TokenServices &
   ChainOpServices &
-  EventServices;
+  EventServices &
+  PayeeServices &
+  PolicyServices;

@@ -3,6 +3,7 @@ import { isDomainError, kindOf, type ErrorCode, type ErrorKind } from '../../sha
 
 /** The HTTP status of each kind of domain error. */
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  accepted: 202,
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,

@@ -420,4 +420,107 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 17,
+    name: 'tamper-evident audit: each entry hashes the one before; daily signed checkpoints',
+    // `hash` = SHA-256 over the previous entry's hash and this entry's canonical form (audit repo); entries
+    // written before this version are chained once, in id order, when the store opens. A checkpoint closes a
+    // day (UTC) with the hash of its last entry, signed by the organisation's audit key; `anchor_txid` when the
+    // organisation has its checkpoints written on chain.
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN prev_hash TEXT;
+      ALTER TABLE audit_log ADD COLUMN hash TEXT;
+      CREATE TABLE audit_checkpoints (
+        day          TEXT PRIMARY KEY,
+        last_id      INTEGER NOT NULL,
+        last_hash    TEXT NOT NULL,
+        signature    TEXT NOT NULL,
+        public_key   TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        anchor_txid  TEXT
+      );
+    `,
+  },
+  {
+    version: 18,
+    name: 'payee book: named destinations, usable after a cooling-off period',
+    // `usable_from`: when a new or changed payee may first be paid without a rule's approvers (created or
+    // changed + the organisation's cooling-off period). Removed payees are kept (state) for the audit's sake.
+    sql: `
+      CREATE TABLE payees (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('paymail','address','identity_key')),
+        destination  TEXT NOT NULL,
+        note         TEXT,
+        created_by   TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        updated_by   TEXT,
+        updated_at   INTEGER NOT NULL,
+        usable_from  INTEGER NOT NULL,
+        state        TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active','removed'))
+      );
+      CREATE UNIQUE INDEX payees_active_destination ON payees(kind, destination) WHERE state = 'active';
+    `,
+  },
+  {
+    version: 19,
+    name: 'policies (versioned, four-eyes), value moves counted against limits, payments awaiting approval',
+    // A policy version is proposed, then active (approved by another admin when there are two or more), or
+    // rejected; the active one with the highest version is in force. `value_moves` counts what each move takes
+    // from a window (per initiator, per wallet), including moves awaiting approval; a move that ends without
+    // sending anything is released. An approval request keeps the operation's reviewed input (never a secret).
+    sql: `
+      CREATE TABLE policy_versions (
+        version      INTEGER PRIMARY KEY,
+        document     TEXT NOT NULL,
+        state        TEXT NOT NULL CHECK (state IN ('proposed','active','rejected','superseded')),
+        proposed_by  TEXT NOT NULL,
+        proposed_at  INTEGER NOT NULL,
+        decided_by   TEXT,
+        decided_at   INTEGER,
+        note         TEXT
+      );
+      CREATE TABLE value_moves (
+        id             INTEGER PRIMARY KEY,
+        at             INTEGER NOT NULL,
+        initiator      TEXT NOT NULL,
+        wallet_row     INTEGER NOT NULL,
+        asset          TEXT NOT NULL,
+        amount         INTEGER NOT NULL CHECK (amount >= 0),
+        state          TEXT NOT NULL CHECK (state IN ('held','awaiting','done','released')),
+        approval_id    TEXT
+      );
+      CREATE INDEX value_moves_by_initiator ON value_moves(initiator, asset, at) WHERE state != 'released';
+      CREATE INDEX value_moves_by_wallet ON value_moves(wallet_row, asset, at) WHERE state != 'released';
+      CREATE TABLE approval_requests (
+        id               TEXT PRIMARY KEY,
+        operation        TEXT NOT NULL,
+        input            TEXT NOT NULL,
+        review           TEXT NOT NULL,
+        wallet_row       INTEGER NOT NULL,
+        initiator_uid    TEXT NOT NULL,
+        initiator_key    TEXT,
+        policy_version   INTEGER NOT NULL,
+        rule             TEXT NOT NULL,
+        needed           INTEGER NOT NULL CHECK (needed >= 1),
+        approver_roles   TEXT NOT NULL,
+        approver_uids    TEXT NOT NULL,
+        state            TEXT NOT NULL CHECK (state IN ('awaiting_approval','approved','sent','failed','rejected','expired','cancelled')),
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        decided_at       INTEGER,
+        txid             TEXT,
+        error            TEXT
+      );
+      CREATE INDEX approval_requests_open ON approval_requests(created_at) WHERE state = 'awaiting_approval';
+      CREATE TABLE approval_votes (
+        request_id  TEXT NOT NULL REFERENCES approval_requests(id),
+        voter_uid   TEXT NOT NULL,
+        vote        TEXT NOT NULL CHECK (vote IN ('approve','reject')),
+        at          INTEGER NOT NULL,
+        PRIMARY KEY (request_id, voter_uid)
+      );
+    `,
+  },
 ];

@@ -3,8 +3,8 @@ import type { LiveEvent, LiveEventType } from '../../shared/events.js';
 import type { SessionStore } from './session.js';
 
 /** What a view shows and reloads when it changes. */
-export type LiveTopic = 'wallets' | 'history' | 'tokens' | 'chain' | 'rates' | 'fees';
-const ALL_TOPICS: readonly LiveTopic[] = ['wallets', 'history', 'tokens', 'chain', 'rates', 'fees'];
+export type LiveTopic = 'wallets' | 'history' | 'tokens' | 'chain' | 'rates' | 'fees' | 'payees' | 'approvals' | 'policy';
+const ALL_TOPICS: readonly LiveTopic[] = ['wallets', 'history', 'tokens', 'chain', 'rates', 'fees', 'payees', 'approvals', 'policy'];
 
 const TOPICS_OF: Record<LiveEventType, readonly LiveTopic[]> = {
   balance: ['wallets', 'fees'],
@@ -17,6 +17,10 @@ const TOPICS_OF: Record<LiveEventType, readonly LiveTopic[]> = {
   'sync.state': ['chain'],
   'sync.error': ['chain'],
   'feeManager.low': ['fees'],
+  payees: ['payees'],
+  // A sent approval moves balances and history too.
+  approval: ['approvals', 'wallets', 'history'],
+  policy: ['policy'],
   reset: ALL_TOPICS,
 };
 
@@ -45,7 +49,7 @@ export interface LiveNotices {
 export function createLiveStore(session: SessionStore, notices: LiveNotices) {
   const store = create<LiveState>(() => ({
     connected: false,
-    ticks: { wallets: 0, history: 0, tokens: 0, chain: 0, rates: 0, fees: 0 },
+    ticks: { wallets: 0, history: 0, tokens: 0, chain: 0, rates: 0, fees: 0, payees: 0, approvals: 0, policy: 0 },
     tip: null,
     syncError: null,
   }));

@@ -100,7 +100,8 @@ export function createSessionStore(client: KeysteadClient, storage: Pick<Storage
         try {
           return (await client.call(op, input, { authToken: get().authToken ?? undefined, serviceId: get().me?.serviceId })).output;
         } catch (err) {
-          if (err instanceof ApiError && err.kind === 'unauthenticated') {
+          // OTP_REQUIRED asks for a code for this one action (an approval's vote); the session itself still holds.
+          if (err instanceof ApiError && err.kind === 'unauthenticated' && err.code !== 'OTP_REQUIRED') {
             remember(null);
             set({ authToken: null, me: null, phase: 'login' });
           }

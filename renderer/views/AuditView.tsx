@@ -4,8 +4,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type AuditEntryOutput } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
 import { useSession } from '../state/store.js';
+import { AuditTrailPanel } from '../components/AuditTrailPanel.js';
 
-/** Who did what, when, and whether it worked; newest first, more on demand. */
+/** Who did what, when, and whether it worked; newest first, more on demand; above it, verifying the trail, its checkpoints and export. */
 export function AuditView() {
   const call = useSession((s) => s.call);
   const [entries, setEntries] = useState<AuditEntryOutput[]>([]);
@@ -42,6 +43,7 @@ export function AuditView() {
           Refresh
         </Button>
       </Group>
+      <AuditTrailPanel />
       {error && <Alert color="red">{error}</Alert>}
       <ScrollTable striped aria-label="Audit log">
         <Table.Thead>
@@ -51,6 +53,7 @@ export function AuditView() {
             <Table.Th>Action</Table.Th>
             <Table.Th>Target</Table.Th>
             <Table.Th>Outcome</Table.Th>
+            <Table.Th>Hash</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -74,6 +77,11 @@ export function AuditView() {
                     {e.code ?? 'error'}
                   </Badge>
                 )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" ff="monospace" title={e.hash ?? undefined}>
+                  {e.hash ? `${e.hash.slice(0, 10)}…` : '—'}
+                </Text>
               </Table.Td>
             </Table.Tr>
           ))}

@@ -3,12 +3,14 @@ import { useState } from 'react';
 import { OPERATIONS as OPS, OPERATIONS, type PaymentRequest, type QuoteOutput } from '../../shared/operations.js';
 import type { OutputOf } from '../../shared/operation.js';
 import { CopyField } from '../components/CopyField.js';
+import { PayeePick } from '../components/PayeePick.js';
 import { formatBsv, formatFiat, formatSats } from '../components/format.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { usePrefs, useSession } from '../state/store.js';
 import { AmountInput, amountOf, emptyAmount, type AmountField } from '../components/AmountInput.js';
 import { useWallets } from '../components/useWallets.js';
+import { awaitingApprovalOf, PaymentAwaitingApproval, PaymentPolicyPreview, type AwaitingApproval } from './policies/PaymentPolicy.js';
 
 /** What the person typed when they asked for a review; the review is only good for exactly this. */
 interface Basis {
@@ -54,6 +56,7 @@ export function SendView() {
   const [walletPassword, setWalletPassword] = useState('');
   const [review, setReview] = useState<Review | null>(null);
   const [sent, setSent] = useState<OutputOf<typeof OPERATIONS.pay> | null>(null);
+  const [awaiting, setAwaiting] = useState<AwaitingApproval | null>(null);
   const chosen = wallets.data?.find((w) => w.walletID === walletId) ?? null;
 
   // Any edit after a review makes it stale: it is dropped, and must be asked for again.
@@ -66,6 +69,7 @@ export function SendView() {
 
   const ask = useSubmit(async () => {
     setSent(null);
+    setAwaiting(null);
     setReview(null);
     const basis = { uri, amount, walletId };
     const { satoshis, error } = amountOf(amount);
@@ -83,8 +87,14 @@ export function SendView() {
       idempotencyKey: review.idempotencyKey,
       // Pays exactly what the review showed, or is refused.
       reviewId: review.quote.reviewId,
+    }).catch((err: unknown) => {
+      // The policy sent it for approval (202): not a failure; it is recorded and waits, so the form is done too.
+      const waiting = awaitingApprovalOf(err);
+      if (!waiting) throw err;
+      setAwaiting(waiting);
+      return null;
     });
-    setSent(r);
+    if (r) setSent(r);
     setReview(null);
     setUri('');
     setAmount(emptyAmount(amount.unit));
@@ -100,6 +110,7 @@ export function SendView() {
       <Paper withBorder p="md">
         <form onSubmit={ask.onSubmit}>
           <Stack gap="sm">
+            <PayeePick destination={uri} onPick={edit(setUri)} />
             <TextInput
               label="Pay to"
               description="payto:alice@example.com?amount=10000&purpose=…, a paymail, bitcoin:<address>?amount=<BSV>, or an address"
@@ -183,6 +194,12 @@ export function SendView() {
                 ? 'Delivered directly to the receiver (paymail P2P), which broadcasts it; Keystead checks that the network sees it.'
                 : 'Broadcast to the network.'}
             </Text>
+            <PaymentPolicyPreview
+              walletId={review.basis.walletId}
+              outputs={q.recipients}
+              paymail={paymail}
+              reviewId={review.quote.reviewId}
+            />
             {!q.sufficient && (
               <Alert color="red" role="alert" data-testid="review-problem">
                 {q.problem}
@@ -213,6 +230,7 @@ export function SendView() {
         </Paper>
       )}
 
+      {awaiting && <PaymentAwaitingApproval awaiting={awaiting} />}
       {sent && (
         <Alert color="teal" title={sent.seenByChain ? 'Sent' : 'Sent — waiting for the network'} data-testid="payment-sent">
           <Stack gap={4}>

@@ -58,7 +58,13 @@ export function Shell() {
         {/* Scrolls on its own when the window is short (or zoomed in), so every view stays reachable. */}
         <AppShell.Section grow component={ScrollArea}>
           {views.map((v) => (
-            <NavLink key={v.id} href={`#/${v.id}`} label={v.label} active={v.id === active?.id} />
+            <NavLink
+              key={v.id}
+              href={`#/${v.id}`}
+              label={v.label}
+              active={v.id === active?.id}
+              rightSection={v.Badge ? <v.Badge /> : undefined}
+            />
           ))}
         </AppShell.Section>
       </AppShell.Navbar>

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { canCall, OPERATIONS as OPS, type AnyContract } from '../../shared/operations.js';
 import type { Role } from '../../shared/roles.js';
 import { ApiView } from './ApiView.js';
+import { ApprovalsView } from './ApprovalsView.js';
 import { AuditView } from './AuditView.js';
 import { ContractsView } from './ContractsView.js';
 import { DataView } from './DataView.js';
@@ -9,6 +10,9 @@ import { FeeManagerView } from './FeeManagerView.js';
 import { HistoryView } from './HistoryView.js';
 import { InvoicesView } from './InvoicesView.js';
 import { LookupView } from './LookupView.js';
+import { PayeesView } from './PayeesView.js';
+import { PoliciesView } from './PoliciesView.js';
+import { ApprovalsBadge } from './policies/ApprovalsBadge.js';
 import { SendView } from './SendView.js';
 import { TokensView } from './TokensView.js';
 import { NetworkView } from './NetworkView.js';
@@ -27,6 +31,8 @@ export interface ViewDef {
   label: string;
   requires: AnyContract;
   Component: ComponentType;
+  /** A count beside the view's name in the navigation (e.g. payments awaiting the user's vote). */
+  Badge?: ComponentType;
 }
 
 export const VIEWS: readonly ViewDef[] = [
@@ -36,6 +42,9 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'receive', label: 'Receive', requires: OPS.walletAddresses, Component: ReceiveView },
   { id: 'history', label: 'History', requires: OPS.history, Component: HistoryView },
   { id: 'invoices', label: 'Invoices', requires: OPS.listInvoices, Component: InvoicesView },
+  { id: 'payees', label: 'Payee book', requires: OPS.listPayees, Component: PayeesView },
+  { id: 'approvals', label: 'Approvals', requires: OPS.listApprovals, Component: ApprovalsView, Badge: ApprovalsBadge },
+  { id: 'policies', label: 'Payment policy', requires: OPS.getPolicy, Component: PoliciesView },
   { id: 'tokens', label: 'Tokens', requires: OPS.balance, Component: TokensView },
   { id: 'lookup', label: 'Lookup', requires: OPS.lookup, Component: LookupView },
   { id: 'data', label: 'Write data', requires: OPS.post, Component: DataView },

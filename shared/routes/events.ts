@@ -22,7 +22,7 @@ export const EVENT_ROUTES = {
     },
     auth: 'credentials',
     summary:
-      'Server-Sent Events of what changed (balance, payment.received, payment.state, token.received, block, rate, sync.state, sync.error, feeManager.low; reset when a replay is no longer possible), only what the caller may see. Credentials as on every route, or `?ticket=` from POST /v1/events/ticket; `Last-Event-ID` replays what a reconnecting client missed.',
+      'Server-Sent Events of what changed (balance, payment.received, payment.state, token.received, block, rate, sync.state, sync.error, feeManager.low, payees; reset when a replay is no longer possible), only what the caller may see. Credentials as on every route, or `?ticket=` from POST /v1/events/ticket; `Last-Event-ID` replays what a reconnecting client missed.',
     query: z.object({
       [EVENT_TICKET_PARAM]: z
         .preprocess((t) => (Array.isArray(t) ? NO_SUCH_TICKET : t), z.string().optional())

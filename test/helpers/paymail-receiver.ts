@@ -19,6 +19,8 @@ export interface Receiver {
   received: string[];
   /** Sets how it answers receive-transaction; the default is 200 with the transaction's own txid. */
   answer(fn: (hex: string, txid: string) => ReceiverAnswer | Promise<ReceiverAnswer>): void;
+  /** Sets the outputs it asks for when asked to be paid `satoshis`; the default is one output to `address`. */
+  destinations(fn: (satoshis: number) => { script: string; satoshis: number }[]): void;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
   const address = PrivateKey.fromRandom().toAddress();
   const received: string[] = [];
   let answer = (_hex: string, txid: string): ReceiverAnswer | Promise<ReceiverAnswer> => ({ status: 200, body: { txid, note: 'thanks' } });
+  let destinations = (satoshis: number) => [{ script: new P2PKH().lock(address).toHex(), satoshis }];
   let base = '';
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -47,7 +50,7 @@ export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
       if (url.startsWith('/p2p/')) {
         const { satoshis } = JSON.parse(body || '{}') as { satoshis: number };
         return send(200, {
-          outputs: [{ script: new P2PKH().lock(address).toHex(), satoshis }],
+          outputs: destinations(satoshis),
           reference: `ref-${received.length}-${Date.now()}`,
         });
       }
@@ -71,6 +74,9 @@ export async function startReceiver(domain = 'evil.test'): Promise<Receiver> {
     received,
     answer(fn) {
       answer = fn;
+    },
+    destinations(fn) {
+      destinations = fn;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

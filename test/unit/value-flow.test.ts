@@ -7,7 +7,7 @@ import { P2PKH, PrivateKey, Transaction, UnlockingScript, LockingScript } from '
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider } from '../../main/chain/types.js';
 import type { Credentials } from '../../main/engine/context.js';
-import type { ValueMoveIntent } from '../../main/engine/payments/authorise.js';
+import type { ValueMoveIntent } from '../../main/engine/value-move.js';
 import type { SigningAccount } from '../../main/engine/payments/keyring.js';
 import { changeAddressesOf, planAndReserve } from '../../main/engine/payments/plan.js';
 import type { PaymentServices } from '../../main/engine/payments/services.js';
@@ -343,13 +343,22 @@ describe('value flow: what a failing step leaves behind', () => {
     assert.deepEqual(held(first.reserved()), { coins: 0, tokens: 0, changeUsed: false, recorded: true });
   });
 
-  it('a refused move is never built, and gives back what it reserved', async () => {
+  it('a refused move reserves nothing and is never built (the check runs before the reservation, in its transaction)', async () => {
     const m = watched(move({ build: () => assert.fail('built after the policy refused') }));
     services.authoriseValueMove = () => {
       throw new DomainError('FORBIDDEN', 'over the limit');
     };
     await rejectsWith(moveValue(services, m.move), 'FORBIDDEN', /over the limit/);
-    assert.deepEqual(held(m.reserved()), { coins: 0, tokens: 0, changeUsed: false, recorded: false });
+    assert.equal(m.reserved(), null, 'never reserved');
+    assert.deepEqual(repos.walletUtxos.reserved(), []);
+    assert.deepEqual(repos.tokens.reserved(), []);
+  });
+
+  it('a check that holds something is given back with the reservation when the move fails before it is recorded', async () => {
+    let released = 0;
+    services.authoriseValueMove = () => ({ release: () => void released++ });
+    await failing({ build: () => Promise.reject(new DomainError('BUSY', 'signing failed')) }, 'BUSY');
+    assert.equal(released, 1);
   });
 });
 

@@ -2,7 +2,7 @@ import type { Repos } from '../context.js';
 import type { PaymailClient } from '../paymail/client.js';
 import type { WalletSync } from '../sync/wallet-sync.js';
 import type { WalletServices } from '../wallets/services.js';
-import type { AuthoriseValueMove } from './authorise.js';
+import type { AuthoriseValueMove } from '../value-move.js';
 import type { KeyRing } from './keyring.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Transaction } from '@bsv/sdk';
 import type { PayOutput } from '../../../shared/operations.js';
 import type { FeePolicy } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
-import type { ValueMoveIntent } from './authorise.js';
+import type { ValueMoveIntent } from '../value-move.js';
 import type { SigningAccount } from './keyring.js';
 import { buildTransaction, changeAddressesOf, planAndReserve, type PaymentOutput, type Plan } from './plan.js';
 import type { PaymentServices } from './services.js';
@@ -12,7 +12,7 @@ import { recordSubmission, sendSubmission, type Submission } from './submit.js';
  * The one way value leaves a wallet: a payment, a token's contract and issue, a token transfer, merge or
  * redemption. Its steps run in this order, and only here:
  *
- *   reserve → authorise → build and sign → record → send
+ *   authorise and reserve → build and sign → record → send
  *
  * Reserving is one database transaction, so no coin (or token output) is ever taken by two moves. The
  * organisation's policy then sees every move, with its coins held, before anything is signed. Until the
@@ -80,14 +80,25 @@ export async function moveValue<R extends Reservation>(services: PaymentServices
  * spends its contract's change).
  */
 export async function recordValueMove<R extends Reservation>(services: PaymentServices, move: ValueMove<R>): Promise<RecordedMove<R>> {
-  const reservation = services.db.transaction(() => move.reserve())();
+  // The policy's check and the reservation are one database transaction: a limit's window and the coins are
+  // taken together, and a refusal (or a move sent for approval) reserves nothing.
+  const held = services.db.transaction(() => {
+    const ticket =
+      services.authoriseValueMove({ ...move.intent, counterparty: move.intent.counterparty ?? move.counterparty }) ?? undefined;
+    return ticket?.awaiting ? { ticket, reservation: null } : { ticket, reservation: move.reserve() };
+  })();
+  if (!held.reservation) throw held.ticket!.awaiting!;
+  const { reservation, ticket } = held;
   try {
-    await services.authoriseValueMove(move.intent);
     const submission = submissionOf(move, reservation, await move.build(reservation));
     recordSubmission(services, submission, move.alsoRecord && (() => move.alsoRecord!(submission)));
     return { reservation, submission };
   } catch (err) {
-    giveBack(services, reservation, () => move.alsoGiveBack?.(reservation));
+    giveBack(services, reservation, () => {
+      move.alsoGiveBack?.(reservation);
+      // What the policy counted for this move no longer counts: nothing was signed and kept.
+      ticket?.release();
+    });
     throw err;
   }
 }

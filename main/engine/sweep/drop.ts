@@ -147,6 +147,45 @@ async function sweepTokens(
 }
 
 /**
+ * The payment policy sees a sweep before anything is sent: its BSV as one move into the wallet, and each
+ * token output as a move of its token, in one database transaction (a refusal of any stops the sweep).
+ * A sweep cannot wait for approvals: its key is never stored (authorise.ts refuses it with that reason).
+ */
+function authoriseSweep(
+  services: SweepServices,
+  wallet: Parameters<SweepServices['authoriseValueMove']>[0]['wallet'],
+  from: string,
+  coins: KeyCoin[],
+  tokenOutputs: ChainUtxo[],
+  bsvTo: string,
+  tokenTo: string,
+): void {
+  services.db.transaction(() => {
+    const total = coins.reduce((s, c) => s + c.satoshis, 0);
+    if (total > 0)
+      services.authoriseValueMove({
+        kind: 'sweep',
+        wallet,
+        outputs: [{ script: p2pkhScript(pkhOfAddress(bsvTo)), satoshis: total }],
+        tokenId: null,
+        counterparty: from,
+      });
+    for (const t of tokenOutputs) {
+      const found = services.tokenTemplates.recognise(t.script);
+      const tokenId = found ? tokenIdOf(found.token) : null;
+      if (tokenId)
+        services.authoriseValueMove({
+          kind: 'sweep',
+          wallet,
+          outputs: [{ script: p2pkhScript(pkhOfAddress(tokenTo)), satoshis: t.satoshis }],
+          tokenId,
+          counterparty: from,
+        });
+    }
+  })();
+}
+
+/**
  * POST /v1/drop: sweeps a private key into a wallet of the caller. Its tokens first (each a transfer to the
  * wallet), then all its BSV in one transaction to a fresh receive address, the fee taken from the swept
  * amount. Each transaction is broadcast and booked like any the wallet receives. The key lives only in this
@@ -193,6 +232,7 @@ export async function drop(ctx: OpContext<SweepServices>, input: ParsedInputOf<t
   if (!coins.length && !tokenOutputs.length)
     throw new DomainError('INSUFFICIENT_FUNDS', `The key's address ${address} holds nothing to sweep.`);
 
+  authoriseSweep(services, wallet, address, coins, tokenOutputs, bsvTo.address, tokenTo.address);
   const left = await sweepTokens(services, key, pkhOfAddress(tokenTo.address), policy, tokenOutputs, coins, out);
   for (let i = 0; i < left.length; i += MAX_INPUTS) {
     const chunk = left.slice(i, i + MAX_INPUTS);

@@ -1,3 +1,4 @@
+import { callScope } from '../context.js';
 import { DomainError } from '../../../shared/errors.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import { OPERATIONS } from '../../../shared/operations.js';
@@ -43,17 +44,25 @@ export async function runBatch<T>(
   const txIds: string[] = [];
   const errors: BatchOutput['errors'] = [];
   const results: NonNullable<BatchOutput['results']> = [];
+  let firstError: DomainError | undefined;
+  const scope = callScope.getStore();
   for (const [index, item] of items.entries()) {
     try {
-      const r = await run(item, index);
+      // Each item is its own request as the payment policy sees it: one that waits for approvals keeps only
+      // itself (a one-item batch) to run again, never the items already paid.
+      const r = scope
+        ? await callScope.run({ ...scope, input: { ...(scope.input as object), dataArray: [item] } }, () => run(item, index))
+        : await run(item, index);
       const outcome = Array.isArray(r) ? { txIds: r, replayed: false } : r;
       txIds.push(...outcome.txIds);
       results.push({ index, txIds: outcome.txIds, code: null, msg: null, ...(outcome.replayed ? { replayed: true } : {}) });
     } catch (err) {
       const e = err instanceof DomainError ? err : new DomainError('INTERNAL', unexpected(what));
       if (!(err instanceof DomainError)) logger?.error({ err, index, what }, 'a batch item failed unexpectedly; the other items go on');
-      errors.push({ index, code: e.code, msg: e.message });
-      results.push({ index, txIds: [], code: e.code, msg: e.message });
+      const approvalId = typeof e.details.approvalId === 'string' ? { approvalId: e.details.approvalId } : {};
+      errors.push({ index, code: e.code, msg: e.message, ...approvalId });
+      results.push({ index, txIds: [], code: e.code, msg: e.message, ...approvalId });
+      firstError ??= e;
     }
   }
   if (errors.length === items.length) {
@@ -61,7 +70,8 @@ export async function runBatch<T>(
     throw new DomainError(
       items.length === 1 ? (first.code as DomainError['code']) : 'VALIDATION_FAILED',
       items.length === 1 ? first.msg : `Every ${what} failed: ${errors.map((e) => `#${e.index}: ${e.msg}`).join('; ')}`,
-      { errors, txIds: [], results },
+      // One item: its error's own details too (an approval's id).
+      { ...(items.length === 1 ? firstError!.details : {}), errors, txIds: [], results },
     );
   }
   return errors.length

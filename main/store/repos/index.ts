@@ -1,10 +1,13 @@
 import type { Db } from '../database.js';
 import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
+import { createApprovalRepo } from './approvals.js';
 import { createInvoiceRepo } from './invoices.js';
 import { createAuditRepo } from './audit.js';
 import { createOrganisationRepo } from './organisation.js';
 import { createPaymentRepo } from './payments.js';
+import { createPayeeRepo } from './payees.js';
+import { createPolicyRepo } from './policies.js';
 import { createRateRepo } from './rates.js';
 import { createSecondFactorRepo } from './second-factors.js';
 import { createSessionRepo } from './sessions.js';
@@ -34,6 +37,9 @@ export function createRepos(db: Db) {
     tokens: createTokenRepo(db),
     tokenTemplates: createTokenTemplateRepo(db),
     invoices: createInvoiceRepo(db),
+    payees: createPayeeRepo(db),
+    policies: createPolicyRepo(db),
+    approvals: createApprovalRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

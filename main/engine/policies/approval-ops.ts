@@ -1,0 +1,220 @@
+import type { z } from 'zod';
+import type { approvalReview } from '../../../shared/contracts/approvals.js';
+import { DomainError } from '../../../shared/errors.js';
+import type { OPERATIONS } from '../../../shared/operations.js';
+import type { OutputOf, ParsedInputOf } from '../../../shared/operation.js';
+import type { ApprovalRow, ApprovalState } from '../../store/repos/approvals.js';
+import { activeFactor, checkSecondFactor } from '../auth/second-factor.js';
+import { callerOf, type Caller, type OpContext } from '../context.js';
+import { listWords, roleWords } from '../../../shared/policy-words.js';
+import type { Role } from '../../../shared/roles.js';
+import { approvalExpiryHours, setApprovalExpiryHours } from './settings.js';
+import type { PolicyServices } from './services.js';
+
+type ApprovalOutput = OutputOf<typeof OPERATIONS.getApproval>;
+type Review = z.infer<typeof approvalReview>;
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+/** Whether the request's rule names `who` as an approver (by role, uid or e-mail). */
+function named(row: ApprovalRow, who: Caller): boolean {
+  return row.approverRoles.includes(who.role) || row.approverUids.some((u) => u === who.uid || u.toLowerCase() === who.email.toLowerCase());
+}
+
+/** Whether `who` may vote on a request: named by its rule, not its initiator, not voted yet. */
+function mayVote(services: PolicyServices, row: ApprovalRow, who: Caller): boolean {
+  if (row.state !== 'awaiting_approval' || who.uid === row.initiatorUid) return false;
+  return named(row, who) && !services.repos.approvals.votes(row.id).some((v) => v.voterUid === who.uid);
+}
+
+/** Ends a request that stayed open past its expiry: nothing moves, its place in the windows is given back. */
+export function expireOverdue(services: PolicyServices): void {
+  const now = services.now();
+  for (const id of services.repos.approvals.expiredOpen(now)) {
+    const ended = services.db.transaction(() => {
+      if (!services.repos.approvals.transition(id, 'awaiting_approval', 'expired', now)) return false;
+      services.repos.policies.releaseApproval(id);
+      return true;
+    })();
+    if (ended) services.events.publish('approval', { approvalId: id, state: 'expired' }, { kind: 'everyone' });
+  }
+}
+
+function output(services: PolicyServices, row: ApprovalRow, who: Caller | null): ApprovalOutput {
+  const email = (uid: string) => services.repos.users.byUid(uid)?.email ?? null;
+  const review = JSON.parse(row.review) as Review;
+  const votes = services.repos.approvals.votes(row.id);
+  const approverWords = [...row.approverRoles.map((r) => roleWords(r as Role)), ...row.approverUids];
+  return {
+    approvalId: row.id,
+    state: row.state,
+    review,
+    initiator: { uid: row.initiatorUid, email: email(row.initiatorUid), apiKeyId: row.initiatorKey },
+    rule: row.rule,
+    words: `${row.needed} approval${row.needed === 1 ? '' : 's'} from ${listWords(approverWords)} (${row.rule} of policy version ${row.policyVersion})`,
+    policyVersion: row.policyVersion,
+    needed: row.needed,
+    approverRoles: row.approverRoles,
+    approverUsers: row.approverUids,
+    votes: votes.map((v) => ({ uid: v.voterUid, email: email(v.voterUid), vote: v.vote, at: iso(v.at)! })),
+    canVote: who !== null && mayVote(services, row, who),
+    createdAt: iso(row.createdAt)!,
+    expiresAt: iso(row.expiresAt)!,
+    decidedAt: iso(row.decidedAt),
+    txid: row.txid,
+    error: row.error,
+  };
+}
+
+/** A request the caller may see: admins and managers see all; others the ones they asked for or are named to approve. */
+function visible(row: ApprovalRow, who: Caller): boolean {
+  return who.role === 'admin' || who.role === 'manager' || row.initiatorUid === who.uid || named(row, who);
+}
+
+function load(services: PolicyServices, id: string, who: Caller): ApprovalRow {
+  expireOverdue(services);
+  const row = services.repos.approvals.byId(id);
+  if (!row || !visible(row, who)) throw new DomainError('NOT_FOUND', `No payment awaiting approval has the id ${id}.`);
+  return row;
+}
+
+export function listApprovals(
+  ctx: OpContext<PolicyServices>,
+  input: ParsedInputOf<typeof OPERATIONS.listApprovals>,
+): OutputOf<typeof OPERATIONS.listApprovals> {
+  const { services } = ctx;
+  const who = callerOf(ctx);
+  expireOverdue(services);
+  const rows = services.repos.approvals.list(input.state as ApprovalState | 'all').filter((r) => visible(r, who));
+  const awaitingMyVote = services.repos.approvals.list('awaiting_approval').filter((r) => mayVote(services, r, who)).length;
+  return { approvals: rows.map((r) => output(services, r, who)), awaitingMyVote };
+}
+
+export function getApproval(ctx: OpContext<PolicyServices>, input: ParsedInputOf<typeof OPERATIONS.getApproval>): ApprovalOutput {
+  const who = callerOf(ctx);
+  return output(ctx.services, load(ctx.services, input.approvalId, who), who);
+}
+
+/** A vote is confirmed with a code when the voter has two-step sign-in. */
+function confirmVoter(ctx: OpContext<PolicyServices>, who: Caller, otp: string | undefined): void {
+  const factor = activeFactor(ctx.services, who.uid);
+  if (!factor) return;
+  if (!otp)
+    throw new DomainError('OTP_REQUIRED', 'You have two-step sign-in: confirm your vote with the code from your authenticator app (otp).');
+  checkSecondFactor(ctx.services, factor, otp, ctx.meta.clientId, { allowRecovery: false });
+}
+
+async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { walletPassword?: string }): Promise<void> {
+  try {
+    const { txid } = await services.runApproved(row, secrets);
+    services.repos.approvals.transition(row.id, 'approved', 'sent', services.now(), txid ? { txid } : {});
+    services.events.publish('approval', { approvalId: row.id, state: 'sent' }, { kind: 'everyone' });
+  } catch (err) {
+    const needsPassword =
+      err instanceof DomainError && (err.code === 'WALLET_LOCKED' || err.code === 'PASSWORD_REQUIRED') && !secrets.walletPassword;
+    // A wallet that needs its password waits for its initiator to send it (the password is never stored).
+    if (needsPassword) return;
+    const message = err instanceof DomainError ? err.message : 'Keystead could not send it (the error was logged).';
+    if (!(err instanceof DomainError))
+      services.logger.error({ approvalId: row.id, err: (err as Error).message }, 'an approved payment failed');
+    services.db.transaction(() => {
+      services.repos.approvals.transition(row.id, 'approved', 'failed', services.now(), { error: message });
+      services.repos.policies.releaseApproval(row.id);
+    })();
+    services.events.publish('approval', { approvalId: row.id, state: 'failed' }, { kind: 'everyone' });
+  }
+}
+
+export async function approvePayment(
+  ctx: OpContext<PolicyServices>,
+  input: ParsedInputOf<typeof OPERATIONS.approvePayment>,
+): Promise<ApprovalOutput> {
+  const { services } = ctx;
+  const who = callerOf(ctx);
+  const row = load(services, input.approvalId, who);
+  if (row.state !== 'awaiting_approval')
+    throw new DomainError('CONFLICT', `This payment is ${row.state.replace('_', ' ')}; it takes no more votes.`);
+  if (row.initiatorUid === who.uid) throw new DomainError('FORBIDDEN', 'You asked for this payment: your own approval does not count.');
+  if (!mayVote(services, row, who))
+    throw new DomainError('FORBIDDEN', 'You are not among the approvers this payment needs, or you have voted on it already.');
+  confirmVoter(ctx, who, input.otp);
+  const now = services.now();
+  const last = services.db.transaction(() => {
+    if (!services.repos.approvals.vote(row.id, who.uid, 'approve', now))
+      throw new DomainError('CONFLICT', 'You have voted on this payment already.');
+    const approvals = services.repos.approvals.votes(row.id).filter((v) => v.vote === 'approve').length;
+    return approvals >= row.needed && services.repos.approvals.transition(row.id, 'awaiting_approval', 'approved', now);
+  })();
+  services.events.publish('approval', { approvalId: row.id, state: last ? 'approved' : 'awaiting_approval' }, { kind: 'everyone' });
+  if (last) await carryOut(services, services.repos.approvals.byId(row.id)!, {});
+  return output(services, services.repos.approvals.byId(row.id)!, who);
+}
+
+export function rejectPayment(ctx: OpContext<PolicyServices>, input: ParsedInputOf<typeof OPERATIONS.rejectPayment>): ApprovalOutput {
+  const { services } = ctx;
+  const who = callerOf(ctx);
+  const row = load(services, input.approvalId, who);
+  if (row.state !== 'awaiting_approval')
+    throw new DomainError('CONFLICT', `This payment is ${row.state.replace('_', ' ')}; it takes no more votes.`);
+  if (!mayVote(services, row, who))
+    throw new DomainError('FORBIDDEN', 'You are not among the approvers this payment needs, or you have voted on it already.');
+  confirmVoter(ctx, who, input.otp);
+  const now = services.now();
+  services.db.transaction(() => {
+    services.repos.approvals.vote(row.id, who.uid, 'reject', now);
+    if (
+      !services.repos.approvals.transition(
+        row.id,
+        'awaiting_approval',
+        'rejected',
+        now,
+        input.reason ? { error: `Rejected: ${input.reason}` } : {},
+      )
+    )
+      throw new DomainError('CONFLICT', 'This payment was decided meanwhile.');
+    services.repos.policies.releaseApproval(row.id);
+  })();
+  services.events.publish('approval', { approvalId: row.id, state: 'rejected' }, { kind: 'everyone' });
+  return output(services, services.repos.approvals.byId(row.id)!, who);
+}
+
+export function cancelApproval(ctx: OpContext<PolicyServices>, input: ParsedInputOf<typeof OPERATIONS.cancelApproval>): ApprovalOutput {
+  const { services } = ctx;
+  const who = callerOf(ctx);
+  const row = load(services, input.approvalId, who);
+  if (row.initiatorUid !== who.uid) throw new DomainError('FORBIDDEN', 'Only who asked for this payment may cancel it.');
+  const ended = services.db.transaction(() => {
+    const done = services.repos.approvals.transition(row.id, 'awaiting_approval', 'cancelled', services.now());
+    if (done) services.repos.policies.releaseApproval(row.id);
+    return done;
+  })();
+  if (!ended)
+    throw new DomainError(
+      'CONFLICT',
+      `This payment is ${services.repos.approvals.byId(row.id)!.state.replace('_', ' ')}; it can no longer be cancelled.`,
+    );
+  services.events.publish('approval', { approvalId: row.id, state: 'cancelled' }, { kind: 'everyone' });
+  return output(services, services.repos.approvals.byId(row.id)!, who);
+}
+
+export async function sendApproved(
+  ctx: OpContext<PolicyServices>,
+  input: ParsedInputOf<typeof OPERATIONS.sendApproved>,
+): Promise<ApprovalOutput> {
+  const { services } = ctx;
+  const who = callerOf(ctx);
+  const row = load(services, input.approvalId, who);
+  if (row.initiatorUid !== who.uid) throw new DomainError('FORBIDDEN', 'Only who asked for this payment may send it.');
+  if (row.state !== 'approved')
+    throw new DomainError('CONFLICT', `This payment is ${row.state.replace('_', ' ')}; only an approved one waiting to be sent can be.`);
+  await carryOut(services, row, { walletPassword: input.walletPassword });
+  return output(services, services.repos.approvals.byId(row.id)!, who);
+}
+
+export function approvalSettings(
+  ctx: OpContext<PolicyServices>,
+  input: ParsedInputOf<typeof OPERATIONS.approvalSettings>,
+): OutputOf<typeof OPERATIONS.approvalSettings> {
+  if (input.expiryHours !== undefined) setApprovalExpiryHours(ctx.services, input.expiryHours);
+  return { expiryHours: approvalExpiryHours(ctx.services) };
+}

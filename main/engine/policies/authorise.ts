@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { OPEN_POLICY, policyDocument, type PolicyDocument } from '../../../shared/contracts/policies.js';
+import type { approvalReview } from '../../../shared/contracts/approvals.js';
+import { DomainError } from '../../../shared/errors.js';
+import { holderAddressOf, p2pkhAddressOf } from '../../chain/script.js';
+import { callScope, type CallScope } from '../context.js';
+import type { ValueMoveIntent, ValueMoveTicket } from '../value-move.js';
+import { payeeFor } from '../payees/book.js';
+import { assetKey, evaluate, type Destination, type MoveFacts } from './evaluate.js';
+import { approvalExpiryMs } from './settings.js';
+import type { PolicyServices } from './services.js';
+import type { z } from 'zod';
+
+type Review = z.infer<typeof approvalReview>;
+
+/** Input fields never stored with a request awaiting approval: the initiator gives them again if needed. */
+const SECRET_FIELDS = new Set(['walletPassword', 'password', 'otp', 'privateKey', 'secretKey', 'mnemonic', 'mnemonicPhrase']);
+
+function withoutSecrets(input: unknown): unknown {
+  if (Array.isArray(input)) return input.map(withoutSecrets);
+  if (input === null || typeof input !== 'object') return input;
+  return Object.fromEntries(
+    Object.entries(input)
+      .filter(([k]) => !SECRET_FIELDS.has(k))
+      .map(([k, v]) => [k, withoutSecrets(v)]),
+  );
+}
+
+/** Whether running the call again would need a secret that is never stored (a swept key). */
+function needsStoredSecret(input: unknown): boolean {
+  const i = (input ?? {}) as Record<string, unknown>;
+  return typeof i.privateKey === 'string' || typeof i.secretKey === 'string';
+}
+
+/** The paymail a move pays, when its counterparty is one (`alias@domain`, or a `payto:`/URI naming one). */
+function paymailOf(counterparty: string | null | undefined): string | null {
+  if (!counterparty) return null;
+  const bare = counterparty
+    .replace(/^(payto|bitcoin|pay):/i, '')
+    .split('?')[0]
+    .trim()
+    .toLowerCase();
+  return /^[^@\s/]+@[a-z0-9.-]+\.[a-z]{2,}$/.test(bare) ? bare : null;
+}
+
+/**
+ * The policy's document in force, parsed once per version (the check runs on every move, so a pay with
+ * ten rules costs a row read and the rules' evaluation, not a parse).
+ */
+export class PolicyCache {
+  private cached: { version: number; doc: PolicyDocument } | null = null;
+
+  constructor(private readonly services: Pick<PolicyServices, 'repos'>) {}
+
+  current(): { version: number; doc: PolicyDocument } {
+    const row = this.services.repos.policies.active();
+    if (!row) return { version: 0, doc: OPEN_POLICY };
+    if (this.cached?.version !== row.version) this.cached = { version: row.version, doc: policyDocument.parse(JSON.parse(row.document)) };
+    return this.cached;
+  }
+}
+
+/** The move as the policy judges it: its asset and amount in the asset's own unit, and where it pays. */
+export function factsOf(services: Pick<PolicyServices, 'repos'>, move: ValueMoveIntent, scope: CallScope | undefined): MoveFacts {
+  const caller = scope?.caller ?? null;
+  const paymail = paymailOf(move.counterparty);
+  // What stays in the wallet (a token transfer's change back to it) moves nothing: only what leaves counts.
+  const leaving = move.outputs
+    .map((o) => ({ ...o, address: p2pkhAddressOf(o.script) ?? holderAddressOf(o.script) }))
+    .filter((o) => o.address === null || services.repos.addresses.owner(o.address)?.walletRow !== move.wallet.id);
+  const destinations: Destination[] = leaving.map((o) => ({ address: o.address, paymail }));
+  const satoshis = leaving.reduce((s, o) => s + o.satoshis, 0);
+  let asset: MoveFacts['asset'] = 'bsv';
+  let amount = satoshis;
+  if (move.tokenId) {
+    const token = services.repos.tokens.get(move.tokenId);
+    const nft = token !== null && (token.supply === 1 || !token.splittable);
+    asset = nft ? 'nfts' : 'tokens';
+    amount = nft ? leaving.length : Math.floor(satoshis / (token?.satsPerToken ?? 1));
+  }
+  return {
+    initiator: caller ? { uid: caller.uid, email: caller.email, role: caller.role, apiKeyId: caller.apiKeyId ?? null } : null,
+    walletID: move.wallet.walletId,
+    walletRow: move.wallet.id,
+    asset,
+    tokenId: move.tokenId,
+    amount,
+    destinations,
+  };
+}
+
+/** What `evaluate` asks of the world, answered from this engine's tables. */
+export function lookupsFor(services: Pick<PolicyServices, 'repos'>, facts: MoveFacts, now: number) {
+  const asset = assetKey(facts);
+  return {
+    now,
+    payee: (d: Destination) => {
+      const match = payeeFor(services.repos, { paymail: d.paymail ?? undefined, address: d.address ?? undefined }, now);
+      return match ? { payeeId: match.payeeId, usable: match.usable } : null;
+    },
+    windowTotal: (per: 'initiator' | 'wallet', since: number) =>
+      per === 'initiator'
+        ? facts.initiator
+          ? services.repos.policies.windowTotal({ asset, since, initiator: facts.initiator.uid })
+          : 0
+        : services.repos.policies.windowTotal({ asset, since, walletRow: facts.walletRow }),
+    satoshisPerUnit: (currency: string) => {
+      const rate = services.repos.rates.get(currency.toUpperCase());
+      return rate && rate.rate > 0 ? 1e8 / rate.rate : null;
+    },
+  };
+}
+
+const sameMultiset = (a: readonly string[], b: readonly string[]) => {
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/**
+ * The organisation's check of every move of value (payments/value-flow.ts calls it inside the database
+ * transaction that reserves the move's coins, and the sweep before it broadcasts). Synchronous on purpose:
+ * the window's sum and this move's place in it are read and written in one step, so fifty payments arriving
+ * together are held to the total as one would be.
+ *
+ * - allow: the move counts in its windows (`held`) until it ends without being recorded (the ticket).
+ * - deny: POLICY_DENIED with the rule's reason; nothing is reserved.
+ * - approve: the request is recorded with its exact review (and counts in its windows while it waits), and
+ *   the call answers APPROVAL_REQUIRED (202) with its id; nothing is reserved or signed.
+ * - an approved request carried out (the call scope names it): the move must pay exactly the reviewed
+ *   outputs (for a paymail, the same amounts to the same paymail: its host gives fresh scripts), else
+ *   APPROVAL_MISMATCH and nothing is sent.
+ */
+export function createPolicyAuthoriser(
+  services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'events'>,
+  cache = new PolicyCache(services),
+) {
+  return (move: ValueMoveIntent): ValueMoveTicket => {
+    const scope = callScope.getStore();
+    const facts = factsOf(services, move, scope);
+    const now = services.now();
+    const { repos } = services;
+    const asset = assetKey(facts);
+
+    if (scope?.approval) {
+      const reviewed = scope.approval;
+      const paymail = paymailOf(reviewed.counterparty);
+      const same = paymail
+        ? paymailOf(move.counterparty) === paymail &&
+          sameMultiset(
+            move.outputs.map((o) => String(o.satoshis)),
+            reviewed.outputs.map((o) => String(o.satoshis)),
+          )
+        : sameMultiset(
+            move.outputs.map((o) => `${o.script}:${o.satoshis}`),
+            reviewed.outputs.map((o) => `${o.script}:${o.satoshis}`),
+          );
+      if (!same)
+        throw new DomainError(
+          'APPROVAL_MISMATCH',
+          paymail
+            ? `${paymail} now asks for other outputs than the ones approved; nothing was sent. Ask again for a new approval.`
+            : 'The payment no longer pays exactly what was approved; nothing was sent.',
+        );
+      const id = repos.policies.holdApproval(reviewed.approvalId);
+      return { release: () => id !== null && repos.policies.releaseMove(id) };
+    }
+
+    const { version, doc } = cache.current();
+    const decision = evaluate(doc, facts, lookupsFor(services, facts, now));
+    const { action } = decision;
+    if (action.action === 'deny')
+      throw new DomainError('POLICY_DENIED', `The organisation's payment policy refuses this (${decision.rule}): ${action.reason}`, {
+        rule: decision.rule,
+      });
+    const initiator = facts.initiator?.uid ?? 'engine';
+    if (action.action === 'allow') {
+      const id = repos.policies.addMove({
+        at: now,
+        initiator,
+        walletRow: facts.walletRow,
+        asset,
+        amount: facts.amount,
+        state: 'held',
+        approvalId: null,
+      });
+      return { release: () => repos.policies.releaseMove(id) };
+    }
+
+    // Approvals: only a call of an operation can wait for them (it is what the approvers' last vote runs again),
+    // and only one that needs no secret to run again (a sweep's key is never stored).
+    if (!scope || !facts.initiator)
+      throw new DomainError(
+        'POLICY_DENIED',
+        `The organisation's payment policy needs approvals for this (${decision.rule}), and it was not asked for by anyone.`,
+      );
+    if (needsStoredSecret(scope.input))
+      throw new DomainError(
+        'POLICY_DENIED',
+        `The organisation's payment policy needs ${action.approvals.count} approval(s) for this (${decision.words}), and a sweep cannot wait for them: its key is never stored. One of the approvers can sweep it.`,
+        { rule: decision.rule },
+      );
+    const approvalId = `apr_${randomBytes(16).toString('base64url')}`;
+    const review: Review = {
+      operation: scope.operation,
+      walletID: move.wallet.walletId,
+      walletTitle: move.wallet.title,
+      asset: facts.asset === 'bsv' ? 'BSV' : facts.asset === 'nfts' ? `NFT ${facts.tokenId ?? ''}`.trim() : (facts.tokenId ?? 'tokens'),
+      amount: facts.amount,
+      outputs: move.outputs.map((o) => ({ script: o.script, satoshis: o.satoshis, address: p2pkhAddressOf(o.script) })),
+      counterparty: move.counterparty ?? null,
+      memo: typeof (scope.input as { memo?: unknown })?.memo === 'string' ? ((scope.input as { memo: string }).memo ?? null) : null,
+    };
+    repos.approvals.insert({
+      id: approvalId,
+      operation: scope.operation,
+      // Its own idempotency key: carrying it out twice (a retry after a crash) can never pay twice.
+      input: JSON.stringify({ ...(withoutSecrets(scope.input ?? {}) as object), idempotencyKey: approvalId }),
+      review: JSON.stringify(review),
+      walletRow: facts.walletRow,
+      initiatorUid: facts.initiator.uid,
+      initiatorKey: facts.initiator.apiKeyId,
+      policyVersion: version,
+      rule: decision.rule,
+      needed: action.approvals.count,
+      approverRoles: action.approvals.roles,
+      approverUids: action.approvals.users,
+      createdAt: now,
+      expiresAt: now + approvalExpiryMs(services),
+    });
+    repos.policies.addMove({ at: now, initiator, walletRow: facts.walletRow, asset, amount: facts.amount, state: 'awaiting', approvalId });
+    services.logger.info({ approvalId, rule: decision.rule, op: scope.operation }, 'a payment awaits approval');
+    services.events.publish('approval', { approvalId, state: 'awaiting_approval' }, { kind: 'everyone' });
+    // Returned, not thrown: the request and its place in the windows are kept with the check's transaction.
+    const awaiting = new DomainError(
+      'APPROVAL_REQUIRED',
+      `This payment needs ${action.approvals.count} approval${action.approvals.count === 1 ? '' : 's'} (${decision.words}). It waits as ${approvalId}; nothing has been reserved or signed.`,
+      { approvalId, state: 'awaiting_approval', rule: decision.rule, needed: action.approvals.count },
+    );
+    return { release: () => repos.policies.releaseApproval(approvalId), awaiting };
+  };
+}

@@ -1,0 +1,80 @@
+import { Alert, Badge, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { OPERATIONS as OPS } from '../../shared/operations.js';
+import { formatTime } from '../components/format.js';
+import { useLiveReload } from '../components/useLive.js';
+import { useLoad } from '../components/useLoad.js';
+import { useSession } from '../state/store.js';
+import { ApprovalActions } from './policies/ApprovalActions.js';
+import { ApprovalReview } from './policies/ApprovalReview.js';
+import { ApprovalSettings } from './policies/ApprovalSettings.js';
+import { reviewAmount, STATE_COLOR, STATE_LABEL, type Approval } from './policies/approval-words.js';
+
+function ApprovalCard({ a, myUid, twoStep, onDone }: { a: Approval; myUid: string; twoStep: boolean; onDone: () => void }) {
+  return (
+    <Paper withBorder p="md" data-testid="approval-card" data-approval-id={a.approvalId}>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Group gap="xs">
+            <Text fw={700}>{reviewAmount(a.review)}</Text>
+            <Text c="dimmed">from {a.review.walletTitle}</Text>
+          </Group>
+          <Badge color={STATE_COLOR[a.state]} variant="light" data-testid="approval-state">
+            {STATE_LABEL[a.state]}
+          </Badge>
+        </Group>
+        <Text size="xs" c="dimmed" ff="monospace">
+          {a.approvalId} · asked {formatTime(a.createdAt)}
+        </Text>
+        <ApprovalReview a={a} />
+        <ApprovalActions a={a} myUid={myUid} twoStep={twoStep} onDone={onDone} />
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Payments awaiting approval (or all of them): each with its review, and the votes, cancel or send the caller may give. */
+export function ApprovalsView() {
+  const call = useSession((s) => s.call);
+  const me = useSession((s) => s.me)!;
+  const [state, setState] = useState<'awaiting_approval' | 'all'>('awaiting_approval');
+  const list = useLoad(() => call(OPS.listApprovals, { state }), [state]);
+  const twoStep = useLoad(async () => (await call(OPS.twoStepStatus, {})).enabled, []);
+  useLiveReload(['approvals'], () => void list.reload());
+  const reload = () => void list.reload();
+
+  return (
+    <Stack maw={900}>
+      <Title order={2}>Approvals</Title>
+      <Group justify="space-between">
+        <SegmentedControl
+          aria-label="Which payments"
+          value={state}
+          onChange={(s) => setState(s as typeof state)}
+          data={[
+            { value: 'awaiting_approval', label: 'Awaiting approval' },
+            { value: 'all', label: 'All' },
+          ]}
+        />
+        {list.data && (
+          <Text size="sm" data-testid="awaiting-my-vote">
+            {list.data.awaitingMyVote} awaiting your vote
+          </Text>
+        )}
+      </Group>
+      {me.role === 'admin' && <ApprovalSettings />}
+      {list.error && (
+        <Alert color="red" role="alert">
+          {list.error}
+        </Alert>
+      )}
+      {!list.data && list.loading && <Loader size="sm" />}
+      {list.data && !list.data.approvals.length && (
+        <Text c="dimmed">{state === 'all' ? 'No payments have needed approval.' : 'No payments are awaiting approval.'}</Text>
+      )}
+      {list.data?.approvals.map((a) => (
+        <ApprovalCard key={a.approvalId} a={a} myUid={me.uid} twoStep={twoStep.data === true} onDone={reload} />
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,32 @@
+import type { OutputOf } from '../../../shared/operation.js';
+import type { OPERATIONS } from '../../../shared/operations.js';
+import { formatBsv, formatSats } from '../../components/format.js';
+
+export type Approval = OutputOf<typeof OPERATIONS.getApproval>;
+
+/** A reviewed amount in its asset's unit: BSV in BSV (and satoshis), tokens in their units, NFTs by count. */
+export function reviewAmount(review: Approval['review']): string {
+  if (review.asset === 'BSV') return `${formatBsv(review.amount)} BSV (${formatSats(review.amount)})`;
+  if (review.asset.startsWith('NFT')) return `${review.amount} ${review.asset.replace(/^NFT/, review.amount === 1 ? 'NFT' : 'NFTs')}`;
+  return `${review.amount.toLocaleString('en-US')} units of token ${review.asset}`;
+}
+
+export const STATE_LABEL: Record<Approval['state'], string> = {
+  awaiting_approval: 'awaiting approval',
+  approved: 'approved',
+  sent: 'sent',
+  failed: 'failed',
+  rejected: 'rejected',
+  expired: 'expired',
+  cancelled: 'cancelled',
+};
+
+export const STATE_COLOR: Record<Approval['state'], string> = {
+  awaiting_approval: 'yellow',
+  approved: 'blue',
+  sent: 'teal',
+  failed: 'red',
+  rejected: 'red',
+  expired: 'gray',
+  cancelled: 'gray',
+};
