@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { amountText, parseAmount } from '../shared/amounts.js';
 import { ApiError, createApiClient, UnexpectedAnswerError, UnreachableError, type HttpCallResult } from '../shared/api-client.js';
 import type { AnyContract, InputOf, OutputOf } from '../shared/operation.js';
 import { OPERATIONS, type PaymentRequest } from '../shared/operations.js';
 
 /**
- * `keystead balance | history | pay | approvals | approve | reject`: scripting against a running Keystead's API. The address comes from
- * --url or KEYSTEAD_URL, the credentials from KEYSTEAD_TOKEN (an authToken) or KEYSTEAD_UID with
- * KEYSTEAD_API_KEY. Exit codes: 0 done, 1 the API refused (its message is printed), 2 bad usage, 3 not reachable,
- * 4 a payment the organisation's policy sent for approval (its approval id is printed; nothing moved yet).
+ * `keystead balance | history | pay | approvals | approve | reject | audit | payees`: scripting against a running Keystead's
+ * API. The address comes from --url or KEYSTEAD_URL, the credentials from KEYSTEAD_TOKEN (an authToken) or KEYSTEAD_UID
+ * with KEYSTEAD_API_KEY. Exit codes: 0 done, 1 the API refused (its message is printed), 2 bad usage, 3 not reachable,
+ * 4 a payment the organisation's policy sent for approval (its approval id is printed; nothing moved yet),
+ * 5 the audit trail does not verify (the first entry that does not match is printed).
  */
 export const REMOTE_HELP = {
   balance:
@@ -22,6 +24,10 @@ export const REMOTE_HELP = {
     'keystead approve <approvalId> [--otp <code>] [--json] [--url <url>]\n  Approves a payment awaiting approval; the last approval needed sends it (its txid is printed). With\n  two-step sign-in, confirm with the code from your authenticator app (--otp).',
   reject:
     'keystead reject <approvalId> [--reason <text>] [--otp <code>] [--json] [--url <url>]\n  Rejects a payment awaiting approval: nothing moves. The reason is shown to who asked for it.',
+  audit:
+    'keystead audit verify [--json] [--url <url>]\n  Recomputes the audit hash chain from the first entry and checks every signed checkpoint (admins). Prints ok,\n  or the first entry that does not match with the reason; exit code 5 when the trail does not verify.\nkeystead audit export --from <YYYY-MM-DD> --to <YYYY-MM-DD> [--format csv|json] [--out <file>] [--url <url>]\n  The audit entries of those UTC days (inclusive) with their hashes, and the checkpoints of those days (admins):\n  CSV or JSON (the default), on stdout or written to --out.',
+  payees:
+    "keystead payees [--all] [--json] [--url <url>]\n  The organisation's payee book: each payee's id, name, kind, destination and from when it may be paid\n  (--all: removed payees too).\nkeystead payees add --name <name> --destination <paymail|address|identity key> [--note <text>] [--json] [--url <url>]\n  Adds a payee (admins and managers); its id is printed. It may be paid without a rule's approvers only after\n  the cooling-off period.\nkeystead payees remove <payeeId> [--json] [--url <url>]\n  Removes a payee (kept, marked removed, for the record); its destination is then not in the book.",
 };
 
 export const REMOTE_ENV = `Environment: KEYSTEAD_URL (default http://127.0.0.1:7480), KEYSTEAD_TOKEN (an authToken from login),
@@ -61,6 +67,13 @@ const VALUE_FLAGS = new Set([
   '--otp',
   '--reason',
   '--state',
+  '--from',
+  '--to',
+  '--format',
+  '--out',
+  '--name',
+  '--destination',
+  '--note',
 ]);
 const BOOLEAN_FLAGS = new Set(['--json', '--yes', '--all']);
 
@@ -83,6 +96,8 @@ function parseOptions(args: string[]): Options {
 /** The API as the remote commands use it: each call's output, or a CliError that says what went wrong. */
 interface Remote {
   call<C extends AnyContract>(op: C, input: InputOf<C>): Promise<HttpCallResult<OutputOf<C>>>;
+  /** The same for the organisation's (enterprise) operations, which also need its serviceid: asked of `me` once. */
+  callOrg<C extends AnyContract>(op: C, input: InputOf<C>): Promise<HttpCallResult<OutputOf<C>>>;
 }
 
 function remote(url: string, env: NodeJS.ProcessEnv): Remote {
@@ -92,22 +107,31 @@ function remote(url: string, env: NodeJS.ProcessEnv): Remote {
     routes: 'rest',
     headers: token ? { authToken: token } : { uid: uid ?? '', apikey: apiKey ?? '' },
   });
-  return {
+  let serviceId: Promise<string> | undefined;
+  const r: Remote = {
     async call(op, input) {
-      // Checked at the first call, so a command's own usage errors come first.
-      if (!token && !(uid && apiKey)) throw new CliError('no credentials: set KEYSTEAD_TOKEN, or KEYSTEAD_UID and KEYSTEAD_API_KEY.', 2);
-      try {
-        return await api.call(op, input);
-      } catch (e) {
-        if (e instanceof UnreachableError)
-          throw new CliError(`cannot reach Keystead at ${url}. Is it running (npm run serve)? Set --url or KEYSTEAD_URL otherwise.`, 3);
-        if (e instanceof UnexpectedAnswerError) throw new CliError(`unexpected answer from ${url} (HTTP ${e.httpStatus}).`, 1);
-        if (e instanceof ApiError && e.code === 'APPROVAL_REQUIRED') throw new AwaitingApproval(e);
-        if (e instanceof ApiError) throw new CliError(`${e.message} (${e.code})`, 1);
-        throw e;
-      }
+      return send(op, input);
+    },
+    async callOrg(op, input) {
+      serviceId ??= send(OPERATIONS.me, {}).then((me) => me.output.serviceId);
+      return send(op, input, { serviceid: await serviceId });
     },
   };
+  async function send<C extends AnyContract>(op: C, input: InputOf<C>, headers?: Record<string, string>) {
+    // Checked at the first call, so a command's own usage errors come first.
+    if (!token && !(uid && apiKey)) throw new CliError('no credentials: set KEYSTEAD_TOKEN, or KEYSTEAD_UID and KEYSTEAD_API_KEY.', 2);
+    try {
+      return await api.call(op, input, headers);
+    } catch (e) {
+      if (e instanceof UnreachableError)
+        throw new CliError(`cannot reach Keystead at ${url}. Is it running (npm run serve)? Set --url or KEYSTEAD_URL otherwise.`, 3);
+      if (e instanceof UnexpectedAnswerError) throw new CliError(`unexpected answer from ${url} (HTTP ${e.httpStatus}).`, 1);
+      if (e instanceof ApiError && e.code === 'APPROVAL_REQUIRED') throw new AwaitingApproval(e);
+      if (e instanceof ApiError) throw new CliError(`${e.message} (${e.code})`, 1);
+      throw e;
+    }
+  }
+  return r;
 }
 
 const bsv = (sats: number) => `${sats < 0 ? '-' : ''}${amountText(Math.abs(sats), 'BSV')} BSV`;
@@ -267,7 +291,82 @@ async function vote(command: 'approve' | 'reject', o: Options, api: Remote, out:
   out(`Approval recorded (${approvals} of ${a.needed}).`);
 }
 
-export const REMOTE_COMMANDS = ['balance', 'history', 'pay', 'approvals', 'approve', 'reject'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `audit verify`: 0 when the chain holds, 5 (and the first mismatch) when it does not. `audit export`: the trail of a date range. */
+async function audit(o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const [sub, ...extra] = o.positional;
+  if ((sub !== 'verify' && sub !== 'export') || extra.length)
+    throw new CliError(`audit needs verify or export.\n\n${REMOTE_HELP.audit}`, 2);
+  if (sub === 'verify') {
+    const v = (await api.callOrg(OPERATIONS.auditVerify, {})).output;
+    if (o.flags.has('--json')) out(JSON.stringify(v, null, 2));
+    else if (v.ok) {
+      out(`ok: ${v.entries} entries and ${v.checkpoints} checkpoints verified; audit key ${v.publicKey}`);
+      if (v.unanchored.length) err(`not anchored on chain: ${v.unanchored.join(', ')}`);
+    } else {
+      const m = v.firstMismatch;
+      out(`mismatch at entry ${m?.id ?? '?'}${m?.day ? ` (${m.day})` : ''}: ${m?.reason ?? 'no reason given'}`);
+    }
+    return v.ok ? 0 : 5;
+  }
+  const from = flagText(o, '--from');
+  const to = flagText(o, '--to');
+  if (!from || !to || !DAY.test(from) || !DAY.test(to))
+    throw new CliError(`audit export needs --from and --to as YYYY-MM-DD.\n\n${REMOTE_HELP.audit}`, 2);
+  const format = flagText(o, '--format') ?? 'json';
+  if (format !== 'csv' && format !== 'json') throw new CliError('--format must be csv or json.', 2);
+  const data = (await api.callOrg(OPERATIONS.auditExport, { from, to, format })).output;
+  const { csv, ...json } = data;
+  const text = format === 'csv' ? (csv ?? '') : `${JSON.stringify(json, null, 2)}\n`;
+  const file = flagText(o, '--out');
+  if (!file) {
+    out(text.replace(/\r?\n$/, ''));
+    return 0;
+  }
+  try {
+    writeFileSync(file, text);
+  } catch (e) {
+    throw new CliError(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, 1);
+  }
+  err(`Wrote ${data.entries.length} entries and ${data.checkpoints.length} checkpoints (${from} to ${to}, ${format}) to ${file}.`);
+  return 0;
+}
+
+type Payee = OutputOf<typeof OPERATIONS.addPayee>;
+
+const payeeLine = (p: Payee) =>
+  `${p.payeeId}  ${p.name}  ${p.kind} ${p.destination}  ${p.state === 'removed' ? 'removed' : p.usable ? 'usable' : `cooling off until ${p.usableFrom}`}${p.note ? `  "${p.note}"` : ''}`;
+
+/** `payees` (list), `payees add`, `payees remove <id>`: the organisation's payee book. */
+async function payees(o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void) {
+  const [sub = 'list', ...rest] = o.positional;
+  const json = o.flags.has('--json');
+  if (sub === 'list' && !rest.length) {
+    const data = (await api.callOrg(OPERATIONS.listPayees, { includeRemoved: o.flags.has('--all') })).output;
+    if (json) return out(JSON.stringify(data, null, 2));
+    if (!data.payees.length) out('No payees in the book.');
+    for (const p of data.payees) out(payeeLine(p));
+    return out(`Cooling-off period: ${data.coolingOffHours} hours.`);
+  }
+  if (sub === 'add' && !rest.length) {
+    const name = flagText(o, '--name');
+    const destination = flagText(o, '--destination');
+    if (!name || !destination) throw new CliError(`payees add needs --name and --destination.\n\n${REMOTE_HELP.payees}`, 2);
+    const { output: p } = await api.callOrg(OPERATIONS.addPayee, { name, destination, note: flagText(o, '--note') });
+    if (json) return out(JSON.stringify(p, null, 2));
+    err(`Added ${p.name} (${p.kind} ${p.destination}); it may be paid without approvers from ${p.usableFrom}.`);
+    return out(p.payeeId);
+  }
+  if (sub === 'remove' && rest.length === 1) {
+    const { output: p } = await api.callOrg(OPERATIONS.removePayee, { id: rest[0] });
+    if (json) return out(JSON.stringify(p, null, 2));
+    return out(`Removed ${p.name} (${p.payeeId}): its destination is no longer in the book.`);
+  }
+  throw new CliError(`payees takes list, add or remove <payeeId>.\n\n${REMOTE_HELP.payees}`, 2);
+}
+
+export const REMOTE_COMMANDS = ['balance', 'history', 'pay', 'approvals', 'approve', 'reject', 'audit', 'payees'] as const;
 export type RemoteCommand = (typeof REMOTE_COMMANDS)[number];
 
 /** Runs one remote command; returns the exit code. */
@@ -286,6 +385,8 @@ export async function runRemote(
     else if (command === 'history') await history(o, api, out);
     else if (command === 'approvals') await approvals(o, api, out);
     else if (command === 'approve' || command === 'reject') await vote(command, o, api, out, err);
+    else if (command === 'audit') return await audit(o, api, out, err);
+    else if (command === 'payees') await payees(o, api, out, err);
     else return await pay(o, api, out, err);
     return 0;
   } catch (e) {

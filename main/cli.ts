@@ -25,7 +25,14 @@ Commands:
                                            payments awaiting approval, with their review and votes
   approve <approvalId> [--otp <code>]      approve a payment awaiting approval (the last approval sends it)
   reject <approvalId> [--reason <text>] [--otp <code>]
-                                           reject a payment awaiting approval: nothing moves`;
+                                           reject a payment awaiting approval: nothing moves
+  audit verify [--json]                    verify the tamper-evident audit trail (exit 5 when it does not hold)
+  audit export --from <day> --to <day> [--format csv|json] [--out <file>]
+                                           the audit trail of a date range, with its hashes and checkpoints
+  payees [--all] [--json]                  the organisation's payee book
+  payees add --name <name> --destination <paymail|address|key> [--note <text>]
+                                           add a payee (usable after the cooling-off period)
+  payees remove <payeeId>                  remove a payee from the book`;
 
 /** Options that take a value (`-o out.json`, `--import-root dir`): their values are not the positional file. */
 const VALUED = new Set(['-o', '--import-root']);
@@ -116,6 +123,8 @@ const COMMAND_HELP: Record<string, string> = {
   approvals: `${REMOTE_HELP.approvals}\n${REMOTE_ENV}`,
   approve: `${REMOTE_HELP.approve}\n${REMOTE_ENV}`,
   reject: `${REMOTE_HELP.reject}\n${REMOTE_ENV}`,
+  audit: `${REMOTE_HELP.audit}\n${REMOTE_ENV}`,
+  payees: `${REMOTE_HELP.payees}\n${REMOTE_ENV}`,
   transpile:
     'keystead transpile <File.sol> [-o out.scrypt] [--force] [--json]\n  Transpiles Solidity to sCrypt offline (default <File>.scrypt). With errors nothing is written and the\n  exit code is 1, unless --force writes the best effort; --json prints {scrypt, errorLogs} on stdout.',
 };

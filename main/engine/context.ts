@@ -100,6 +100,8 @@ export interface ApprovedCall {
   /** The reviewed outputs (script, satoshis) and the paymail or URI paid. */
   outputs: readonly { script: string; satoshis: number }[];
   counterparty: string | null;
+  /** Set once a move of the call paid the reviewed outputs: any further move is judged by the policy on its own. */
+  consumed?: boolean;
 }
 
 /** Who an operation call runs for, seen by anything it calls (the policy's check of each move of value). */

@@ -9,6 +9,7 @@ import { Amount } from '../components/Amount.js';
 import { CopyAction } from '../components/CopyField.js';
 import { DIRECTION_COLORS, DIRECTION_WORDS, STATE_COLORS, stateDetail } from './history-words.js';
 import { TransactionDetail } from './TransactionDetail.js';
+import { PaymentRequests } from './history/PaymentRequests.js';
 import { useLiveReload } from '../components/useLive.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
@@ -43,6 +44,8 @@ export function HistoryView() {
   const call = useSession((s) => s.call);
   const wallets = useWallets();
   const [walletId, setWalletId] = useState<string | null>(null);
+  // The wallet the history is of (the default one until another is picked), as the API answered.
+  const [shownWallet, setShownWallet] = useState<string | null>(null);
   const [entries, setEntries] = useState<HistoryEntry[]>([]);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -89,6 +92,7 @@ export function HistoryView() {
       try {
         const r = await call(OPS.history, { walletId: walletId ?? undefined, nextPageToken: from, maxResults: 25 });
         setEntries((prev) => (from === 0 ? r.history : [...prev, ...r.history]));
+        setShownWallet(r.walletID);
         setNext(r.meta.nextPageToken);
         setError(null);
       } catch (err) {
@@ -133,6 +137,7 @@ export function HistoryView() {
         </Button>
       </Group>
       {error && <Alert color="red">{error}</Alert>}
+      <PaymentRequests walletId={shownWallet} />
       {entries.length === 0 && !error && <Text c="dimmed">No transactions yet.</Text>}
       {entries.length > 0 && (
         <ScrollTable minWidth={960} striped aria-label="History">

@@ -54,6 +54,14 @@ test('policies and approvals: an admin writes a rule, an operator’s payment wa
   const approvalId = (await page.getByTestId('awaiting-approval-id').textContent())!;
   expect(approvalId).toMatch(/^apr_/);
   await expect(awaiting.getByRole('link', { name: 'Approvals' })).toHaveAttribute('href', '#/approvals');
+  // History shows the wallet's payment as awaiting approval, above its transactions, with a link to Approvals.
+  await nav(page).filter({ hasText: 'History' }).click();
+  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('option', { name: /^Ops/ }).click();
+  const waiting = page.getByTestId('history-approvals').locator(`[data-approval-id="${approvalId}"]`);
+  await expect(waiting.getByTestId('history-approval-state')).toHaveText('awaiting approval');
+  await expect(waiting).toContainText('0.0002 BSV (20,000 sat)');
+  await expect(waiting.getByRole('link', { name: 'Approvals' })).toHaveAttribute('href', '#/approvals');
   await page.getByRole('button', { name: 'Log out' }).click();
 
   // The manager sees a count in the navigation, the review, and approves: it is sent.

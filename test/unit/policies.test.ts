@@ -246,16 +246,29 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
       assert.equal(attempts(), before, `${what}: nothing recorded`);
       assert.equal(reserved(), 0, `${what}: nothing reserved`);
     }
-    // Under an approval rule each waits (the sweep cannot: its key is never stored) and nothing moves.
+    // Under an approval rule each waits and nothing moves; but an issue, the issuer's redemption and a sweep move
+    // nothing out of the wallet (approvers review what leaves): they go ahead.
     await o.setPolicy({ rules: [], default: { action: 'approve', approvals: { count: 1, roles: ['manager'] } } });
+    const waiting = new Map<string, string>();
     for (const [what, call] of calls) {
       const before = attempts();
-      const err = await failure(call());
-      assert.equal(err.code, what === 'sweep' ? 'POLICY_DENIED' : 'APPROVAL_REQUIRED', `${what}: ${err.message}`);
+      if (what === 'issue' || what === 'redeem' || what === 'sweep') {
+        await call();
+        continue;
+      }
+      const err = await failure(call().then((r) => assert.fail(`${what} went ahead: ${JSON.stringify(r)}`)));
+      assert.equal(err.code, 'APPROVAL_REQUIRED', `${what}: ${err.message}`);
+      waiting.set(what, err.details.approvalId as string);
       assert.equal(attempts(), before, `${what}: nothing recorded`);
     }
     const awaiting = (await o.exec('listApprovals', {}, o.manager1)).approvals;
-    assert.equal(awaiting.length, calls.length - 1);
+    assert.equal(awaiting.length, calls.length - 3, 'all but issue, redeem and sweep wait');
+    assert.deepEqual([...waiting.keys()], ['pay', 'send BSV', 'send tokens', 'pay invoice', 'post data']);
+    // Carried out on approval, each as reviewed: a token send that merges first included.
+    for (const [what, id] of waiting) {
+      const done = await o.exec('approvePayment', { approvalId: id }, o.manager1);
+      assert.equal(done.state, 'sent', `${what}: ${done.error}`);
+    }
   });
 
   it('policy changes need another admin when there are two (four-eyes); every version is kept', async () => {
@@ -356,5 +369,39 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
     } finally {
       await receiver.close();
     }
+  });
+
+  it("a secure wallet's approved payment waits for its initiator's password; a wrong one leaves it approved", async () => {
+    const o = await organisation(t);
+    const vault = await o.exec('createWallet', { walletTitle: 'Vault', type: 'secure', walletPassword: 'vault-pass-1' }, o.operator);
+    const { address } = await o.exec('walletAddress', { walletId: vault.walletID }, o.operator);
+    await o.exec('faucet', { address, satoshis: 50_000 });
+    await o.setPolicy({ rules: [], default: { action: 'approve', approvals: { count: 1, roles: ['manager'] } } });
+    const err = await failure(
+      o.exec(
+        'pay',
+        { walletId: vault.walletID, walletPassword: 'vault-pass-1', outputs: [{ script: TO_SCRIPT, satoshis: 9_000 }] },
+        o.operator,
+      ),
+    );
+    const id = err.details.approvalId as string;
+    const row = createRepos(t.store.db).approvals.byId(id)!;
+    assert.doesNotMatch(row.input, /vault-pass-1/, 'the wallet password is never stored with the request');
+    const approved = await o.exec('approvePayment', { approvalId: id }, o.manager1);
+    assert.equal(approved.state, 'approved', 'waits for the password');
+    await rejectsWith(
+      o.exec('sendApproved', { approvalId: id, walletPassword: 'vault-pass-1' }, o.manager1),
+      'FORBIDDEN',
+      /Only who asked/,
+    );
+    await rejectsWith(
+      o.exec('sendApproved', { approvalId: id, walletPassword: 'wrong-pass-1' }, o.operator),
+      'WALLET_LOCKED',
+      /not correct/,
+    );
+    assert.equal((await o.exec('getApproval', { approvalId: id }, o.operator)).state, 'approved');
+    const sent = await o.exec('sendApproved', { approvalId: id, walletPassword: 'vault-pass-1' }, o.operator);
+    assert.equal(sent.state, 'sent');
+    assert.match(sent.txid, /^[0-9a-f]{64}$/);
   });
 });

@@ -107,13 +107,18 @@ function confirmVoter(ctx: OpContext<PolicyServices>, who: Caller, otp: string |
 async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { walletPassword?: string }): Promise<void> {
   try {
     const { txid } = await services.runApproved(row, secrets);
-    services.repos.approvals.transition(row.id, 'approved', 'sent', services.now(), txid ? { txid } : {});
+    services.db.transaction(() => {
+      services.repos.approvals.transition(row.id, 'approved', 'sent', services.now(), txid ? { txid } : {});
+      // Counted as moved from now on, whichever of its moves paid the reviewed outputs.
+      services.repos.policies.holdApproval(row.id);
+    })();
     services.events.publish('approval', { approvalId: row.id, state: 'sent' }, { kind: 'everyone' });
   } catch (err) {
-    const needsPassword =
-      err instanceof DomainError && (err.code === 'WALLET_LOCKED' || err.code === 'PASSWORD_REQUIRED') && !secrets.walletPassword;
-    // A wallet that needs its password waits for its initiator to send it (the password is never stored).
-    if (needsPassword) return;
+    // A wallet that needs its password waits, approved, for its initiator to send it (the password is never
+    // stored); a wrong password is the sender's to correct, not the approval's end.
+    const locked = err instanceof DomainError && ['WALLET_LOCKED', 'PASSWORD_REQUIRED', 'WRONG_PASSWORD'].includes(err.code);
+    if (locked && secrets.walletPassword) throw err;
+    if (locked) return;
     const message = err instanceof DomainError ? err.message : 'Keystead could not send it (the error was logged).';
     if (!(err instanceof DomainError))
       services.logger.error({ approvalId: row.id, err: (err as Error).message }, 'an approved payment failed');

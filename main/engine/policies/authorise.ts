@@ -61,13 +61,20 @@ export class PolicyCache {
 }
 
 /** The move as the policy judges it: its asset and amount in the asset's own unit, and where it pays. */
+/**
+ * The outputs of a move that leave its wallet, with the address each pays (null for data). What stays in the
+ * wallet (a token transfer's change back to it) moves nothing: only what leaves counts and is reviewed.
+ */
+export function leavingOutputs(services: Pick<PolicyServices, 'repos'>, move: ValueMoveIntent) {
+  return move.outputs
+    .map((o) => ({ script: o.script, satoshis: o.satoshis, address: p2pkhAddressOf(o.script) ?? holderAddressOf(o.script) }))
+    .filter((o) => o.address === null || services.repos.addresses.owner(o.address)?.walletRow !== move.wallet.id);
+}
+
 export function factsOf(services: Pick<PolicyServices, 'repos'>, move: ValueMoveIntent, scope: CallScope | undefined): MoveFacts {
   const caller = scope?.caller ?? null;
   const paymail = paymailOf(move.counterparty);
-  // What stays in the wallet (a token transfer's change back to it) moves nothing: only what leaves counts.
-  const leaving = move.outputs
-    .map((o) => ({ ...o, address: p2pkhAddressOf(o.script) ?? holderAddressOf(o.script) }))
-    .filter((o) => o.address === null || services.repos.addresses.owner(o.address)?.walletRow !== move.wallet.id);
+  const leaving = leavingOutputs(services, move);
   const destinations: Destination[] = leaving.map((o) => ({ address: o.address, paymail }));
   const satoshis = leaving.reduce((s, o) => s + o.satoshis, 0);
   let asset: MoveFacts['asset'] = 'bsv';
@@ -142,17 +149,23 @@ export function createPolicyAuthoriser(
     const { repos } = services;
     const asset = assetKey(facts);
 
-    if (scope?.approval) {
+    // A move from which nothing leaves the wallet (a token merge before a transfer, an issue to the issuer's own
+    // address) is judged for refusal only: approvers review what leaves, so it never waits for them, and in an
+    // approved call it is part of carrying the operation out.
+    const nothingLeaves = facts.destinations.length === 0;
+    if (scope?.approval && !scope.approval.consumed) {
+      if (nothingLeaves) return { release: () => {} };
       const reviewed = scope.approval;
       const paymail = paymailOf(reviewed.counterparty);
+      const leaving = leavingOutputs(services, move);
       const same = paymail
         ? paymailOf(move.counterparty) === paymail &&
           sameMultiset(
-            move.outputs.map((o) => String(o.satoshis)),
+            leaving.map((o) => String(o.satoshis)),
             reviewed.outputs.map((o) => String(o.satoshis)),
           )
         : sameMultiset(
-            move.outputs.map((o) => `${o.script}:${o.satoshis}`),
+            leaving.map((o) => `${o.script}:${o.satoshis}`),
             reviewed.outputs.map((o) => `${o.script}:${o.satoshis}`),
           );
       if (!same)
@@ -162,6 +175,7 @@ export function createPolicyAuthoriser(
             ? `${paymail} now asks for other outputs than the ones approved; nothing was sent. Ask again for a new approval.`
             : 'The payment no longer pays exactly what was approved; nothing was sent.',
         );
+      reviewed.consumed = true;
       const id = repos.policies.holdApproval(reviewed.approvalId);
       return { release: () => id !== null && repos.policies.releaseMove(id) };
     }
@@ -174,7 +188,7 @@ export function createPolicyAuthoriser(
         rule: decision.rule,
       });
     const initiator = facts.initiator?.uid ?? 'engine';
-    if (action.action === 'allow') {
+    if (action.action === 'allow' || nothingLeaves) {
       const id = repos.policies.addMove({
         at: now,
         initiator,
@@ -207,7 +221,7 @@ export function createPolicyAuthoriser(
       walletTitle: move.wallet.title,
       asset: facts.asset === 'bsv' ? 'BSV' : facts.asset === 'nfts' ? `NFT ${facts.tokenId ?? ''}`.trim() : (facts.tokenId ?? 'tokens'),
       amount: facts.amount,
-      outputs: move.outputs.map((o) => ({ script: o.script, satoshis: o.satoshis, address: p2pkhAddressOf(o.script) })),
+      outputs: leavingOutputs(services, move),
       counterparty: move.counterparty ?? null,
       memo: typeof (scope.input as { memo?: unknown })?.memo === 'string' ? ((scope.input as { memo: string }).memo ?? null) : null,
     };
