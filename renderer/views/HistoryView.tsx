@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { ScrollTable } from '../components/ScrollTable.js';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { historyCsv } from './history-csv.js';
 import { messageOf } from '../components/errors.js';
@@ -87,16 +87,21 @@ export function HistoryView() {
     }
   };
 
+  // Answers can arrive out of order (a live reload of the last wallet after another was picked): only the
+  // answer to the latest request is shown, never a stale wallet's rows under the new wallet's name.
+  const latest = useRef(0);
   const load = useCallback(
     async (from: number) => {
+      const ticket = ++latest.current;
       try {
         const r = await call(OPS.history, { walletId: walletId ?? undefined, nextPageToken: from, maxResults: 25 });
+        if (ticket !== latest.current) return;
         setEntries((prev) => (from === 0 ? r.history : [...prev, ...r.history]));
         setShownWallet(r.walletID);
         setNext(r.meta.nextPageToken);
         setError(null);
       } catch (err) {
-        setError(messageOf(err));
+        if (ticket === latest.current) setError(messageOf(err));
       }
     },
     [call, walletId],

@@ -143,6 +143,24 @@ describe('Solidity → sCrypt: rules', () => {
     );
   });
 
+  it('a nested-mapping entry keyed by a loop variable is refused (its key local was declared in the loop, used after it)', () => {
+    // Before: `MapKeyST0 allowed_o_i_key` was declared inside the loop and the `set` after it did not compile.
+    const r = transpile(
+      'contract T {\n  mapping(address => mapping(uint => uint)) allowed;\n  function f(address o) public { for (uint i = 0; i < 3; i++) { allowed[o][i] += 1; } }\n}',
+    );
+    assert.deepEqual(
+      r.logs.map((l) => [l.type, l.message]),
+      [['Error', 'unsupported mapping access with a key declared inside a block or loop: `allowed[o][i]`']],
+    );
+    assert.doesNotMatch(r.scrypt, /allowed_o_i_key/);
+    compiles(
+      ok(
+        'contract T {\n  mapping(address => mapping(uint => uint)) allowed;\n  function f(address o, uint k) public { allowed[o][k] += 1; k = 2; }\n}',
+      ),
+      'nested key snapshot',
+    );
+  });
+
   it('returns: retVal and named returns in public functions, ret/returned flags for early returns, bool for void internals', () => {
     const s = ok(`contract T { uint s; function f(uint x) internal returns (uint) { if (x == 0) { x++; return x; } x = x + s; return x; }
       function g() internal { s = 1; } function h(uint a) public returns (uint y) { y = a; } }`);

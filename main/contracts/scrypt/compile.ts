@@ -15,6 +15,9 @@ import type { Facts } from './semantics/model.js';
 import { checkSupport } from './semantics/support.js';
 import { STDLIB_FILE, stdlibSource } from './stdlib.js';
 
+/** Marks a file's text among the paths of the files already imported. */
+const TEXT = '\u0000text:';
+
 export interface CompileResult {
   /** Present when there were no errors. */
   artifact: Artifact | null;
@@ -120,7 +123,11 @@ export function frontEnd(
         program.imports[0].at,
         'imports are not supported here: put every declaration in one file, or compile with the CLI (which reads imported files) or send them in `imports`',
       );
-    else program = { imports: [], items: [...importedItems(program, '.', readImport, diagnostics, new Set()), ...program.items] };
+    else
+      program = {
+        imports: [],
+        items: [...importedItems(program, '.', readImport, diagnostics, new Set([TEXT + source])), ...program.items],
+      };
   }
   if (diagnostics.hasErrors) return done();
   const full = withStdlib(program);
@@ -134,7 +141,10 @@ export function frontEnd(
 
 /**
  * The declarations of the files a program imports, each file once, dependencies first (as the official
- * compiler concatenates them); positions inside them name their file.
+ * compiler concatenates them); positions inside them name their file. A file is one file however it is
+ * reached: by its normalised path, and by its text, since the same file read along another path (a
+ * symbolic link, a package copy, another letter case) has the same text, and two files of the same text
+ * would only define everything twice. `seen` holds paths, and texts marked by TEXT (the entry file's first).
  */
 function importedItems(
   program: Program,
@@ -153,6 +163,8 @@ function importedItems(
       diagnostics.error(imp.at, `cannot read the imported file ${imp.path}`);
       continue;
     }
+    if (seen.has(TEXT + text)) continue;
+    seen.add(TEXT + text);
     const sub = parse(text, resolved);
     tagFile(sub.program, resolved);
     for (const d of sub.diagnostics.items) diagnostics.error({ line: d.line, column: d.column, file: resolved }, d.message);

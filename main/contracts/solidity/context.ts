@@ -98,12 +98,19 @@ export interface ContractInfo {
   isLibrary: boolean;
   /** Function names of this contract (calls to them become `this.f(…)`, or `f(…)` inside a library). */
   functions: Set<string>;
+  /** Its public and external functions: sCrypt public functions are entry points, never called from code. */
+  publics?: Set<string>;
   /** Whether the contract has `@state` properties: only then do public functions take the preimage and propagate state. */
   stateful: boolean;
   /** The constructor used `msg.value`: public functions check the initial balance on the first call. */
   initBalance: boolean;
   /** Every loop of the contract: its id, how many times it runs when that can be told, and where it is. */
   loops: { id: number; bound: bigint | null; at: Span }[];
+  /**
+   * State arrays the contract `push`es to, with their length counters: a fixed sCrypt array standing for a
+   * Solidity array that grows up to its declared size (`T[10] xs; xs.push(v)`, as sol2scrypt's programs write it).
+   */
+  pushed?: Map<string, { size: number; counter: string }>;
 }
 
 /** One `m[k]` (or `m[k1][k2]`) of a function: a value parameter and an index parameter stand for it. */
@@ -136,6 +143,11 @@ export class FunctionState {
   readonly loops: { id: number; breaks: boolean; continues: boolean }[] = [];
   /** Set when a `return` is not the function's last statement: returns then go through `ret`/`returned`. */
   middleReturn = false;
+  /**
+   * Set once the body's top level has passed a statement that may return: what follows runs inside
+   * `if (!returned)`, so a check placed there may not run while the entry's `set` at the end always does.
+   */
+  pastReturn = false;
   /** For `return;` in the middle of a function with a named return value. */
   namedReturn: string | null = null;
   /** Names (locals, parameters, properties) the function assigns to. */

@@ -77,6 +77,11 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
     name: node.name,
     isLibrary,
     functions: names,
+    publics: new Set(
+      isLibrary
+        ? []
+        : unique.filter((fn) => fn.name && (fn.visibility === 'public' || fn.visibility === 'external')).map((fn) => fn.name as string),
+    ),
     stateful: stateVars.some((v) => !v.variables[0]?.isDeclaredConst && !v.variables[0]?.isImmutable),
     initBalance: !!ctor && usesMsg(ctor, 'value'),
     loops: [],
@@ -119,6 +124,8 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
         );
     }
   }
+
+  info.pushed = pushedArrays(node, scope, props);
 
   const members: SMember[] = [];
   let loopCounter = 0;
@@ -167,6 +174,36 @@ function property(
   if (!t) return;
   const visibility = v.visibility === 'public' || v.visibility === 'private' ? v.visibility : '';
   props.push({ k: 'prop', state: !v.isImmutable, visibility, isConst: v.isImmutable, type: p.typeText(t), name: scryptName(v.name) });
+}
+
+/**
+ * A `@state int <name>Length` counter for each fixed-size state array the contract pushes to (its
+ * elements past the counter are unused); `push` writes at the counter and `.length` reads it.
+ */
+function pushedArrays(node: ContractDefinition, scope: Scope, props: SMember[]): Map<string, { size: number; counter: string }> {
+  const out = new Map<string, { size: number; counter: string }>();
+  const taken = new Set(props.map((m) => (m.k === 'prop' ? m.name : '')));
+  const visit = (n: unknown): void => {
+    if (!n || typeof n !== 'object') return;
+    if (Array.isArray(n)) return n.forEach(visit);
+    const o = n as { type?: string; expression?: { type?: string; memberName?: string; expression?: { type?: string; name?: string } } };
+    const callee = o.type === 'FunctionCall' ? o.expression : undefined;
+    const name =
+      callee?.type === 'MemberAccess' && callee.memberName === 'push' && callee.expression?.type === 'Identifier'
+        ? callee.expression.name
+        : undefined;
+    const sym = name ? scope.lookup(name) : undefined;
+    if (name && sym?.kind === 'state' && sym.type.k === 'array' && !out.has(name)) {
+      const counter = `${scryptName(name)}Length`;
+      if (!taken.has(counter) && !scope.lookup(counter)) {
+        out.set(name, { size: sym.type.size, counter });
+        props.push({ k: 'prop', state: true, visibility: '', isConst: false, type: 'int', name: counter });
+      }
+    }
+    for (const [k, v] of Object.entries(o)) if (k !== 'range' && k !== 'loc') visit(v);
+  };
+  for (const sub of node.subNodes) if (sub.type === 'FunctionDefinition') visit(sub);
+  return out;
 }
 
 /**

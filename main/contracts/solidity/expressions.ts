@@ -177,6 +177,9 @@ function memberAccess(cx: Cx, n: MemberAccess, write: boolean): SExpr | null {
     p.error(n, `unsupported expression: \`${p.text(n)}\``);
     return null;
   }
+  // A state array the contract pushes to: its length is its counter.
+  const pushed = name === 'length' && base.type === 'Identifier' ? pushedArray(cx, base.name) : undefined;
+  if (pushed) return raw(`this.${pushed.counter}`);
   // sCrypt arrays have a fixed size: `a.length` is that size.
   if (name === 'length' && baseType?.k === 'array') return raw(String(baseType.size));
   if (name === 'length' && (baseType?.k === 'bytes' || baseType?.k === 'string')) {
@@ -185,6 +188,11 @@ function memberAccess(cx: Cx, n: MemberAccess, write: boolean): SExpr | null {
   }
   const o = expr(cx, base, write);
   return o && member(o, scryptName(name));
+}
+
+/** The length counter of a state array the contract pushes to (not shadowed by a local). */
+export function pushedArray(cx: Cx, name: string): { size: number; counter: string } | undefined {
+  return cx.scope.lookup(name)?.kind === 'state' ? cx.c.pushed?.get(name) : undefined;
 }
 
 /** The root of `m[a][b]…` with its index expressions, outermost key first. */
@@ -252,6 +260,20 @@ function mappingValue(
   }
   const valueName = [mapName.replace('$', '_'), ...keys.map((k) => keyName(p, k))].join('_');
   let entry = f.entries.get(valueName);
+  const depth = Math.max(0, ...keys.map((k) => keyDepth(cx, k)));
+  // One value parameter stands for one entry, stored back at the function's end: a key made of a name
+  // declared in a block or loop (depth > 1, the body's top level is 1) is out of scope there, and in a loop
+  // would name a different entry on each iteration.
+  if (depth > 1) {
+    p.error(at, `unsupported mapping access with a key declared inside a block or loop: \`${p.text(at)}\``);
+    return null;
+  }
+  // After an early return the entry's check would sit inside `if (!returned)` and could be skipped while its
+  // `set` runs, storing an unchecked value; only keys of parameters and properties (checked before the body) are safe.
+  if (!entry && depth === 1 && f.pastReturn) {
+    p.error(at, `unsupported mapping access after an early return with a key declared in the function: \`${p.text(at)}\``);
+    return null;
+  }
   if (!entry) {
     const key: SExpr = printedKeys.length === 1 ? (printedKeys[0] as SExpr) : { k: 'struct', fields: printedKeys as SExpr[] };
     // `m[richest] += v; richest = msg.sender;`: the entry stays the one of the key's value where it was first used.
@@ -266,7 +288,7 @@ function mappingValue(
       key: snapshot ? raw(snapshot.name) : key,
       valueType: type.value,
       written: false,
-      depth: Math.max(0, ...keys.map((k) => keyDepth(cx, k))),
+      depth,
       snapshot,
     };
     f.entries.set(valueName, entry);
@@ -358,6 +380,10 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
         n,
         struct.fields.map((f) => f.name),
       );
+    if (cx.c.publics?.has(name)) {
+      p.error(n, `unsupported call of public function \`${name}\``);
+      return null;
+    }
     const args = argsOf(cx, n);
     if (!args) return null;
     if (cx.c.functions.has(name)) return call(cx.c.isLibrary ? scryptName(name) : `this.${scryptName(name)}`, args);

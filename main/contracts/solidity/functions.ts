@@ -178,8 +178,10 @@ export function transpileFunction(
     if (f.senderAt) ctorParams.push({ type: 'PubKeyHash', name: 'msgSender' });
     ctorParams.push(...entryParams(p, f));
     const tail = [...writeBacks(f), ...(f.valueAt ? [assign(raw('this.initBalance'), raw('msgValue'))] : [])];
+    // Arrays the contract pushes to start empty.
+    const counters = [...(c.pushed?.values() ?? [])].map((a) => assign(raw(`this.${a.counter}`), raw('0')));
     return {
-      member: { k: 'ctor', params: ctorParams, body: [...prelude, ...statements.takeChecks(0), ...body, ...tail] },
+      member: { k: 'ctor', params: ctorParams, body: [...counters, ...prelude, ...statements.takeChecks(0), ...body, ...tail] },
       loopCounter: f.loopCounter,
     };
   }

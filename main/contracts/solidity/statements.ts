@@ -1,6 +1,6 @@
 import type { BaseASTNode, Expression, Statement, VariableDeclaration } from '@solidity-parser/parser/dist/src/ast-types.js';
 import type { MapEntry, ProgramContext } from './context.js';
-import { expr, isConstant, typeOf, valueFor, type Cx } from './expressions.js';
+import { expr, isConstant, pushedArray, typeOf, valueFor, type Cx } from './expressions.js';
 import { spanOf } from './logs.js';
 import { scryptName } from './names.js';
 import { assign, bin, block, call, exprStmt, member, not, paren, raw, requireStmt, type SExpr, type SStmt } from './sast.js';
@@ -71,7 +71,10 @@ export class Statements {
       const rest = stmts.slice(i + 1);
       if (!f || !rest.length) continue;
       const guards: SExpr[] = [];
-      if (f.middleReturn && mayReturn(s)) guards.push(not(raw('returned')));
+      if (f.middleReturn && mayReturn(s)) {
+        guards.push(not(raw('returned')));
+        if (this.cx.scope.depth === 1) f.pastReturn = true;
+      }
       const loop = f.loops.at(-1);
       if (loop && ownJump(s, 'BreakStatement')) guards.push(not(raw(`loopBreakFlag${loop.id}`)));
       if (loop && ownJump(s, 'ContinueStatement')) guards.push(not(raw(`loopContinueFlag${loop.id}`)));
@@ -221,10 +224,41 @@ export class Statements {
       p.error(s, 'unsupported tuple expression assignment');
       return [];
     }
+    const pushed = this.push(e);
+    if (pushed) return pushed;
     const dispatched = this.runTimeIndexWrite(e);
     if (dispatched) return dispatched;
     const x = expr(cx, e);
     return x ? [exprStmt(x)] : [];
+  }
+
+  /**
+   * `xs.push(v)` on a state array with a length counter: a bounds check, the write at the counter (a loop
+   * over the indices, as a run-time index write), and the counter's increment.
+   */
+  private push(e: Expression): SStmt[] | null {
+    const { cx } = this;
+    if (e.type !== 'FunctionCall' || e.expression.type !== 'MemberAccess' || e.expression.memberName !== 'push') return null;
+    const base = e.expression.expression;
+    const arr = base.type === 'Identifier' ? pushedArray(cx, base.name) : undefined;
+    const t = arr && typeOf(cx, base);
+    if (!arr || t?.k !== 'array' || e.arguments.length !== 1) return null;
+    const v = valueFor(cx, t.elem, e.arguments[0]);
+    if (!v) return [];
+    const counter = raw(`this.${arr.counter}`);
+    const self = expr(cx, base, true);
+    if (!self) return [];
+    const write: SStmt = {
+      k: 'if',
+      c: bin('==', raw('__i0'), counter),
+      then: block([assign({ k: 'index', o: self, i: raw('__i0') }, v)]),
+      else: null,
+    };
+    return [
+      requireStmt(bin('<', counter, raw(String(arr.size)))),
+      { k: 'loop', count: String(arr.size), induction: '__i0', body: block([write]) },
+      assign(counter, raw('1'), '+='),
+    ];
   }
 
   /**

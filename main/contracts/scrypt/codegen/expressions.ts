@@ -70,7 +70,12 @@ export function emitExpr(g: Gen, e: IExpr): void {
     case 'shift':
       // An int shift is a multiplication or division by 2ⁿ.
       g.expr(e.left);
-      m.pushNumber(1n << e.count);
+      if (typeof e.count === 'bigint') m.pushNumber(1n << e.count);
+      else {
+        g.expr(e.count);
+        emitPow2(g);
+        m.stack.pop(); // 2ⁿ is consumed with the shifted value, which stays as the result
+      }
       m.emit(e.op === '<<' ? 'OP_MUL' : 'OP_DIV');
       return;
     case 'compare':
@@ -208,4 +213,17 @@ function inline(g: Gen, frame: Frame, size: number): void {
     m.stack.splice(m.stack.length - size - 1, 1);
   }
   m.emit('OP_NOP');
+}
+
+/**
+ * Replaces the count n on top with 2ⁿ, for a shift by a count known only when the script runs. A negative
+ * count fails, as the reference says. 2ⁿ is built as its little-endian bytes: n / 8 zero bytes, then the
+ * two bytes `0100` shifted left by n % 8 bits (OP_LSHIFT shifts the bytes as one big-endian bit string, so
+ * the 1 moves within the first byte and the `00` after it keeps the number positive), made minimal.
+ */
+function emitPow2(g: Gen): void {
+  g.m.emit('OP_DUP', 'OP_0', 'OP_GREATERTHANOREQUAL', 'OP_VERIFY');
+  g.m.emit('OP_DUP', 'OP_8', 'OP_DIV', 'OP_0', 'OP_SWAP', 'OP_NUM2BIN');
+  g.m.emit('OP_SWAP', 'OP_8', 'OP_MOD', 'OP_1', 'OP_2', 'OP_NUM2BIN', 'OP_SWAP', 'OP_LSHIFT');
+  g.m.emit('OP_CAT', 'OP_BIN2NUM');
 }

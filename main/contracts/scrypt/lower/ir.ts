@@ -67,8 +67,8 @@ export type IExpr =
   | E<'unary', { op: '!' | '-' | '~'; operand: IExpr }>
   /** A binary operator on two scalars. */
   | E<'binary', { op: string; left: IExpr; right: IExpr }>
-  /** An int shifted by a constant count: a multiplication or division by 2ⁿ. */
-  | E<'shift', { op: '<<' | '>>'; left: IExpr; count: bigint }>
+  /** An int shifted by a count: a multiplication or division by 2ⁿ, with 2ⁿ a constant or computed when the script runs. */
+  | E<'shift', { op: '<<' | '>>'; left: IExpr; count: bigint | IExpr }>
   /** `==` / `!=` of arrays, structs or library values: every leaf compared. */
   | E<'compare', { op: '==' | '!='; left: IExpr; right: IExpr }>
   | E<'logic', { op: '&&' | '||'; left: IExpr; right: IExpr }>

@@ -176,6 +176,7 @@ class Verifier {
         return;
       }
       case 'shift':
+        if (typeof e.count !== 'bigint') this.family(e.count, ['int'], 'a shift count');
         return this.family(e.left, ['int'], 'an int shift');
       case 'compare':
         this.expr(e.left);

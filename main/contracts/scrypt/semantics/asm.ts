@@ -1,4 +1,4 @@
-import { OP, type Token } from '../script.js';
+import { OP, pushInt, type Token } from '../script.js';
 
 /**
  * The text of an `asm { … }` block (asm.rst) as script tokens: opcodes (case-insensitive, `OP_FALSE` and
@@ -11,22 +11,42 @@ export function readAsm(text: string, placeholderPrefix: string): { tokens: Toke
     .replace(/[{}()]/g, ' $& ')
     .split(/\s+/)
     .filter(Boolean);
-  const read = readWords(words, 0, placeholderPrefix, false);
+  const read = readWords(words, 0, placeholderPrefix, false, new Map());
   return 'error' in read ? read : { tokens: read.tokens };
 }
 
 /** The most tokens one asm block may unroll to. */
 const MAX_ASM_TOKENS = 1_000_000;
 
+/** `loop (N) { … }` or `loop (N) : i { … }`, N a decimal or 0x literal: the count, the variable, where the body starts. */
+function loopHead(words: string[], i: number): { n: number; variable: string | null; body: number } | null {
+  const count = words[i + 2] ?? '';
+  if (words[i + 1] !== '(' || !/^(\d+|0x[0-9a-fA-F]+)$/.test(count) || words[i + 3] !== ')') return null;
+  const n = Number(count);
+  if (words[i + 4] === '{') return { n, variable: null, body: i + 5 };
+  const named = /^:([A-Za-z_]\w*)?$/.exec(words[i + 4] ?? '');
+  if (!named) return null;
+  // `: i` may be written with or without a space after the colon.
+  const variable = named[1] ?? words[i + 5];
+  const open = named[1] ? i + 5 : i + 6;
+  // A name that reads as an opcode or as hex data would change what those words mean in the body.
+  if (!/^[A-Za-z_]\w*$/.test(variable ?? '') || /^op_/i.test(variable) || /^([0-9a-fA-F]{2})+$/.test(variable) || words[open] !== '{')
+    return null;
+  return { n, variable, body: open + 1 };
+}
+
 /**
  * Reads words from `start` up to the end, or to the `}` closing a loop body. `loop (N) { … }` repeats
- * its body N times (N a decimal literal), as the official compiler unrolls it.
+ * its body N times, as the official compiler unrolls it; in `loop (N) : i { … }` the induction variable
+ * `i`, as a word of the body, is the iteration's number (0 to N − 1) pushed as a number, as a loop
+ * variable is a literal in each copy of a loop in sCrypt code. `vars` holds the enclosing loops' values.
  */
 function readWords(
   words: string[],
   start: number,
   placeholderPrefix: string,
   inLoop: boolean,
+  vars: ReadonlyMap<string, number>,
 ): { tokens: Token[]; next: number } | { error: string } {
   const tokens: Token[] = [];
   let i = start;
@@ -37,14 +57,30 @@ function readWords(
       return { tokens, next: i + 1 };
     }
     if (raw === 'loop') {
-      if (words[i + 1] !== '(' || !/^\d+$/.test(words[i + 2] ?? '') || words[i + 3] !== ')' || words[i + 4] !== '{')
-        return { error: 'an asm loop is written loop (N) { … } with N a number' };
-      const body = readWords(words, i + 5, placeholderPrefix, true);
-      if ('error' in body) return body;
-      const n = Number(words[i + 2]);
-      if (n * body.tokens.length > MAX_ASM_TOKENS) return { error: `an asm loop of ${n} iterations is too large` };
-      for (let k = 0; k < n; k++) tokens.push(...body.tokens);
-      i = body.next - 1;
+      const head = loopHead(words, i);
+      if (!head) return { error: 'an asm loop is written loop (N) { … } or loop (N) : i { … } with N a number' };
+      const { n, variable } = head;
+      if (n > MAX_ASM_TOKENS) return { error: `an asm loop of ${n} iterations is too large` };
+      // The body is read once per iteration only when it names the variable; otherwise once, then repeated.
+      const first = readWords(words, head.body, placeholderPrefix, true, variable ? new Map([...vars, [variable, 0]]) : vars);
+      if ('error' in first) return first;
+      if (n * first.tokens.length > MAX_ASM_TOKENS) return { error: `an asm loop of ${n} iterations is too large` };
+      const usesVariable = variable !== null && words.slice(head.body, first.next).includes(variable);
+      for (let k = 0; k < n; k++) {
+        if (k === 0 || !usesVariable) {
+          tokens.push(...first.tokens);
+          continue;
+        }
+        const again = readWords(words, head.body, placeholderPrefix, true, new Map([...vars, [variable, k]]));
+        if ('error' in again) return again;
+        tokens.push(...again.tokens);
+      }
+      i = first.next - 1;
+      continue;
+    }
+    const bound = vars.get(raw);
+    if (bound !== undefined) {
+      tokens.push(pushInt(BigInt(bound)));
       continue;
     }
     const read = readWord(raw, placeholderPrefix);

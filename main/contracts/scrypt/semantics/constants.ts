@@ -1,4 +1,5 @@
 import type { ConstDecl, ContractLike, Expr, Property } from '../ast.js';
+import { numberBytes } from '../script.js';
 import { aliasCastTarget, castFamilies } from './builtins.js';
 import { basicType, constValue, type Bindings, type ConstVal, type Facts } from './model.js';
 
@@ -16,9 +17,11 @@ export interface ConstScope {
 /**
  * The value of a constant expression, or null: literals, named constants (a `static const` property or
  * file-level constant, by bare name, `this.N` or `Owner.N`; a loop variable or static const parameter
- * where it is bound), `-` and `!`, `+ - * / %` on ints, `+` on bytes, and conversions (`PubKey(b'02…')`,
- * which keep the value). The one constant folder of the compiler: the semantic passes use it for
- * static consts, shift counts and indices; the lowering for loop counts, sizes and static arguments.
+ * where it is bound), `-` and `!`, `+ - * / %` and `<< >>` on ints, `+` on bytes, `& | ^` on ints, bytes
+ * (of one length) and bools, `~` on bytes, and conversions (`PubKey(b'02…')`, which keep the value), each
+ * with the value the script computes (so `SigHash.ALL | SigHash.FORKID` is `41`). The one constant folder
+ * of the compiler: the semantic passes use it for static consts, shift counts and indices; the lowering
+ * for loop counts, sizes and static arguments.
  */
 export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> = new Set()): ConstVal | null {
   switch (e.kind) {
@@ -47,6 +50,7 @@ export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> =
       if (!v) return null;
       if (e.op === '-' && typeof v.value === 'bigint') return { type: 'int', value: -v.value };
       if (e.op === '!' && typeof v.value === 'boolean') return { type: 'bool', value: !v.value };
+      if (e.op === '~' && typeof v.value === 'string') return { type: v.type, value: bytewise(v.value, v.value, (x) => ~x) };
       return null;
     }
     case 'binary': {
@@ -54,6 +58,7 @@ export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> =
       const b = a && evaluate(e.right, scope, seen);
       if (!a || !b) return null;
       if (e.op === '+' && typeof a.value === 'string' && typeof b.value === 'string') return { type: 'bytes', value: a.value + b.value };
+      if (BITWISE[e.op]) return bitwise(e.op, a, b);
       if (typeof a.value !== 'bigint' || typeof b.value !== 'bigint') return null;
       return arithmetic(e.op, a.value, b.value);
     }
@@ -81,9 +86,60 @@ function arithmetic(op: string, x: bigint, y: bigint): ConstVal | null {
       return y === 0n ? null : { type: 'int', value: x / y };
     case '%':
       return y === 0n ? null : { type: 'int', value: x % y };
+    // A shift multiplies or divides by 2ⁿ (OP_DIV truncates), as the generated code does; a negative count has no value.
+    case '<<':
+      return y < 0n ? null : { type: 'int', value: x * 2n ** y };
+    case '>>':
+      return y < 0n ? null : { type: 'int', value: x / 2n ** y };
     default:
       return null;
   }
+}
+
+const BITWISE: Record<string, (x: number, y: number) => number> = { '&': (x, y) => x & y, '|': (x, y) => x | y, '^': (x, y) => x ^ y };
+
+/**
+ * `& | ^` as the script computes them: bytes of one length byte by byte (OP_AND/OP_OR/OP_XOR refuse
+ * different lengths), the subtype kept when both sides have it; ints padded to the longer one's length
+ * (num2bin), combined, and made minimal again (bin2num), as the reference says; bools as booleans.
+ */
+function bitwise(op: string, a: ConstVal, b: ConstVal): ConstVal | null {
+  const f = BITWISE[op];
+  if (typeof a.value === 'string' && typeof b.value === 'string') {
+    if (a.value.length !== b.value.length) return null;
+    return { type: a.type === b.type ? a.type : 'bytes', value: bytewise(a.value, b.value, f) };
+  }
+  if (typeof a.value === 'boolean' && typeof b.value === 'boolean') return { type: 'bool', value: Boolean(f(+a.value, +b.value)) };
+  if (typeof a.value !== 'bigint' || typeof b.value !== 'bigint') return null;
+  const size = Math.max(numberBytes(a.value).length, numberBytes(b.value).length);
+  return { type: 'int', value: bin2num(bytewiseBytes(num2bin(a.value, size), num2bin(b.value, size), f)) };
+}
+
+function bytewise(a: string, b: string, f: (x: number, y: number) => number): string {
+  const bytes = bytewiseBytes(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'), f);
+  return Buffer.from(bytes).toString('hex');
+}
+
+function bytewiseBytes(a: ArrayLike<number>, b: ArrayLike<number>, f: (x: number, y: number) => number): number[] {
+  return Array.from(a, (x, i) => f(x, b[i]) & 0xff);
+}
+
+/** OP_NUM2BIN: the magnitude little-endian in `size` bytes, the sign in the last byte's top bit. */
+function num2bin(n: bigint, size: number): number[] {
+  if (size === 0) return [];
+  const out = numberBytes(n < 0n ? -n : n);
+  while (out.length < size) out.push(0);
+  if (n < 0n) out[size - 1] |= 0x80;
+  return out;
+}
+
+/** OP_BIN2NUM: little-endian sign-magnitude bytes as a number. */
+function bin2num(bytes: number[]): bigint {
+  if (bytes.length === 0) return 0n;
+  const last = bytes.length - 1;
+  let v = 0n;
+  for (let i = last; i >= 0; i--) v = (v << 8n) | BigInt(i === last ? bytes[i] & 0x7f : bytes[i]);
+  return bytes[last] & 0x80 ? -v : v;
 }
 
 /** `PubKeyHash` → Ripemd160; other basic names as they are. */

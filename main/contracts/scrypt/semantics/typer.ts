@@ -513,18 +513,14 @@ export class Typer {
     return this.binaryResult(e.op, a, b, e.at);
   }
 
-  /** An int is shifted by multiplying or dividing by 2ⁿ, so n must be a constant, and not negative. */
+  /**
+   * An int is shifted by multiplying or dividing by 2ⁿ. A count known at compile time must not be negative
+   * (the reference: the evaluation fails); one known only when the script runs is checked there.
+   */
   private shiftCount(op: string, a: Type, count: Expr): void {
     if ((op !== '<<' && op !== '>>') || a.k !== 'int') return;
     const n = intValue(count, this.constScope());
-    if (n === null && !this.ctx.bound && this.isConstantHere(count)) return; // known once lowered
-    if (n === null || n < 0n) this.error(startOf(count), 'the shift count of an int must be a non-negative compile-time constant');
-  }
-
-  /** A loop variable or static const parameter, whose value is only known where the code is lowered. */
-  private isConstantHere(e: Expr): boolean {
-    const sym = e.kind === 'ident' ? this.facts.idents.get(e) : undefined;
-    return sym?.kind === 'induction' || sym?.kind === 'staticParam';
+    if (n !== null && n < 0n) this.error(startOf(count), 'the shift count of an int must not be negative');
   }
 
   private constScope() {

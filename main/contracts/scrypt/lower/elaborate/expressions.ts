@@ -98,12 +98,15 @@ function elementOf(cx: ElabContext, e: Extract<Expr, { kind: 'index' }>): IExpr 
   return { kind: 'narrow', object, start: Number(k) * stride, count: stride, type: t.elem, at };
 }
 
-/** `left op right` on scalars; an int shift by a constant is a multiplication or division by 2ⁿ. */
+/**
+ * `left op right` on scalars. An int shift is a multiplication or division by 2ⁿ: by a constant when the
+ * count is known here, else by 2ⁿ computed when the script runs (the typing rules refused negative constants).
+ */
 export function operation(cx: ElabContext, op: string, left: IExpr, right: Expr, type: Type, at: Position): IExpr {
   if ((op === '<<' || op === '>>') && familyOf(left.type) === 'int') {
     const n = intValue(right, cx.constScope());
-    if (n === null || n < 0n) return cx.internal(right.at, 'an int shift count that is not a known non-negative constant');
-    return { kind: 'shift', op, left, count: n, type, at };
+    if (n !== null && n < 0n) return cx.internal(right.at, 'a negative int shift count');
+    return { kind: 'shift', op, left, count: n ?? cx.expr(right), type, at };
   }
   return { kind: 'binary', op, left, right: cx.expr(right), type, at };
 }
