@@ -237,6 +237,22 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
       ['post data', () => o.exec('post', { walletId: w, payload: 'hello' })],
       ['sweep', () => o.exec('drop', { walletId: w, privateKey: swept.toWif() })],
     ];
+    // A limit: what leaves over 100 satoshis, or over 1 token, is refused; what moves nothing out is not over it.
+    await o.setPolicy({
+      rules: [
+        { when: { amountOver: { satoshis: 100 } }, action: 'deny', reason: 'over the limit' },
+        { when: { amountOver: { tokens: 1 } }, action: 'deny', reason: 'over the token limit' },
+      ],
+      default: { action: 'allow' },
+    });
+    for (const [what, call] of calls.filter(([w]) => ['pay', 'send BSV', 'send tokens', 'pay invoice'].includes(w))) {
+      const before = attempts();
+      const limited = await failure(call());
+      assert.equal(limited.code, 'POLICY_DENIED', `${what}: ${limited.message}`);
+      assert.match(limited.message, /over the (token )?limit/);
+      assert.equal(attempts(), before, `${what}: nothing recorded`);
+      assert.equal(reserved(), 0, `${what}: nothing reserved`);
+    }
     await o.setPolicy({ rules: [], default: { action: 'deny', reason: 'frozen' } });
     for (const [what, call] of calls) {
       const before = attempts();

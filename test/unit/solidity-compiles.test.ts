@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { transpileSolidity } from '../../main/contracts/solidity/transpile.js';
+import { Rng } from '../helpers/rng.js';
 import { SOLIDITY_FIXTURES } from '../../scripts/solidity-golden.js';
 
 /**
@@ -28,26 +29,6 @@ function checkCompiles(source: string, file: string): boolean {
   const errors = compileErrors(r.scrypt);
   assert.deepEqual(errors, [], `the sCrypt of ${file} does not compile:\n${source}\n--- sCrypt ---\n${r.scrypt}`);
   return true;
-}
-
-class Rng {
-  constructor(private s: number) {}
-  next(): number {
-    // mulberry32
-    this.s = (this.s + 0x6d2b79f5) | 0;
-    let t = Math.imul(this.s ^ (this.s >>> 15), 1 | this.s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
 }
 
 interface Fn {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
 import { transpileSolidity } from '../../main/contracts/solidity/transpile.js';
+import { Rng } from '../helpers/rng.js';
 
 /**
  * Random valid Solidity from a small typed generator: state of every supported kind, mappings (plain and
@@ -10,26 +11,6 @@ import { transpileSolidity } from '../../main/contracts/solidity/transpile.js';
  * returns, if/else, for and while loops with break and continue, early returns, msg.sender and msg.value.
  * The transpiler must never throw; a program it accepts without errors must compile with our compiler.
  */
-class Rng {
-  constructor(private s: number) {}
-  next(): number {
-    // mulberry32
-    this.s = (this.s + 0x6d2b79f5) | 0;
-    let t = Math.imul(this.s ^ (this.s >>> 15), 1 | this.s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
-
 interface Fn {
   isPublic: boolean;
   payable: boolean;
