@@ -3,6 +3,7 @@ import { FileRefused, importReader, readBoundedText } from './cli-files.js';
 import { compileScrypt } from './contracts/scrypt/compile.js';
 import { formatDiagnostic } from './contracts/scrypt/diagnostics.js';
 import { transpileSolidity, type TranspileLog } from './contracts/solidity/transpile.js';
+import { isScryptTsCompile, SCRYPT_TS_HELP, scryptTsCompileCommand } from './cli-scrypt-ts.js';
 import { REMOTE_COMMANDS, REMOTE_ENV, REMOTE_HELP, runRemote, type RemoteCommand } from './cli-remote.js';
 
 // Command-line entry (`npx keystead …`): the headless app, the offline sCrypt compiler and the Solidity transpiler.
@@ -13,6 +14,8 @@ Commands:
   compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]
                                            compile sCrypt offline: writes the scryptlib artifact (default <File>.json);
                                            --asm prints the ASM template; -O runs the peephole optimiser
+  compile <Contract.ts> | --project <dir>  compile scrypt-ts contracts offline, as scrypt-cli compile does: artifacts/
+                                           <Name>.scrypt, .transformer.json and <Name>.json for Name.loadArtifact()
   transpile <File.sol> [-o out.scrypt] [--force] [--json]
                                            transpile Solidity to sCrypt offline (default <File>.scrypt); errors
                                            exit 1 and write nothing unless --force; --json prints {scrypt, errorLogs}
@@ -116,7 +119,8 @@ const COMMAND_HELP: Record<string, string> = {
   serve:
     'keystead serve [options]\n  Runs the headless app: the engine, the embedded API and the UI on http://127.0.0.1:7480.\n  `keystead serve --help` lists its options (network, data directory, ports, limits).',
   compile:
-    "keystead compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them, only from regular files of at most 1 MB below the entry file's\n  folder or a folder named with --import-root (repeatable). --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.",
+    "keystead compile <File.scrypt> [-o out.json] [--asm] [-O] [--import-root <dir>]\n  Compiles sCrypt offline and writes the scryptlib artifact (default <File>.json). Imported files are read\n  relative to the file that imports them, only from regular files of at most 1 MB below the entry file's\n  folder or a folder named with --import-root (repeatable). --asm prints the locking-script ASM; -O runs the optimiser.\n  Exit codes: 0 compiled, 1 errors (printed as path:line:column: error: message), 2 bad usage.\n\n" +
+    SCRYPT_TS_HELP,
   balance: `${REMOTE_HELP.balance}\n${REMOTE_ENV}`,
   history: `${REMOTE_HELP.history}\n${REMOTE_ENV}`,
   pay: `${REMOTE_HELP.pay}\n${REMOTE_ENV}`,
@@ -145,7 +149,7 @@ if (command === '--help' || command === '-h' || command === 'help') {
   process.argv.splice(2, 1);
   await import('./headless.js');
 } else if (command === 'compile') {
-  process.exitCode = compileCommand(rest);
+  process.exitCode = isScryptTsCompile(rest) ? await scryptTsCompileCommand(rest) : compileCommand(rest);
 } else if (command === 'transpile') {
   process.exitCode = transpileCommand(rest);
 } else if ((REMOTE_COMMANDS as readonly string[]).includes(command)) {

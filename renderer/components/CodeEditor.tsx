@@ -32,6 +32,12 @@ const WORDS = {
     types:
       'address bool string bytes byte int uint int8 int16 int32 int64 int128 int256 uint8 uint16 uint32 uint64 uint128 uint256 bytes1 bytes4 bytes8 bytes16 bytes20 bytes32',
   },
+  typescript: {
+    keywords:
+      'import export from as class extends implements interface type enum public private protected readonly static constructor super function return if else for while do break continue const let var new this true false null undefined typeof instanceof in of void throw try catch',
+    types:
+      'bigint boolean number string ByteString PubKey Sig Ripemd160 PubKeyHash Sha1 Sha256 SigHashPreimage FixedArray HashedMap HashedSet',
+  },
 } as const;
 
 export type CodeLanguage = keyof typeof WORDS;
@@ -67,9 +73,11 @@ function languageOf(lang: CodeLanguage) {
       }
       if (stream.match('/*')) return blockComment(stream, state);
       // Before identifiers, or the `b` of b'00ff' (the `hex` of hex"00ff") would be read as a name.
-      if (stream.match(lang === 'scrypt' ? /^b'[^']*'?/ : /^hex"[^"]*"?/)) return 'string.special';
+      if (lang !== 'typescript' && stream.match(lang === 'scrypt' ? /^b'[^']*'?/ : /^hex"[^"]*"?/)) return 'string.special';
       if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return 'string';
-      if (stream.match(/^(?:0x[0-9a-fA-F_]+|\d[\d_]*(?:e\d+)?)\b/)) return 'number';
+      if (lang === 'typescript' && stream.match(/^(?:'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?)/)) return 'string';
+      if (lang === 'typescript' && stream.match(/^@\w+/)) return 'meta';
+      if (stream.match(/^(?:0x[0-9a-fA-F_]+|\d[\d_]*(?:e\d+)?)n?\b/)) return 'number';
       if (stream.match(/^[A-Za-z_$][\w$]*/)) {
         const word = stream.current();
         if (word === 'true' || word === 'false') return 'bool';
@@ -86,7 +94,8 @@ function languageOf(lang: CodeLanguage) {
   });
 }
 
-const LANGUAGES = { scrypt: languageOf('scrypt'), solidity: languageOf('solidity') };
+const LANGUAGES = { scrypt: languageOf('scrypt'), solidity: languageOf('solidity'), typescript: languageOf('typescript') };
+const LABELS: Record<CodeLanguage, string> = { scrypt: 'sCrypt source', solidity: 'Solidity source', typescript: 'scrypt-ts source' };
 
 /** Looks like a Mantine input (border, radius, focus ring) so the editor doesn't stand out in the form. */
 const theme = EditorView.theme({
@@ -125,7 +134,8 @@ export function CodeEditor({
   onChange,
   diagnostics,
   language = 'scrypt',
-  label = language === 'scrypt' ? 'sCrypt source' : 'Solidity source',
+  label = LABELS[language],
+  readOnly = false,
   ref,
 }: {
   value: string;
@@ -133,6 +143,8 @@ export function CodeEditor({
   diagnostics: readonly EditorMark[];
   language?: CodeLanguage;
   label?: string;
+  /** Shown, selectable and copyable, not editable (generated code). Fixed for the editor's lifetime. */
+  readOnly?: boolean;
   ref?: Ref<CodeEditorHandle>;
 }) {
   const host = useRef<HTMLDivElement>(null);
@@ -160,6 +172,7 @@ export function CodeEditor({
           theme,
           // The content element is what receives focus and typing, so it carries the accessible name.
           EditorView.contentAttributes.of({ 'aria-label': label, spellcheck: 'false' }),
+          EditorState.readOnly.of(readOnly),
           EditorView.updateListener.of((u) => {
             if (u.docChanged && !u.transactions.some((t) => t.annotation(external))) latest.current.onChange(u.state.doc.toString());
           }),
@@ -171,7 +184,7 @@ export function CodeEditor({
       v.destroy();
       view.current = null;
     };
-    // label and language are fixed for an editor's lifetime; a new label would need a reconfigure, which nobody needs.
+    // label, language and readOnly are fixed for an editor's lifetime; a new label would need a reconfigure, which nobody needs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

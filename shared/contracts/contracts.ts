@@ -22,13 +22,23 @@ export const compileDiagnostic = z.object({
   severity: z.enum(['error', 'warning']),
 });
 
+/** The sCrypt a scrypt-ts source was transpiled to, and the transpiler's `.transformer.json`. */
+export const scryptTsOutput = z.object({
+  /** `<Name>.scrypt`, as scrypt-cli names it after the .ts file. */
+  file: z.string(),
+  scrypt: z.string(),
+  transformer: z.record(z.string(), z.unknown()),
+});
+
 export const CONTRACT_OPERATIONS = byName(
   defineOperation({
     name: 'compile',
     input: z.object({
-      sourceCode: base64Source('sCrypt'),
+      sourceCode: base64Source('sCrypt or scrypt-ts'),
       optimize: boolish,
       file: optionalText(200),
+      /** scrypt-ts (TypeScript) is transpiled to sCrypt first; by default the language the file name says (`.ts`: scrypt-ts). */
+      language: z.enum(['scrypt', 'scrypt-ts']).optional(),
       /** Files the source imports: the path as the import names it (relative to the source) → base64 source. */
       imports: z
         .record(z.string().trim().min(1).max(300), base64Source('imported sCrypt'))
@@ -41,9 +51,12 @@ export const CONTRACT_OPERATIONS = byName(
       hex: z.string(),
       artifact: z.record(z.string(), z.unknown()),
       errors: z.array(compileDiagnostic),
+      /** scrypt-ts only: what scrypt-cli writes beside the artifact (`<Name>.scrypt`, `<Name>.transformer.json`). */
+      transpiled: scryptTsOutput.optional(),
     }),
     access: ALL_ROLES,
-    summary: 'Compiles sCrypt source (base64) to Bitcoin Script: ASM with $placeholders, hex, and the scryptlib artifact.',
+    summary:
+      'Compiles sCrypt, or scrypt-ts (TypeScript, transpiled first), source (base64) to Bitcoin Script: ASM with $placeholders, hex, the scryptlib artifact, and for scrypt-ts the generated sCrypt.',
     msg: 'Operation completed successfully',
     rest: [{ method: 'POST', path: '/v1/compile', body: true, bodyLimit: 8 * 1024 * 1024 }],
     credentialsOptional: true,

@@ -111,10 +111,14 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
         /a struct literal \{…\} needs a declared struct type/,
       ],
       ['contract T { int k; public function g(int a) { require(a << -1 == 4); } }', /the shift count of an int must not be negative/],
-      ['contract T { int k; public function g(int a) { loop (20000) { a++; } require(a > 0); } }', /the loop count must be at most 10000/],
+      // A loop count no locking script could hold (each iteration costs at least its OP_NOP).
       [
-        'contract T { int k; public function g(bytes b) { require(reverseBytes(b, 20000) == b); } }',
-        /the size of reverseBytes\(\) must be from 0 to 10000/,
+        'contract T { int k; public function g(int a) { loop (10000000) { a++; } require(a > 0); } }',
+        /the loop count must be at most 9999936/,
+      ],
+      [
+        'contract T { int k; public function g(bytes b) { require(reverseBytes(b, 10000000) == b); } }',
+        /the size of reverseBytes\(\) must be from 0 to 9999936/,
       ],
       [
         'contract T { int k; function f(int a) : int[3] { return [a, a, a]; } public function g(int a, int i) { require(f(a)[i] == a); } }',

@@ -1,7 +1,14 @@
 import { buildArtifact, type Artifact } from './artifact.js';
 import type { ContractLike, Item, Program } from './ast.js';
 import { generate } from './codegen/contract.js';
-import { MAX_SCRIPT_OPS, ScriptTooLarge } from './codegen/stack.js';
+import {
+  MAX_LOCKING_SCRIPT_BYTES,
+  MAX_SCRIPT_SIZE_POLICY,
+  notSpendableMessage,
+  scriptBytes,
+  tooLargeMessage,
+} from './codegen/script-size.js';
+import { ScriptBudget, ScriptTooLarge } from './codegen/stack.js';
 import { posix } from 'node:path';
 import type { Diagnostic, Diagnostics, Position } from './diagnostics.js';
 import { lower } from './lower/index.js';
@@ -57,8 +64,8 @@ function withStdlib(program: Program): Program {
  * 3. code generation over the IR, split by concern (stack scheduling, expressions, statements, built-ins);
  * 4. the -O peephole optimiser; 5. the artifact.
  * The last contract of the file is the main one. Errors at any stage come back as diagnostics with
- * file:line:column; nothing throws. A program the front end accepts always gets code (short of the script
- * size limit).
+ * file:line:column; nothing throws. A program the front end accepts always gets code, unless its locking
+ * script would be too large for any transaction default nodes relay (codegen/script-size.ts).
  */
 export interface CompileOptions {
   /** The file's name, for diagnostics and as the base of relative imports. */
@@ -184,24 +191,41 @@ function tagFile(node: unknown, file: string): void {
   }
 }
 
+/**
+ * How much larger than the limit the unoptimised code of a -O compile may grow: the optimiser removes about a
+ * third of it over the corpus and more of unrolled constant-index array reads, so code somewhat over the limit
+ * can still optimise to a script that fits. Beyond this, generation stops before the tokens fill memory.
+ */
+const OPTIMISED_HEADROOM = 2;
+
 function compileUnguarded(source: string, file: string, optimizeOutput: boolean, readImport?: CompileOptions['readImport']): CompileResult {
   const { front, diagnostics } = frontEnd(source, file, readImport);
   const failed = () => ({ artifact: null, asm: null, hex: null, diagnostics: diagnostics.items });
   if (!front) return failed();
   let tokens: Token[];
   try {
-    tokens = generate(front.ir, front.layout);
+    tokens = generate(front.ir, front.layout, new ScriptBudget(MAX_LOCKING_SCRIPT_BYTES * (optimizeOutput ? OPTIMISED_HEADROOM : 1)));
   } catch (err) {
     if (!(err instanceof ScriptTooLarge)) throw err;
-    diagnostics.error(front.main.at, `the contract compiles to more than ${MAX_SCRIPT_OPS} script elements; unroll fewer loop iterations`);
+    diagnostics.error(front.main.at, tooLargeMessage(err.bytes, false));
     return failed();
   }
   const final = optimizeOutput ? optimize(tokens) : tokens;
+  const bytes = scriptBytes(final);
+  if (bytes > MAX_LOCKING_SCRIPT_BYTES) {
+    diagnostics.error(front.main.at, tooLargeMessage(bytes, true));
+    return failed();
+  }
   const hex = toScriptHex(final);
+  const { line, column } = front.main.at;
+  const warnings: Diagnostic[] =
+    bytes > MAX_SCRIPT_SIZE_POLICY
+      ? [{ file: front.main.at.file ?? file, line, column, message: notSpendableMessage(bytes), severity: 'warning' }]
+      : [];
   return {
     artifact: buildArtifact(front.program, front.main, hex, optimizeOutput, front.facts),
     asm: toAsm(final),
     hex,
-    diagnostics: diagnostics.items,
+    diagnostics: [...diagnostics.items, ...warnings],
   };
 }

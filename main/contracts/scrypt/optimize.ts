@@ -173,12 +173,24 @@ export function isPush(t: Token | undefined): boolean {
   return !!t && ('push' in t || 'placeholder' in t || NUMBER_OPS.has(t.op));
 }
 
+/**
+ * Whether each short push is a number, remembered: every pass asks again of every push, and in a large
+ * unrolled script the same few depths (`0502` …) are pushed hundreds of thousands of times.
+ */
+const NUMBER_PUSHES = new Map<string, boolean>();
+
 /** A constant whose bytes are the minimal encoding of a script number of at most 4 bytes. */
 function isNumber(t: Token | undefined): boolean {
   if (!t || 'placeholder' in t) return false;
   if ('op' in t) return NUMBER_OPS.has(t.op);
   const n = t.push.length / 2;
-  return n >= 1 && n <= 4 && Buffer.from(numberBytes(numberOf(t))).toString('hex') === t.push;
+  if (n < 1 || n > 4) return false;
+  let known = NUMBER_PUSHES.get(t.push);
+  if (known === undefined) {
+    known = Buffer.from(numberBytes(numberOf(t))).toString('hex') === t.push;
+    if (NUMBER_PUSHES.size < 65_536) NUMBER_PUSHES.set(t.push, known);
+  }
+  return known;
 }
 
 function matches(p: Pattern, t: Token | undefined): boolean {

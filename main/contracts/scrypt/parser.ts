@@ -34,6 +34,9 @@ export class Parser {
   private i = 0;
   /** Temporaries made for `x = new T(…)`. */
   private news = 0;
+  /** Whether the type being parsed may omit array sizes (a declaration with an initialiser), and the sizes it omitted. */
+  private omittable = false;
+  private readonly omitted = new WeakSet<Expr>();
   private depth = 0;
   private readonly tokens: Token[];
 
@@ -164,10 +167,11 @@ export class Parser {
     if (this.is('static')) {
       this.i++;
       this.expect('const');
-      const type = this.type();
+      const type = this.declType();
       const name = this.ident('the constant name').value;
       this.expect('=');
       const value = this.expr();
+      this.sizesFromInit(type, value);
       this.semicolon();
       return { kind: 'const', name, type, value, at };
     }
@@ -253,9 +257,10 @@ export class Parser {
       c.functions.push({ name, visibility, isStatic, params, returnType, body: this.block(), at } satisfies Func);
       return;
     }
-    const type = this.type();
+    const type = this.declType();
     const name = this.ident('a property name').value;
     const init = this.eat('=') ? this.expr() : null;
+    this.sizesFromInit(type, init);
     this.semicolon();
     // `static auto N = 10;`: the type is the literal's.
     if (type.name === 'auto' && !type.dims.length && init) {
@@ -295,6 +300,9 @@ export class Parser {
 
   // ---- types ----
   private type(): TypeRef {
+    // Only this type's own sizes may be omitted, not those of its type arguments.
+    const omittable = this.omittable;
+    this.omittable = false;
     const t = this.tok;
     if (t.kind !== 'ident' && !(t.kind === 'keyword' && t.value === 'auto')) this.fail(`expected a type but found ${this.describe(t)}`);
     this.i++;
@@ -307,11 +315,44 @@ export class Parser {
     }
     const dims: Expr[] = [];
     while (this.is('[')) {
+      const at = this.tok.start;
       this.i++;
-      dims.push(this.expr());
+      if (this.is(']')) {
+        // `int[] a = [1, 4, 2]`: the size is the initialiser's (declarations only, see sizesFromInit).
+        if (!omittable) this.fail('an array size can be omitted only where a variable or constant is declared with an array literal', at);
+        const size: Expr = { kind: 'int', value: 0n, at };
+        this.omitted.add(size);
+        dims.push(size);
+      } else dims.push(this.expr());
       this.expect(']');
     }
     return { kind: 'type', name: t.value, generics, dims, at: t.start };
+  }
+
+  /** A declaration's type, whose array sizes may be omitted (`int[][] f = [[1, 2], [3, 4]]`). */
+  private declType(): TypeRef {
+    const before = this.omittable;
+    this.omittable = true;
+    try {
+      return this.type();
+    } finally {
+      this.omittable = before;
+    }
+  }
+
+  /**
+   * The omitted sizes of a declared array type, read off its array-literal initialiser as the reference
+   * says (`int[] e = [1, 4, 2]` is `int[3]`; `int[][]` takes the outer literal's length, then its first
+   * item's). Anything else must write the size.
+   */
+  private sizesFromInit(type: TypeRef, init: Expr | null): void {
+    type.dims.forEach((d, level) => {
+      if (!this.omitted.has(d) || d.kind !== 'int') return;
+      let e: Expr | null = init;
+      for (let k = 0; k < level && e; k++) e = e.kind === 'array' ? (e.items[0] ?? null) : null;
+      if (!e || e.kind !== 'array') this.fail('an omitted array size needs an array literal as the initial value; write the size', d.at);
+      d.value = BigInt(e.items.length);
+    });
   }
 
   /** Whether a declaration `Type name …` starts here (tried without consuming, with backtracking). */
@@ -321,7 +362,7 @@ export class Parser {
     const save = this.i;
     const mark = this.diags.mark();
     try {
-      this.type();
+      this.declType();
       return this.tok.kind === 'ident';
     } catch {
       return false;
@@ -395,17 +436,19 @@ export class Parser {
     }
     const isConst = this.eat('const');
     if (isConst || this.looksLikeDeclaration()) {
-      const type = this.is('auto') ? (this.i++, 'auto' as const) : this.type();
+      const type = this.is('auto') ? (this.i++, 'auto' as const) : this.declType();
       const name = this.ident('a variable name').value;
       if (type !== 'auto' && this.is('=') && this.peek().kind === 'keyword' && this.peek().value === 'new') {
         this.i += 2;
         this.ident('the type to construct');
         const args = this.args();
+        this.sizesFromInit(type, null);
         this.semicolon();
         return { kind: 'new', type, name, args, at };
       }
       const init = this.eat('=') ? this.expr() : null;
       if (init === null && type === 'auto') this.fail('auto variables need an initial value', at);
+      if (type !== 'auto') this.sizesFromInit(type, init);
       this.semicolon();
       return { kind: 'var', type, name, init, isConst, at };
     }

@@ -154,16 +154,38 @@ function pushHex(data: string): string {
   const n = data.length / 2;
   if (n < 0x4c) return n.toString(16).padStart(2, '0') + data;
   if (n <= 0xff) return `4c${n.toString(16).padStart(2, '0')}${data}`;
-  return `4d${(n & 0xff).toString(16).padStart(2, '0')}${(n >> 8).toString(16).padStart(2, '0')}${data}`;
+  if (n <= 0xffff) return `4d${(n & 0xff).toString(16).padStart(2, '0')}${(n >> 8).toString(16).padStart(2, '0')}${data}`;
+  // OP_PUSHDATA4 with a 4-byte little-endian length: a literal of 64 kB or more.
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(n);
+  return `4e${length.toString('hex')}${data}`;
+}
+
+/**
+ * Joins the text of each token, a chunk at a time: a large unrolled script is millions of tokens, and one
+ * array of a string per token before the join would take several times the script's own memory.
+ */
+function joinTokens(tokens: readonly Token[], text: (t: Token) => string, separator: string): string {
+  const chunks: string[] = [];
+  const CHUNK = 65_536;
+  for (let i = 0; i < tokens.length; i += CHUNK)
+    chunks.push(
+      tokens
+        .slice(i, i + CHUNK)
+        .map(text)
+        .join(separator),
+    );
+  return chunks.join(separator);
 }
 
 export function toAsm(tokens: readonly Token[]): string {
-  return tokens.map((t) => ('op' in t ? t.op : 'push' in t ? t.push : `$${t.placeholder}`)).join(' ');
+  return joinTokens(tokens, (t) => ('op' in t ? t.op : 'push' in t ? t.push : `$${t.placeholder}`), ' ');
 }
 
 export function toScriptHex(tokens: readonly Token[]): string {
-  return tokens
-    .map((t) => {
+  return joinTokens(
+    tokens,
+    (t) => {
       if ('op' in t) {
         const code = OP[t.op];
         if (code === undefined) throw new Error(`unknown opcode ${t.op}`);
@@ -171,6 +193,7 @@ export function toScriptHex(tokens: readonly Token[]): string {
       }
       if ('push' in t) return pushHex(t.push);
       return `<${t.placeholder}>`;
-    })
-    .join('');
+    },
+    '',
+  );
 }

@@ -7,6 +7,7 @@ import { DomainError } from '../../../shared/errors.js';
 import type { Logger } from '../../log/logger.js';
 import type { CompileResult } from '../../contracts/scrypt/compile.js';
 import type { TranspileResult } from '../../contracts/solidity/transpile.js';
+import type { ScryptTsCompileResult } from '../../contracts/compile-worker.js';
 import { FairQueue, QueueFull } from './fair-queue.js';
 
 /** What one compile may use. Untrusted source must not hold the engine's event loop or its memory. */
@@ -19,9 +20,18 @@ export interface CompileLimits {
   maxSourceBytes: number;
   /** Compiles running at once (one worker each); by default one fewer than the cores, at least one. */
   workers?: number;
+  /**
+   * The time limit of a scrypt-ts compile (transpile, then compile), by default SCRYPT_TS_TIME_FACTOR times
+   * `timeoutMs`: the transpile alone builds a TypeScript program over scrypt-ts's typings, 1–5 s before
+   * any of the contract's own work.
+   */
+  scryptTsTimeoutMs?: number;
 }
 
 export const DEFAULT_COMPILE_LIMITS: CompileLimits = { timeoutMs: 10_000, memoryMb: 512, maxSourceBytes: 1_000_000 };
+
+/** scrypt-ts compiles get this many times the compile time limit (see CompileLimits.scryptTsTimeoutMs). */
+export const SCRYPT_TS_TIME_FACTOR = 3;
 
 /** The default number of compile workers: the engine keeps a core for itself. */
 export const defaultCompileWorkers = (): number => Math.max(1, os.availableParallelism() - 1);
@@ -61,7 +71,8 @@ export interface CompilePoolOptions {
 
 type Task =
   | { kind: 'compile'; source: string; file: string; optimize: boolean; imports: Record<string, string> }
-  | { kind: 'transpile'; source: string; file: string };
+  | { kind: 'transpile'; source: string; file: string }
+  | { kind: 'scrypt-ts'; source: string; file: string; optimize: boolean };
 
 const busy = (why: string) => new DomainError('BUSY', `The compiler is busy: ${why}. Try again shortly.`, { retryAfter: RETRY_AFTER_S });
 
@@ -131,6 +142,15 @@ export class CompilePool {
     ) as Promise<CompileResult>;
   }
 
+  /** A scrypt-ts source: transpiled and compiled in one worker task, with the scrypt-ts time limit. */
+  compileScryptTs(source: string, opts: { file: string; optimize: boolean; owner: string }): Promise<ScryptTsCompileResult> {
+    return this.run(
+      { kind: 'scrypt-ts', source, file: opts.file, optimize: opts.optimize },
+      opts.owner,
+      'Compiling',
+    ) as Promise<ScryptTsCompileResult>;
+  }
+
   transpile(source: string, opts: { file: string; owner: string }): Promise<TranspileResult> {
     return this.run({ kind: 'transpile', source, file: opts.file }, opts.owner, 'Transpiling') as Promise<TranspileResult>;
   }
@@ -165,7 +185,13 @@ export class CompilePool {
     }
   }
 
+  private timeLimitOf(task: Task): number {
+    if (task.kind !== 'scrypt-ts') return this.limits.timeoutMs;
+    return this.limits.scryptTsTimeoutMs ?? this.limits.timeoutMs * SCRYPT_TS_TIME_FACTOR;
+  }
+
   private async runOnWorker(task: Task, doing: string): Promise<unknown> {
+    const timeoutMs = this.timeLimitOf(task);
     const { port1, port2 } = new MessageChannel();
     const abort = new AbortController();
     let reason: 'time' | 'start' | null = null;
@@ -177,12 +203,12 @@ export class CompilePool {
     let timer = setTimeout(() => stop('start'), START_LIMIT_MS);
     port1.once('message', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => stop('time'), this.limits.timeoutMs);
+      timer = setTimeout(() => stop('time'), timeoutMs);
     });
     try {
       return await this.piscina.run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] });
     } catch (err) {
-      throw this.failure(err, reason, doing);
+      throw this.failure(err, reason, doing, timeoutMs);
     } finally {
       clearTimeout(timer);
       port1.close();
@@ -190,11 +216,11 @@ export class CompilePool {
   }
 
   /** What a failed compile tells its caller: the source's fault is a 422, the compiler's state a 503. */
-  private failure(err: unknown, reason: 'time' | 'start' | null, doing: string): DomainError {
+  private failure(err: unknown, reason: 'time' | 'start' | null, doing: string, timeoutMs: number): DomainError {
     if (reason === 'time')
       return new DomainError(
         'COMPILE_LIMIT',
-        `${doing} took longer than ${this.limits.timeoutMs / 1000} s and was stopped. Simplify the contract (fewer or shorter loops).`,
+        `${doing} took longer than ${timeoutMs / 1000} s and was stopped. Simplify the contract (fewer or shorter loops).`,
       );
     if (reason === 'start' || this.closed) return busy(this.closed ? 'it is shutting down' : 'a compile worker failed to start');
     const e = (err ?? {}) as { code?: string; message?: string; name?: string };

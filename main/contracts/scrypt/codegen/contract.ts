@@ -2,7 +2,8 @@ import type { ContractIR, PublicFunction, Slot, StackConstant } from '../lower/i
 import { pushBytes, pushInt, type Token } from '../script.js';
 import type { Layout } from '../semantics/layout.js';
 import { emitExpr } from './expressions.js';
-import { StackMachine, type Entry, type Gen } from './stack.js';
+import { tokenBytes } from './script-size.js';
+import { ScriptBudget, StackMachine, type Entry, type Gen } from './stack.js';
 import { emitStmt } from './statements.js';
 
 /**
@@ -11,11 +12,12 @@ import { emitStmt } from './statements.js';
  * an explicit constructor's code), then the public functions; several are dispatched on a selector; each
  * ends with its final require's value and NIPs everything else, constants included.
  */
-export function generate(ir: ContractIR, layout: Layout): Token[] {
+export function generate(ir: ContractIR, layout: Layout, budget = new ScriptBudget(Infinity)): Token[] {
   const propEntries = [...ir.constants.flatMap((c) => entries(c.slot, layout)), ...ir.properties.flatMap((slot) => entries(slot, layout))];
   const constants = ir.constants.flatMap(constantPushes);
-  const head = [...constants, ...(ir.ctor ? constructorCode(ir, layout, propEntries) : propertyCode(ir, layout))];
-  const g = gen(new StackMachine(), layout);
+  constants.forEach((t) => budget.add(tokenBytes(t)));
+  const head = [...constants, ...(ir.ctor ? constructorCode(ir, layout, propEntries, budget) : propertyCode(ir, layout, budget))];
+  const g = gen(new StackMachine(budget), layout);
   const many = ir.publics.length > 1;
   ir.publics.forEach((f, i) => {
     g.m.stack = f.params.flatMap((slot) => entries(slot, layout));
@@ -33,7 +35,12 @@ export function generate(ir: ContractIR, layout: Layout): Token[] {
     g.m.emit('OP_0');
     for (let i = 0; i < ir.publics.length; i++) g.m.emit('OP_ENDIF');
   }
-  return [...head, ...g.m.out];
+  // The body can be millions of tokens: the head goes in front of it in place rather than into a copy (a head
+  // too long to pass as arguments, a constructor's own unrolled loops, is concatenated instead).
+  const out = g.m.out;
+  if (head.length > 10_000) return head.concat(out);
+  out.unshift(...head);
+  return out;
 }
 
 function gen(m: StackMachine, layout: Layout): Gen {
@@ -73,8 +80,8 @@ function publicBody(g: Gen, f: PublicFunction): void {
  * value, a copy of each argument, OP_NOP, the body, an OP_DROP per argument leaf, OP_NOP; then the
  * placeholders under the value are removed (`OP_n OP_ROLL OP_DROP` each, n the value's leaves).
  */
-function propertyCode(ir: ContractIR, layout: Layout): Token[] {
-  const g = gen(new StackMachine(), layout);
+function propertyCode(ir: ContractIR, layout: Layout, budget: ScriptBudget): Token[] {
+  const g = gen(new StackMachine(budget), layout);
   g.m.stack = ir.constants.flatMap((c) => entries(c.slot, layout));
   for (const slot of ir.properties) {
     const built = ir.built.find((b) => b.slot === slot);
@@ -117,9 +124,9 @@ function propertyCode(ir: ContractIR, layout: Layout): Token[] {
  * parameters' placeholders, OP_NOP, the body (assignments move values into the slots), an OP_DROP per
  * parameter leaf, OP_NOP.
  */
-function constructorCode(ir: ContractIR, layout: Layout, propEntries: Entry[]): Token[] {
+function constructorCode(ir: ContractIR, layout: Layout, propEntries: Entry[], budget: ScriptBudget): Token[] {
   const ctor = ir.ctor!;
-  const g = gen(new StackMachine(), layout);
+  const g = gen(new StackMachine(budget), layout);
   g.m.stack = [...propEntries, ...ctor.params.flatMap((slot) => entries(slot, layout))];
   ir.properties.forEach((slot) => entries(slot, layout).forEach(() => g.m.token({ op: 'OP_0' })));
   ctor.params.forEach((slot) => placeholders(slot, layout).forEach((t) => g.m.token(t)));

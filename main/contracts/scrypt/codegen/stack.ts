@@ -1,12 +1,48 @@
 import type { IExpr, IStmt, Slot } from '../lower/ir.js';
 import { pushInt, type Token } from '../script.js';
 import type { Layout } from '../semantics/layout.js';
+import { tokenBytes } from './script-size.js';
 
-/** The most script elements one contract may compile to (about 2 MB of script). */
-export const MAX_SCRIPT_OPS = 2_000_000;
+/** The script outgrew its budget: reported at the contract, with how far generation got. */
+export class ScriptTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`the script is more than ${bytes} bytes`);
+  }
+}
 
-/** The script outgrew MAX_SCRIPT_OPS: a resource limit, reported at the contract. */
-export class ScriptTooLarge extends Error {}
+/**
+ * The bytes of script generated so far, shared by every stack machine of one contract, and how many it may
+ * reach: generation stops as soon as a script could no longer be used (script-size.ts), before it fills memory.
+ */
+export class ScriptBudget {
+  bytes = 0;
+  constructor(readonly limit: number) {}
+
+  add(n: number): void {
+    this.bytes += n;
+    if (this.bytes > this.limit) throw new ScriptTooLarge(this.bytes);
+  }
+}
+
+/**
+ * One shared token per opcode and per small number: a large unrolled program is millions of tokens, and a
+ * pointer to a shared token is a fraction of a new object's memory. Tokens are never modified.
+ */
+const OPS = new Map<string, Token>();
+const NUMBERS = new Map<number, Token>();
+
+function opToken(op: string): Token {
+  let t = OPS.get(op);
+  if (!t) OPS.set(op, (t = Object.freeze({ op })));
+  return t;
+}
+
+function numberToken(n: number | bigint): Token {
+  if (typeof n === 'bigint' || n < -1 || n > 0xffff) return pushInt(BigInt(n));
+  let t = NUMBERS.get(n);
+  if (!t) NUMBERS.set(n, (t = Object.freeze(pushInt(BigInt(n)))));
+  return t;
+}
 
 /** What the code generator knows about one stack item: which leaf of which slot it holds, or nothing (a temporary). */
 export type Entry = { slot: Slot; leaf: number } | null;
@@ -20,18 +56,23 @@ export class StackMachine {
   readonly out: Token[] = [];
   stack: Entry[] = [];
 
+  constructor(readonly budget = new ScriptBudget(Infinity)) {}
+
   emit(...ops: string[]): void {
-    for (const op of ops) this.out.push({ op });
-    if (this.out.length > MAX_SCRIPT_OPS) throw new ScriptTooLarge();
+    for (const op of ops) this.out.push(opToken(op));
+    this.budget.add(ops.length);
   }
 
   /** A data push or placeholder; the stack model is the caller's to update. */
   token(t: Token): void {
-    this.out.push(t);
+    this.out.push('op' in t ? opToken(t.op) : t);
+    this.budget.add(tokenBytes(t));
   }
 
   pushNumber(n: number | bigint): void {
-    this.out.push(pushInt(BigInt(n)));
+    const t = numberToken(n);
+    this.out.push(t);
+    this.budget.add(tokenBytes(t));
   }
 
   /** Copies the item at `depth` (0 = top) to the top. */

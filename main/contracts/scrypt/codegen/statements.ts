@@ -85,10 +85,13 @@ export function emitStmt(g: Gen, s: IStmt): void {
     case 'block':
       return emitBranch(g, s.body);
     case 'unrolled':
-      // Each copy of the body starts with OP_NOP.
-      for (const body of s.iterations) {
+      // Each copy of the body starts with OP_NOP. A copy's IR is let go once its code is out (the IR is
+      // generated once, and nothing else refers to an iteration): a large unrolled loop then never holds all of
+      // its IR and all of its code at the same time.
+      for (let k = 0; k < s.iterations.length; k++) {
         m.emit('OP_NOP');
-        emitBranch(g, body);
+        emitBranch(g, s.iterations[k]);
+        s.iterations[k] = [];
       }
       return;
     case 'codesep':

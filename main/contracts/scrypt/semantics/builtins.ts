@@ -1,3 +1,4 @@
+import { MAX_LOCKING_SCRIPT_BYTES } from '../codegen/script-size.js';
 import { ANY, BOOL, BYTES, INT, basicType, type Env, type Type } from './model.js';
 
 /**
@@ -58,8 +59,13 @@ export const BUILTINS: Record<string, Builtin> = {
   },
 };
 
-/** The largest size `reverseBytes` and `repeat` take, and the largest loop count: each copy costs script. */
-export const MAX_UNROLL = 10_000n;
+/**
+ * The largest size `reverseBytes` and `repeat` take, and the largest loop count. Not a limit of its own:
+ * each iteration or copy costs at least one byte of script (a loop's `OP_NOP`), so nothing larger could fit
+ * in the largest locking script a relayed transaction carries (codegen/script-size.ts), and the compile
+ * stops on that limit anyway, usually much earlier.
+ */
+export const MAX_UNROLL = BigInt(MAX_LOCKING_SCRIPT_BYTES);
 
 /** Built-in members of a stateful contract (`this.x`, state.rst); the lowering rewrites their calls. */
 export const CONTRACT_BUILTINS: Record<string, { params: Type[]; result: Type }> = {

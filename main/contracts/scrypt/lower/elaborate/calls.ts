@@ -56,6 +56,21 @@ function userCall(cx: ElabContext, e: Call, owner: ContractLike, fn: Func): IExp
 }
 
 /**
+ * A function written in asm, read once however often it is called: an EC library calls its asm modular
+ * inverse hundreds of times from unrolled loops, and each call's tokens are the same (code generation only
+ * reads them), so they are shared rather than thousands of new tokens per call.
+ */
+const asmRead = new WeakMap<Func, { prefix: string; read: ReturnType<typeof readAsm> }>();
+
+function asmOf(fn: Func, text: string, prefix: string): ReturnType<typeof readAsm> {
+  const known = asmRead.get(fn);
+  if (known && known.prefix === prefix) return known.read;
+  const read = readAsm(text, prefix);
+  asmRead.set(fn, { prefix, read });
+  return read;
+}
+
+/**
  * The function's body elaborated in a scope of its own: the arguments bind the parameters (static const
  * ones bind values), the body's statements run, the returned expression is the call's value. A function
  * written in asm is its Script, run on the arguments.
@@ -77,7 +92,7 @@ function inline(cx: ElabContext, e: Call, owner: ContractLike, fn: Func, generic
   });
   const returns = fn.returnType ? cx.within(scope, () => cx.resolve(fn.returnType!, fn.at)) : BOOL;
   if (asm) {
-    const read = readAsm(asm.text, `${owner.name}.${fn.name}`);
+    const read = asmOf(fn, asm.text, `${owner.name}.${fn.name}`);
     if ('error' in read) return cx.internal(asm.at, read.error);
     return { kind: 'asm', args: params.map((p) => p.arg), tokens: read.tokens, type: returns, at: e.at };
   }
