@@ -24,7 +24,7 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 const ENGINE_LAYERS = [
   ['audit', 'auth', 'contracts', 'org', 'payees', 'rates', 'token-templates'],
   ['users', 'wallets'],
-  ['policies'],
+  ['policies', 'apps'],
   ['sync'],
   ['paymail'],
   ['payments'],

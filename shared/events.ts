@@ -37,6 +37,8 @@ export interface LiveEventData {
   approval: { approvalId: string; state: 'awaiting_approval' | 'approved' | 'sent' | 'failed' | 'rejected' | 'expired' | 'cancelled' };
   /** The payment policy changed: a version proposed, approved, rejected, or put in force. */
   policy: { version: number; state: 'proposed' | 'active' | 'rejected' | 'superseded' };
+  /** A BRC-100 app called for the first time (pending: someone should decide), or was allowed, denied or revoked. */
+  apps: { originator: string; state: 'pending' | 'allowed' | 'denied' | 'revoked' };
   /** Events the client asked to replay are no longer kept: reload everything, then follow the stream. */
   reset: { reason: string };
 }
@@ -56,6 +58,7 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'payees',
   'approval',
   'policy',
+  'apps',
   'reset',
 ];
 

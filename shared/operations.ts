@@ -15,6 +15,7 @@ import { INVOICE_OPERATIONS, invoiceOutput, publicInvoice } from './contracts/in
 import { ORG_OPERATIONS, appStatusOutput } from './contracts/org.js';
 import { PAYMAIL_OPERATIONS } from './contracts/paymail.js';
 import { PAYEE_OPERATIONS, payeeOutput } from './contracts/payees.js';
+import { APP_OPERATIONS, appOutput } from './contracts/apps.js';
 import { historyEntry, lookupCoin, PAYMENT_OPERATIONS, paymentState, payOutput, quoteOutput } from './contracts/payments.js';
 import { RATE_OPERATIONS, rateOutput } from './contracts/rates.js';
 import { TOKEN_OPERATIONS } from './contracts/tokens.js';
@@ -57,6 +58,7 @@ export const OPERATIONS = {
   ...PAYEE_OPERATIONS,
   ...POLICY_OPERATIONS,
   ...APPROVAL_OPERATIONS,
+  ...APP_OPERATIONS,
 };
 
 export type Operations = typeof OPERATIONS;
@@ -107,3 +109,4 @@ export type TranspileOutput = OutputOf<typeof CONTRACT_OPERATIONS.transpile>;
 export type InvoiceOutput = z.infer<typeof invoiceOutput>;
 export type PublicInvoice = z.infer<typeof publicInvoice>;
 export type PayeeOutput = z.infer<typeof payeeOutput>;
+export type AppOutput = z.infer<typeof appOutput>;

@@ -14,6 +14,7 @@ import { PaymailClient, type SrvResolver } from './paymail/client.js';
 import { PaymailHostMap } from './paymail/host-map.js';
 import { PaymailHost } from './paymail/host.js';
 import { AuditTrail } from './audit/trail.js';
+import { AppGate } from './apps/gate.js';
 import { anchorAuditCheckpoint } from './fees/audit-anchor.js';
 import type { AuthoriseValueMove } from './value-move.js';
 import { createPolicyAuthoriser } from './policies/authorise.js';
@@ -135,6 +136,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     tokenTemplates: templates,
     tokenLedger,
     tokenValidator,
+    appGate: new AppGate(),
     eventStreams: new EventStreams({ repos, now }, eventHub, liveEvents.recheckMs),
   };
   let reconciling: Promise<void> | null = null;

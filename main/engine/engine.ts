@@ -8,6 +8,7 @@ import type { CallMeta, Credentials, EngineConfig } from './context.js';
 import type { EventStream, StreamRequest } from './events/streams.js';
 import { executeOperation, type OperationResult } from './execute.js';
 import type { PaymailHost } from './paymail/host.js';
+import { Brc100Host } from './apps/brc100.js';
 import { releaseUnsignedReservations } from './payments/settle.js';
 import { usdRateOf } from './rates/rates.js';
 
@@ -27,6 +28,8 @@ export interface Engine {
   usdRate(): ExchangeRate | null;
   /** This Keystead as a paymail host (its routes are in main/server/paymail-routes.ts). */
   readonly paymailHost: PaymailHost;
+  /** The wallet BRC-100 apps reach (its listener is main/server/brc100-server.ts). */
+  readonly brc100: Brc100Host;
   /** Tells the engine its own address, so its own paymail domain resolves to itself. */
   setSelfUrl(url: string): void;
   /**
@@ -79,12 +82,14 @@ export function createEngine({ syncIntervalMs = 30_000, ...options }: EngineOpti
     ready,
     usdRate: () => usdRateOf(services),
     paymailHost,
+    brc100: new Brc100Host(services),
     setSelfUrl: (url) => services.paymailHosts.setSelf(config.paymailDomain, url),
     reconcile: () => ready.then(reconcile),
     execute: (name, input, credentials, meta) => executeOperation(services, name, input, credentials, meta),
     openEventStream: (request, deliver, end) => services.eventStreams.open(request, deliver, end),
     close() {
       clearInterval(settler);
+      services.appGate.wakeAll();
       bookEvents.flush();
       sync.stop();
       void services.compiler.close();

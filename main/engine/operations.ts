@@ -1,4 +1,5 @@
 import type { OperationName, Operations } from '../../shared/operations.js';
+import { APP_IMPLEMENTATIONS } from './apps/operations.js';
 import { API_KEY_IMPLEMENTATIONS, SECOND_FACTOR_IMPLEMENTATIONS } from './auth/operations.js';
 import { AUDIT_IMPLEMENTATIONS } from './audit/operations.js';
 import { CHAIN_IMPLEMENTATIONS } from './chain/operations.js';
@@ -48,4 +49,5 @@ export const IMPLEMENTATIONS = {
   ...UTILITY_IMPLEMENTATIONS,
   ...SWEEP_IMPLEMENTATIONS,
   ...PAYEE_IMPLEMENTATIONS,
+  ...APP_IMPLEMENTATIONS,
 } satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

@@ -1,3 +1,4 @@
+import type { Brc100Services } from './apps/services.js';
 import type { AuditServices } from './audit/services.js';
 import type { AuthServices } from './auth/services.js';
 import type { ChainOpServices } from './chain/services.js';
@@ -32,4 +33,5 @@ export type EngineServices = AuditServices &
   ChainOpServices &
   EventServices &
   PayeeServices &
-  PolicyServices;
+  PolicyServices &
+  Brc100Services;

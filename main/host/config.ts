@@ -20,6 +20,10 @@ export interface HostConfig {
   paymailPublicUrl?: string;
   /** Proxies whose X-Forwarded-For names the client on that listener (`--trust-proxy`); none: the peer is the client. */
   trustProxy?: string[];
+  /** The BRC-100 listener for apps (`--brc100-listen host:port`), off when absent; loopback unless allowed otherwise. */
+  brc100Listen?: { host: string; port: number };
+  /** How long the first call of a new app waits for an admin's decision, in seconds. */
+  brc100WaitSeconds: number;
   chain: ChainConfig;
   /** How much the engine logs to stderr (JSON lines). */
   logLevel: LogLevel;
@@ -88,6 +92,13 @@ export const USAGE = `Usage: npm run serve -- [options]
   --trust-proxy <list>    IP addresses of reverse proxies in front of that listener, comma-separated: from them
                           the rightmost X-Forwarded-For entry that is not a proxy is the client for its limits
                           (env KEYSTEAD_TRUST_PROXY; default none: the connecting address is the client)
+  --brc100-listen <h:p>   serve BRC-100 apps (@bsv/sdk WalletClient, JSON over HTTP) on this address, e.g.
+                          127.0.0.1:3321, the address WalletClient('json-api') calls (env KEYSTEAD_BRC100_LISTEN;
+                          default off). Loopback only, unless --brc100-allow-remote yes
+  --brc100-allow-remote yes  let that listener bind a non-loopback address: anyone who reaches it can claim any
+                          app's name, so only behind something that authenticates them (env KEYSTEAD_BRC100_ALLOW_REMOTE)
+  --brc100-wait <s>       how long a new app's first call waits to be allowed before it is refused (env
+                          KEYSTEAD_BRC100_WAIT; default 60)
   --compile-timeout <s>   stop a contract compile after s seconds (env KEYSTEAD_COMPILE_TIMEOUT; default 10)
   --compile-memory <MB>   a compile worker's heap limit (env KEYSTEAD_COMPILE_MEMORY; default 512)
   --compile-max-source <bytes>  refuse larger contract sources (env KEYSTEAD_COMPILE_MAX_SOURCE; default 1000000)
@@ -112,6 +123,11 @@ function integer(name: string, raw: string, min: number, max: number): number {
   return n;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 export function isDomainName(value: string): boolean {
   return (
     value.length <= 253 && /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value)
@@ -133,6 +149,9 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     '--paymail-listen',
     '--paymail-public-url',
     '--trust-proxy',
+    '--brc100-listen',
+    '--brc100-allow-remote',
+    '--brc100-wait',
     '--remote-url',
     '--arc-url',
     '--arc-api-key',
@@ -227,7 +246,24 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     }
     if (!paymailListen) throw new UsageError('--trust-proxy needs --paymail-listen.');
   }
+  const brc100 = pick('--brc100-listen', 'KEYSTEAD_BRC100_LISTEN');
+  let brc100Listen: HostConfig['brc100Listen'];
+  if (brc100 !== undefined) {
+    const m = /^(\[[0-9a-f:]+\]|[a-z0-9.-]+):(\d{1,5})$/i.exec(brc100.trim());
+    if (!m) throw new UsageError(`--brc100-listen must be host:port, e.g. 127.0.0.1:3321, got "${brc100}".`);
+    brc100Listen = { host: m[1].replace(/^\[|\]$/g, ''), port: integer('--brc100-listen port', m[2], 0, 65535) };
+    const allowRemote = pick('--brc100-allow-remote', 'KEYSTEAD_BRC100_ALLOW_REMOTE');
+    if (allowRemote !== undefined && allowRemote !== 'yes') throw new UsageError('--brc100-allow-remote takes "yes".');
+    if (!isLoopback(brc100Listen.host) && allowRemote !== 'yes') {
+      throw new UsageError(
+        `--brc100-listen ${brc100} is not a loopback address: apps name themselves, so anyone who reaches it could act as an allowed app. Use 127.0.0.1, or add --brc100-allow-remote yes.`,
+      );
+    }
+  }
+  const brc100WaitSeconds = integer('--brc100-wait', pick('--brc100-wait', 'KEYSTEAD_BRC100_WAIT') ?? '60', 1, 600);
   return {
+    brc100Listen,
+    brc100WaitSeconds,
     paymailListen,
     paymailPublicUrl,
     trustProxy,

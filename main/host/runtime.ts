@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { buildServer } from '../server/app.js';
 import { buildPaymailServer } from '../server/paymail-server.js';
+import { buildBrc100Server } from '../server/brc100-server.js';
 import { openStore } from '../store/database.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 import { openChain, type ChainSetup } from './chain-setup.js';
@@ -36,6 +37,10 @@ export interface RuntimeOptions {
   paymailPublicUrl?: string;
   /** Proxies whose X-Forwarded-For names the client on the public paymail listener. */
   trustProxy?: string[];
+  /** The BRC-100 listener for apps, off when absent (see HostConfig). */
+  brc100Listen?: { host: string; port: number };
+  /** How long a new app's first call waits for a decision (60 s by default). */
+  brc100WaitSeconds?: number;
   bodyLimit?: number;
   uiDir?: string;
   /** See OpenOptions.nativeBinding. */
@@ -54,6 +59,8 @@ export interface Runtime {
   port: number;
   /** The public paymail listener's address, when one runs. */
   paymailUrl: string | null;
+  /** The BRC-100 listener's address, when one runs. */
+  brc100Url: string | null;
   /** Stops accepting, lets in-flight requests finish, then closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -93,6 +100,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   };
   let server: FastifyInstance;
   let paymailServer: FastifyInstance | null = null;
+  let brc100Server: FastifyInstance | null = null;
   try {
     await engine.ready;
     server = await buildServer({
@@ -107,8 +115,16 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       paymailServer = await buildPaymailServer({ engine, publicUrl: opts.paymailPublicUrl, trustedProxies: opts.trustProxy });
       await paymailServer.listen({ host: opts.paymailListen.host, port: opts.paymailListen.port });
     }
+    if (opts.brc100Listen) {
+      if (opts.brc100WaitSeconds !== undefined) engine.brc100.setWait(opts.brc100WaitSeconds * 1000);
+      const node = chain.node;
+      engine.brc100.useHeaders(node ? (height) => node.headerAt(height) : null);
+      brc100Server = await buildBrc100Server({ engine });
+      await brc100Server.listen({ host: opts.brc100Listen.host, port: opts.brc100Listen.port });
+    }
   } catch (err) {
     await paymailServer?.close();
+    await brc100Server?.close();
     closeAll();
     throw err;
   }
@@ -121,6 +137,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       { url: paymailUrl, publicUrl: opts.paymailPublicUrl ?? null, domain: opts.paymailDomain ?? DEFAULT_PAYMAIL_DOMAIN },
       'the public paymail listener is running',
     );
+  const brc100Address = brc100Server?.server.address() as AddressInfo | null | undefined;
+  const brc100Url = brc100Address
+    ? `http://${brc100Address.family === 'IPv6' ? `[${brc100Address.address}]` : brc100Address.address}:${brc100Address.port}`
+    : null;
+  if (brc100Url) {
+    engine.brc100.setListening(brc100Url.slice('http://'.length));
+    logger.info({ url: brc100Url }, 'the BRC-100 listener for apps is running');
+  }
   const port = (server.server.address() as AddressInfo).port;
   engine.setSelfUrl(`http://127.0.0.1:${port}`);
   logger.info({ url: `http://127.0.0.1:${port}`, network: chain.provider.network, dataDir: opts.dataDir }, 'Keystead is running');
@@ -132,9 +156,18 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     port,
     url: `http://127.0.0.1:${port}`,
     paymailUrl,
+    brc100Url,
     close() {
-      closing ??= Promise.all([server.close(), paymailServer?.close()]).then(closeAll);
+      closing ??= Promise.all([server.close(), paymailServer?.close(), closeBrc100(brc100Server, engine)]).then(closeAll);
       return closing;
     },
   };
+}
+
+/** Waiting app calls end first (refused), so closing the listener need not wait out their deadline. */
+async function closeBrc100(server: FastifyInstance | null, engine: Engine): Promise<void> {
+  if (!server) return;
+  const closed = server.close();
+  engine.brc100.closing();
+  await closed;
 }

@@ -523,4 +523,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 20,
+    name: 'BRC-100 applications: each originator that called the wallet interface, and whether it is allowed',
+    // One row per originator (host[:port], lower case). `wallet_id` null: the default wallet for apps (the
+    // `apps.default-wallet` setting, else the organisation's default). `calls` counts calls answered.
+    sql: `
+      CREATE TABLE apps (
+        originator     TEXT PRIMARY KEY,
+        state          TEXT NOT NULL CHECK (state IN ('pending','allowed','denied','revoked')),
+        wallet_id      TEXT,
+        first_seen_at  INTEGER NOT NULL,
+        decided_by     TEXT,
+        decided_at     INTEGER,
+        last_call_at   INTEGER,
+        calls          INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
 ];

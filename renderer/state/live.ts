@@ -3,8 +3,19 @@ import type { LiveEvent, LiveEventType } from '../../shared/events.js';
 import type { SessionStore } from './session.js';
 
 /** What a view shows and reloads when it changes. */
-export type LiveTopic = 'wallets' | 'history' | 'tokens' | 'chain' | 'rates' | 'fees' | 'payees' | 'approvals' | 'policy';
-const ALL_TOPICS: readonly LiveTopic[] = ['wallets', 'history', 'tokens', 'chain', 'rates', 'fees', 'payees', 'approvals', 'policy'];
+export type LiveTopic = 'wallets' | 'history' | 'tokens' | 'chain' | 'rates' | 'fees' | 'payees' | 'approvals' | 'policy' | 'apps';
+const ALL_TOPICS: readonly LiveTopic[] = [
+  'wallets',
+  'history',
+  'tokens',
+  'chain',
+  'rates',
+  'fees',
+  'payees',
+  'approvals',
+  'policy',
+  'apps',
+];
 
 const TOPICS_OF: Record<LiveEventType, readonly LiveTopic[]> = {
   balance: ['wallets', 'fees'],
@@ -21,6 +32,7 @@ const TOPICS_OF: Record<LiveEventType, readonly LiveTopic[]> = {
   // A sent approval moves balances and history too.
   approval: ['approvals', 'wallets', 'history'],
   policy: ['policy'],
+  apps: ['apps'],
   reset: ALL_TOPICS,
 };
 
@@ -49,7 +61,7 @@ export interface LiveNotices {
 export function createLiveStore(session: SessionStore, notices: LiveNotices) {
   const store = create<LiveState>(() => ({
     connected: false,
-    ticks: { wallets: 0, history: 0, tokens: 0, chain: 0, rates: 0, fees: 0, payees: 0, approvals: 0, policy: 0 },
+    ticks: { wallets: 0, history: 0, tokens: 0, chain: 0, rates: 0, fees: 0, payees: 0, approvals: 0, policy: 0, apps: 0 },
     tip: null,
     syncError: null,
   }));

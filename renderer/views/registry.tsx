@@ -3,6 +3,8 @@ import { canCall, OPERATIONS as OPS, type AnyContract } from '../../shared/opera
 import type { Role } from '../../shared/roles.js';
 import { ApiView } from './ApiView.js';
 import { ApprovalsView } from './ApprovalsView.js';
+import { AppsBadge } from './apps/AppsBadge.js';
+import { AppsView } from './AppsView.js';
 import { AuditView } from './AuditView.js';
 import { ContractsView } from './ContractsView.js';
 import { DataView } from './DataView.js';
@@ -44,6 +46,7 @@ export const VIEWS: readonly ViewDef[] = [
   { id: 'invoices', label: 'Invoices', requires: OPS.listInvoices, Component: InvoicesView },
   { id: 'payees', label: 'Payee book', requires: OPS.listPayees, Component: PayeesView },
   { id: 'approvals', label: 'Approvals', requires: OPS.listApprovals, Component: ApprovalsView, Badge: ApprovalsBadge },
+  { id: 'apps', label: 'Apps', requires: OPS.listApps, Component: AppsView, Badge: AppsBadge },
   { id: 'policies', label: 'Payment policy', requires: OPS.getPolicy, Component: PoliciesView },
   { id: 'tokens', label: 'Tokens', requires: OPS.balance, Component: TokensView },
   { id: 'lookup', label: 'Lookup', requires: OPS.lookup, Component: LookupView },

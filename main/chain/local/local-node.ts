@@ -457,6 +457,11 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     return r ?? { height: -1, hash: ZERO_HASH };
   }
 
+  /** The block header at `height` (80 bytes, hex), or null past the tip. */
+  headerAt(height: number): string | null {
+    return this.prepared<[number], { header: string }>('SELECT header FROM blocks WHERE height = ?').get(height)?.header ?? null;
+  }
+
   blockAt(height: number): BlockInfo | null {
     const r = this.db
       .prepare<[number], { height: number; hash: string; prev_hash: string; merkle_root: string; time: number; n: number }>(

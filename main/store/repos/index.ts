@@ -1,6 +1,7 @@
 import type { Db } from '../database.js';
 import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
+import { createAppRepo } from './apps.js';
 import { createApprovalRepo } from './approvals.js';
 import { createInvoiceRepo } from './invoices.js';
 import { createAuditRepo } from './audit.js';
@@ -40,6 +41,7 @@ export function createRepos(db: Db) {
     payees: createPayeeRepo(db),
     policies: createPolicyRepo(db),
     approvals: createApprovalRepo(db),
+    apps: createAppRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

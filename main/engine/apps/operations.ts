@@ -1,0 +1,14 @@
+import { APP_OPERATIONS } from '../../../shared/contracts/apps.js';
+import { implement } from '../operation.js';
+import { decideApp, listApps, revokeApp, setAppsDefaultWallet } from './manage.js';
+import type { AppServices } from './services.js';
+
+export const APP_IMPLEMENTATIONS = implement<AppServices>()(APP_OPERATIONS, {
+  listApps: { run: listApps },
+  decideApp: {
+    run: decideApp,
+    target: (i) => `app ${i.originator} ${i.allow ? 'allowed' : 'denied'}${i.walletId ? ` (wallet ${i.walletId})` : ''}`,
+  },
+  revokeApp: { run: revokeApp, target: (i) => `app ${i.originator}` },
+  setAppsDefaultWallet: { run: setAppsDefaultWallet, target: (i) => `default wallet for apps ${i.walletId ?? '(organisation default)'}` },
+});
