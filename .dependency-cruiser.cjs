@@ -19,18 +19,19 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 //   payments: paying, which delivers by paymail;
 //   invoices: payment requests, paid through payments and matched as the books take in payments;
 //   tokens: issuing, sending and redeeming tokens, which are payments;
-//   sweep, utilities: sweeping a foreign key into a wallet; the public service's utilities (data on chain, decoding, metrics);
+//   sweep, utilities, apps: sweeping a foreign key into a wallet; the public service's utilities (data on chain, decoding, metrics);
+//     BRC-100 apps, whose actions are payments and may move tokens;
 //   chain, events, fees: the network view, live events and the fee manager, over all of them.
 const ENGINE_LAYERS = [
   ['audit', 'auth', 'contracts', 'org', 'payees', 'rates', 'token-templates'],
   ['users', 'wallets'],
-  ['policies', 'apps'],
+  ['policies'],
   ['sync'],
   ['paymail'],
   ['payments'],
   ['invoices'],
   ['tokens'],
-  ['sweep', 'utilities'],
+  ['sweep', 'utilities', 'apps'],
   ['chain', 'events', 'fees'],
 ];
 const ENGINE_CAPABILITIES = ENGINE_LAYERS.flat();

@@ -16,6 +16,9 @@ import { ORG_OPERATIONS, appStatusOutput } from './contracts/org.js';
 import { PAYMAIL_OPERATIONS } from './contracts/paymail.js';
 import { PAYEE_OPERATIONS, payeeOutput } from './contracts/payees.js';
 import { APP_OPERATIONS, appOutput } from './contracts/apps.js';
+import { APP_PERMISSION_OPERATIONS, appSpendingOutput, permissionOutput } from './contracts/app-permissions.js';
+import { APP_ACTIVITY_OPERATIONS } from './contracts/app-activity.js';
+import { APP_CERTIFICATE_OPERATIONS } from './contracts/app-certificates.js';
 import { historyEntry, lookupCoin, PAYMENT_OPERATIONS, paymentState, payOutput, quoteOutput } from './contracts/payments.js';
 import { RATE_OPERATIONS, rateOutput } from './contracts/rates.js';
 import { TOKEN_OPERATIONS } from './contracts/tokens.js';
@@ -59,6 +62,9 @@ export const OPERATIONS = {
   ...POLICY_OPERATIONS,
   ...APPROVAL_OPERATIONS,
   ...APP_OPERATIONS,
+  ...APP_PERMISSION_OPERATIONS,
+  ...APP_ACTIVITY_OPERATIONS,
+  ...APP_CERTIFICATE_OPERATIONS,
 };
 
 export type Operations = typeof OPERATIONS;
@@ -110,3 +116,5 @@ export type InvoiceOutput = z.infer<typeof invoiceOutput>;
 export type PublicInvoice = z.infer<typeof publicInvoice>;
 export type PayeeOutput = z.infer<typeof payeeOutput>;
 export type AppOutput = z.infer<typeof appOutput>;
+export type AppPermissionOutput = z.infer<typeof permissionOutput>;
+export type AppSpendingOutput = z.infer<typeof appSpendingOutput>;

@@ -95,6 +95,8 @@ export interface ChainProvider {
   getTip(): Promise<ChainTip>;
   /** The merkle root of the block at `height` (hex, as txids are written), or null when there is none: SPV checks of BEEF. */
   getMerkleRoot(height: number): Promise<string | null>;
+  /** The 80-byte header of the block at `height` (hex), or null when there is none: BRC-100's getHeaderForHeight. */
+  getBlockHeader(height: number): Promise<string | null>;
   getFeePolicy(): Promise<FeePolicy>;
   getUsdRate(): Promise<ExchangeRate | null>;
   /** Present on development chains only: the faucet and mining on demand. */

@@ -2,6 +2,7 @@ import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'elec
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseHostArgs } from '../host/config.js';
+import { desktopEnv } from '../host/desktop-brc100.js';
 import { appVersion, projectRoot } from '../host/version.js';
 import { Vault } from '../host/vault.js';
 import {
@@ -30,8 +31,8 @@ export function runDesktop(): void {
   process.umask(0o077);
   const root = projectRoot();
   const uiDir = path.join(root, 'dist', 'renderer');
-  // The same settings as the headless host, read from the environment (KEYSTEAD_*).
-  const cfg = parseHostArgs([], { KEYSTEAD_DATA_DIR: app.getPath('userData'), ...process.env })!;
+  // The same settings as the headless host, read from the environment (KEYSTEAD_*); the BRC-100 listener on by default.
+  const cfg = parseHostArgs([], desktopEnv({ KEYSTEAD_DATA_DIR: app.getPath('userData'), ...process.env }))!;
   const vault = new Vault({
     ...cfg,
     network: cfg.chain.network,

@@ -14,6 +14,7 @@ import { PaymailClient, type SrvResolver } from './paymail/client.js';
 import { PaymailHostMap } from './paymail/host-map.js';
 import { PaymailHost } from './paymail/host.js';
 import { AuditTrail } from './audit/trail.js';
+import { AppActionBooks } from './apps/actions/books.js';
 import { AppGate } from './apps/gate.js';
 import { anchorAuditCheckpoint } from './fees/audit-anchor.js';
 import type { AuthoriseValueMove } from './value-move.js';
@@ -101,7 +102,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
   const everyone = { kind: 'everyone' } as const;
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain, {
     // Invoices are matched to incoming payments as they are booked, in the same database transaction.
-    sideBooks: [tokenLedger, new InvoiceBooks({ repos, now })],
+    sideBooks: [tokenLedger, new InvoiceBooks({ repos, now }), new AppActionBooks({ repos, now })],
     onBooksChanged: (before, txids) => bookEvents.changed(before, txids),
     onTip: (height) => eventHub.publish('block', { height }, everyone),
     onScanning: (syncing) => eventHub.publish('sync.state', { syncing }, everyone),
@@ -127,6 +128,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     chain,
     sync,
     inFlight: new Set(),
+    heldBack: (attempt) => repos.appActions.holdsBack(attempt),
     // The payment policy's check of every move (policies/authorise.ts), unless a test gives its own.
     authoriseValueMove: authoriseValueMove ?? createPolicyAuthoriser({ repos, now, logger, events: eventHub }),
     runApproved: (request, secrets) => runApproved(services, request, secrets),

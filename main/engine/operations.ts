@@ -1,5 +1,7 @@
 import type { OperationName, Operations } from '../../shared/operations.js';
-import { APP_IMPLEMENTATIONS } from './apps/operations.js';
+import { APP_ACTIVITY_IMPLEMENTATIONS, APP_IMPLEMENTATIONS } from './apps/operations.js';
+import { APP_CERTIFICATE_IMPLEMENTATIONS } from './apps/certificates/operations.js';
+import { APP_PERMISSION_IMPLEMENTATIONS } from './apps/permissions/operations.js';
 import { API_KEY_IMPLEMENTATIONS, SECOND_FACTOR_IMPLEMENTATIONS } from './auth/operations.js';
 import { AUDIT_IMPLEMENTATIONS } from './audit/operations.js';
 import { CHAIN_IMPLEMENTATIONS } from './chain/operations.js';
@@ -50,4 +52,7 @@ export const IMPLEMENTATIONS = {
   ...SWEEP_IMPLEMENTATIONS,
   ...PAYEE_IMPLEMENTATIONS,
   ...APP_IMPLEMENTATIONS,
+  ...APP_PERMISSION_IMPLEMENTATIONS,
+  ...APP_ACTIVITY_IMPLEMENTATIONS,
+  ...APP_CERTIFICATE_IMPLEMENTATIONS,
 } satisfies { [N in OperationName]: Implementation<Operations[N], EngineServices> };

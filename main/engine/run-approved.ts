@@ -20,6 +20,11 @@ export async function runApproved(
   request: ApprovalRow,
   secrets: { walletPassword?: string },
 ): Promise<{ txid: string | null }> {
+  // An app's action (brc100.…) is not an operation the engine can run again: approved, it is an allowance the
+  // app uses by asking for the same action (policies/approval-ops.ts's isAppAction, apps/actions/scope.ts), and
+  // carryOut never gets here with one.
+  if (request.operation.startsWith('brc100.'))
+    throw new DomainError('CONFLICT', 'An app’s approved action is sent by the app when it asks for it again.');
   const name = request.operation as OperationName;
   const handler = IMPLEMENTATIONS[name] as unknown as Implementation | undefined;
   if (!handler) throw new DomainError('CONFLICT', `The approved operation ${request.operation} no longer exists.`);

@@ -99,6 +99,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     chain.node?.close();
   };
   let server: FastifyInstance;
+  /** The API server once it listens: a later listener's failure must close it too (the desktop then retries without that listener). */
+  let apiServer: FastifyInstance | null = null;
   let paymailServer: FastifyInstance | null = null;
   let brc100Server: FastifyInstance | null = null;
   try {
@@ -111,18 +113,18 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       bodyLimit: opts.bodyLimit,
     });
     await server.listen({ host: '127.0.0.1', port: opts.port });
+    apiServer = server;
     if (opts.paymailListen) {
       paymailServer = await buildPaymailServer({ engine, publicUrl: opts.paymailPublicUrl, trustedProxies: opts.trustProxy });
       await paymailServer.listen({ host: opts.paymailListen.host, port: opts.paymailListen.port });
     }
     if (opts.brc100Listen) {
       if (opts.brc100WaitSeconds !== undefined) engine.brc100.setWait(opts.brc100WaitSeconds * 1000);
-      const node = chain.node;
-      engine.brc100.useHeaders(node ? (height) => node.headerAt(height) : null);
       brc100Server = await buildBrc100Server({ engine });
       await brc100Server.listen({ host: opts.brc100Listen.host, port: opts.brc100Listen.port });
     }
   } catch (err) {
+    await apiServer?.close();
     await paymailServer?.close();
     await brc100Server?.close();
     closeAll();

@@ -11,6 +11,7 @@ import type { EventStream } from '../engine/events/streams.js';
 import { DEFAULT_THROTTLE, Throttle, type ThrottleOptions } from '../engine/auth/throttle.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { startDesktop } from './desktop-brc100.js';
 
 export interface VaultOptions extends Omit<RuntimeOptions, 'password'> {
   throttle?: ThrottleOptions;
@@ -136,15 +137,8 @@ export class Vault {
     return next;
   }
 
-  private async start(password: string): Promise<Runtime> {
-    try {
-      return await startRuntime({ ...this.opts, password });
-    } catch (err) {
-      // The preferred port may be taken by another app; the local API then takes any free one.
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && this.opts.port !== 0) {
-        return startRuntime({ ...this.opts, port: 0, password });
-      }
-      throw err;
-    }
+  /** A taken port never keeps the app closed: the local API takes any free one, the BRC-100 listener stays off (desktop-brc100.ts). */
+  private start(password: string): Promise<Runtime> {
+    return startDesktop(startRuntime, { ...this.opts, password }, this.logger);
   }
 }

@@ -15,6 +15,7 @@ export const SECRET_FIELDS = [
   'walletPassword',
   'mnemonic',
   'mnemonicPhrase',
+  'rootKey',
   'privateKey',
   'authToken',
   'apiKey',

@@ -32,7 +32,7 @@ export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all:
 export interface OutboundRequest {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
   /** `json`: a 2xx answer must be labelled JSON. */
   expect: 'json' | 'any';
   limits: OutboundLimits;
@@ -41,6 +41,11 @@ export interface OutboundRequest {
    * configured (a paymail host map entry, a chain provider). Everything else must resolve to public addresses.
    */
   trusted: (origin: string) => boolean;
+  /**
+   * Whether loopback addresses may be reached besides public ones (never private, link-local or other
+   * special ranges): only for a party already on this machine, which could reach them itself.
+   */
+  allowLoopback?: boolean;
   resolve?: Resolver;
 }
 
@@ -48,6 +53,17 @@ export interface OutboundReply {
   status: number;
   contentType: string;
   text: string;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+/** An answer as bytes, with every header (the raw pairs, in order): for protocols that read headers (BRC-104). */
+export interface OutboundExchange {
+  status: number;
+  contentType: string;
+  /** Name/value pairs as received (names as sent by the host; repeated headers repeat). */
+  headers: [string, string][];
+  body: Buffer;
   /** The URL that answered, after redirects. */
   url: string;
 }
@@ -73,6 +89,12 @@ export function isJsonType(contentType: string): boolean {
 }
 
 export async function guardedRequest(url: string, req: OutboundRequest): Promise<OutboundReply> {
+  const r = await guardedExchange(url, req);
+  return { status: r.status, contentType: r.contentType, text: r.body.toString('utf8'), url: r.url };
+}
+
+/** guardedRequest with the answer's headers and its body as bytes; the same checks and caps. */
+export async function guardedExchange(url: string, req: OutboundRequest): Promise<OutboundExchange> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), req.limits.timeoutMs);
   try {
@@ -100,8 +122,10 @@ export async function guardedRequest(url: string, req: OutboundRequest): Promise
           true,
         );
       }
-      const text = await readCapped(res, target, req.limits, deadline.signal);
-      return { status, contentType, text, url: target.href };
+      const body = await readCapped(res, target, req.limits, deadline.signal);
+      const headers: [string, string][] = [];
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+      return { status, contentType, headers, body, url: target.href };
     }
   } finally {
     clearTimeout(timer);
@@ -127,7 +151,7 @@ function parseTarget(url: string, base?: URL): URL {
  */
 export async function checkTarget(
   url: string,
-  rule: Pick<OutboundRequest, 'trusted' | 'resolve'>,
+  rule: Pick<OutboundRequest, 'trusted' | 'resolve' | 'allowLoopback'>,
   timeoutMs = PAYMAIL_LIMITS.timeoutMs,
 ): Promise<void> {
   const deadline = new AbortController();
@@ -144,11 +168,15 @@ export async function checkTarget(
  * connection then goes where the URL says). Every address a name resolves to must be public, so a name
  * cannot pass with one public and one private answer.
  */
-async function pinAddress(u: URL, req: Pick<OutboundRequest, 'trusted' | 'resolve'>): Promise<{ address: string; family: number } | null> {
+async function pinAddress(
+  u: URL,
+  req: Pick<OutboundRequest, 'trusted' | 'resolve' | 'allowLoopback'>,
+): Promise<{ address: string; family: number } | null> {
   if (req.trusted(u.origin)) return null;
   const host = u.hostname;
   const cls = classifyHost(host);
-  if (cls === 'public') return null;
+  const allowed = (c: string) => c === 'public' || (c === 'loopback' && req.allowLoopback === true);
+  if (allowed(cls)) return null;
   if (cls !== 'name')
     throw new OutboundError('address', `${host} is a ${cls} address, which Keystead does not contact for a remote party`, false);
   let addresses: { address: string; family: number }[];
@@ -164,7 +192,7 @@ async function pinAddress(u: URL, req: Pick<OutboundRequest, 'trusted' | 'resolv
   if (!addresses.length) throw new OutboundError('network', `${host} resolves to no address`, false);
   for (const a of addresses) {
     const c = classifyAddress(a.address);
-    if (c !== 'public')
+    if (!allowed(c))
       throw new OutboundError('address', `${host} resolves to a ${c} address, which Keystead does not contact for a remote party`, false);
   }
   return addresses[0];
@@ -203,7 +231,7 @@ function exchange(
   return new Promise((resolve, reject) => {
     let connected = false;
     const lookup = pinned ? pinnedLookup(pinned) : undefined;
-    const body = req.body === undefined ? undefined : Buffer.from(req.body);
+    const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
     const options: RequestOptions = {
       method: req.method,
       hostname: u.hostname.replace(/^\[|\]$/g, ''),
@@ -233,7 +261,7 @@ function exchange(
 }
 
 /** Reads the body, refusing it as soon as it passes the cap, and within the deadline. */
-function readCapped(res: IncomingMessage, u: URL, limits: OutboundLimits, signal: AbortSignal): Promise<string> {
+function readCapped(res: IncomingMessage, u: URL, limits: OutboundLimits, signal: AbortSignal): Promise<Buffer> {
   const tooLarge = () => new OutboundError('too-large', `${u.host} answered with more than ${limits.maxBytes} bytes`, true);
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
@@ -244,14 +272,14 @@ function readCapped(res: IncomingMessage, u: URL, limits: OutboundLimits, signal
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (err: Error | null, text?: string) => {
+    const finish = (err: Error | null, body?: Buffer) => {
       if (done) return;
       done = true;
       signal.removeEventListener('abort', onAbort);
       if (err) {
         res.destroy();
         reject(err);
-      } else resolve(text!);
+      } else resolve(body!);
     };
     const onAbort = () => finish(timedOut(limits.timeoutMs, true));
     if (signal.aborted) return onAbort();
@@ -261,7 +289,7 @@ function readCapped(res: IncomingMessage, u: URL, limits: OutboundLimits, signal
       if (size > limits.maxBytes) return finish(tooLarge());
       chunks.push(chunk);
     });
-    res.once('end', () => finish(null, Buffer.concat(chunks).toString('utf8')));
+    res.once('end', () => finish(null, Buffer.concat(chunks)));
     res.once('error', (err) => finish(new OutboundError('network', `${u.host}: ${err.message}`, true)));
     res.once('close', () => {
       if (!res.complete) finish(new OutboundError('network', `${u.host} closed the connection mid-answer`, true));

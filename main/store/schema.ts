@@ -541,4 +541,170 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 21,
+    name: 'BRC-100 actions, output baskets and tags, and wallet payments (BRC-29) received by apps',
+    // An action is a transaction an app asked the wallet to create (or internalized); `reference` names it to
+    // signAction/abortAction; `txid` is known once it is signed. `satoshis` is the net change of the wallet's
+    // balance (negative when it pays). `attempt` names the reservation of the wallet's funding coins (utxos).
+    // `app_action_io` keeps the inputs and outputs as the app described them (listActions' include options).
+    // `app_outputs` holds outputs an app put in a basket (BRC-46): they are never rows of `utxos`, so
+    // Keystead's own payments never spend them; only an action naming them does. `utxos.brc29` marks a wallet
+    // payment internalized over BRC-100 (JSON: senderIdentityKey, derivationPrefix, derivationSuffix): it
+    // belongs to the wallet and is signed with the BRC-42 child of the wallet's BRC-100 root key.
+    sql: `
+      CREATE TABLE app_actions (
+        id            INTEGER PRIMARY KEY,
+        wallet_row    INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        originator    TEXT NOT NULL,
+        reference     TEXT NOT NULL UNIQUE,
+        txid          TEXT,
+        status        TEXT NOT NULL CHECK (status IN ('unsigned','nosend','unprocessed','sending','unproven','completed','failed','aborted')),
+        is_outgoing   INTEGER NOT NULL CHECK (is_outgoing IN (0, 1)),
+        satoshis      INTEGER NOT NULL,
+        description   TEXT NOT NULL,
+        version       INTEGER NOT NULL,
+        lock_time     INTEGER NOT NULL,
+        raw_tx        BLOB,
+        input_beef    BLOB,
+        attempt       TEXT,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+      CREATE INDEX app_actions_by_wallet ON app_actions(wallet_row, created_at DESC);
+      CREATE UNIQUE INDEX app_actions_by_txid ON app_actions(wallet_row, txid) WHERE txid IS NOT NULL;
+      CREATE TABLE app_action_labels (
+        action_id  INTEGER NOT NULL REFERENCES app_actions(id) ON DELETE CASCADE,
+        label      TEXT NOT NULL,
+        PRIMARY KEY (action_id, label)
+      );
+      CREATE INDEX app_action_labels_by_label ON app_action_labels(label);
+      CREATE TABLE app_action_io (
+        action_id           INTEGER NOT NULL REFERENCES app_actions(id) ON DELETE CASCADE,
+        kind                TEXT NOT NULL CHECK (kind IN ('input','output')),
+        idx                 INTEGER NOT NULL,
+        outpoint            TEXT,
+        satoshis            INTEGER NOT NULL CHECK (satoshis >= 0),
+        script              TEXT,
+        unlocking_script    TEXT,
+        description         TEXT,
+        basket              TEXT,
+        tags                TEXT,
+        custom_instructions TEXT,
+        sequence            INTEGER,
+        PRIMARY KEY (action_id, kind, idx)
+      );
+      CREATE TABLE app_outputs (
+        id                  INTEGER PRIMARY KEY,
+        wallet_row          INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        basket              TEXT NOT NULL,
+        txid                TEXT NOT NULL,
+        vout                INTEGER NOT NULL,
+        satoshis            INTEGER NOT NULL CHECK (satoshis >= 0),
+        script              TEXT NOT NULL,
+        description         TEXT,
+        custom_instructions TEXT,
+        action_id           INTEGER REFERENCES app_actions(id) ON DELETE SET NULL,
+        originator          TEXT NOT NULL,
+        status              TEXT NOT NULL DEFAULT 'available' CHECK (status IN ('available','reserved','spent','relinquished')),
+        reserved_by         TEXT,
+        spent_by            TEXT,
+        created_at          INTEGER NOT NULL,
+        UNIQUE (wallet_row, txid, vout)
+      );
+      CREATE INDEX app_outputs_by_basket ON app_outputs(wallet_row, basket, status);
+      CREATE TABLE app_output_tags (
+        output_id  INTEGER NOT NULL REFERENCES app_outputs(id) ON DELETE CASCADE,
+        tag        TEXT NOT NULL,
+        PRIMARY KEY (output_id, tag)
+      );
+      CREATE INDEX app_output_tags_by_tag ON app_output_tags(tag);
+      ALTER TABLE utxos ADD COLUMN brc29 TEXT;
+    `,
+  },
+  {
+    version: 22,
+    name: 'BRC-100 identity certificates (BRC-52) each wallet holds, with their encrypted fields and master keyring',
+    // A certificate an app acquired for a wallet (directly, or by issuance from a certifier), kept as the
+    // certifier signed it: field values stay encrypted (base64) and each field's key stays encrypted for the
+    // wallet (`master_key`, the master keyring), so nothing here reads a field without the wallet's root key.
+    // `revealer` is the counterparty the master keyring was encrypted with (the certifier, or the key the app
+    // named as keyringRevealer). `originator` is the app that acquired it. Relinquishing deletes the rows; the
+    // audit trail keeps that it happened.
+    sql: `
+      CREATE TABLE app_certificates (
+        id                   INTEGER PRIMARY KEY,
+        wallet_row           INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        type                 TEXT NOT NULL,
+        serial_number        TEXT NOT NULL,
+        certifier            TEXT NOT NULL,
+        subject              TEXT NOT NULL,
+        revealer             TEXT NOT NULL,
+        revocation_outpoint  TEXT NOT NULL,
+        signature            TEXT NOT NULL,
+        originator           TEXT NOT NULL,
+        protocol             TEXT NOT NULL CHECK (protocol IN ('direct','issuance')),
+        acquired_at          INTEGER NOT NULL,
+        UNIQUE (wallet_row, type, serial_number, certifier)
+      );
+      CREATE INDEX app_certificates_by_wallet ON app_certificates(wallet_row, certifier, type);
+      CREATE TABLE app_certificate_fields (
+        certificate_id  INTEGER NOT NULL REFERENCES app_certificates(id) ON DELETE CASCADE,
+        name            TEXT NOT NULL,
+        value           TEXT NOT NULL,
+        master_key      TEXT NOT NULL,
+        PRIMARY KEY (certificate_id, name)
+      );
+    `,
+  },
+  {
+    version: 23,
+    name: "BRC-100 apps' permissions: protocols, baskets, certificates and assets granted or denied, spending authorisations and holds",
+    // One row per grant, denial or pending request of an app (by originator; an admin may grant before the app
+    // first calls). `subject`: the protocol name, basket, certificate type, asset (`ordinal`, `token:<id>`), or
+    // for a spend the action's description. `security_level` and `counterparty` for protocols (level 2 grants
+    // are per counterparty; `*` every counterparty; a privileged key's grant is `privileged:<name>`, at any
+    // level); `fields` JSON for certificates (null: every field).
+    // `satoshis` for a spend request: one action above the month's remainder (kind 'spend', used once).
+    // `app_spend_limits`: the monthly authorisation (satoshis, or an amount in a currency of the rate table).
+    // `app_spend_holds`: what each action counted; `request_id` set when it went through on its own grant.
+    sql: `
+      CREATE TABLE app_permissions (
+        id              INTEGER PRIMARY KEY,
+        originator      TEXT NOT NULL,
+        kind            TEXT NOT NULL CHECK (kind IN ('protocol','basket','certificate','asset','spend')),
+        subject         TEXT NOT NULL,
+        security_level  INTEGER CHECK (security_level IN (0, 1, 2)),
+        counterparty    TEXT,
+        fields          TEXT,
+        satoshis        INTEGER CHECK (satoshis >= 0),
+        purpose         TEXT,
+        state           TEXT NOT NULL CHECK (state IN ('pending','granted','denied','used')),
+        requested_at    INTEGER,
+        decided_by      TEXT,
+        decided_at      INTEGER,
+        expires_at      INTEGER
+      );
+      CREATE INDEX app_permissions_by_app ON app_permissions(originator, kind, subject);
+      CREATE INDEX app_permissions_pending ON app_permissions(requested_at) WHERE state = 'pending';
+      CREATE TABLE app_spend_limits (
+        originator  TEXT PRIMARY KEY,
+        satoshis    INTEGER CHECK (satoshis >= 0),
+        currency    TEXT,
+        amount      TEXT,
+        set_by      TEXT NOT NULL,
+        set_at      INTEGER NOT NULL,
+        CHECK ((satoshis IS NULL) != (currency IS NULL AND amount IS NULL))
+      );
+      CREATE TABLE app_spend_holds (
+        id          INTEGER PRIMARY KEY,
+        originator  TEXT NOT NULL,
+        at          INTEGER NOT NULL,
+        satoshis    INTEGER NOT NULL CHECK (satoshis >= 0),
+        request_id  INTEGER,
+        released    INTEGER NOT NULL DEFAULT 0 CHECK (released IN (0, 1))
+      );
+      CREATE INDEX app_spend_holds_by_app ON app_spend_holds(originator, at) WHERE released = 0;
+    `,
+  },
 ];

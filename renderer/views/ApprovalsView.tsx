@@ -10,7 +10,27 @@ import { ApprovalReview } from './policies/ApprovalReview.js';
 import { ApprovalSettings } from './policies/ApprovalSettings.js';
 import { reviewAmount, STATE_COLOR, STATE_LABEL, type Approval } from './policies/approval-words.js';
 
+/**
+ * An app's action (BRC-100): approving it sends nothing; it allows the app's same action once (engine/apps/actions/scope.ts),
+ * so an approved one waits for the app, not for its initiator's wallet password.
+ */
+function AppActionNote({ a }: { a: Approval }) {
+  if (a.state === 'approved')
+    return (
+      <Alert color="blue" data-testid="approval-app-ready">
+        Approved: the app may now send exactly this action once, within 24 hours of the approval. Nothing is sent until it asks again.
+      </Alert>
+    );
+  if (a.state === 'sent') return <Text size="sm">The app sent the approved action{a.txid ? ` (${a.txid})` : ''}.</Text>;
+  return (
+    <Text size="sm" c="dimmed" data-testid="approval-app-note">
+      Asked for by an app. Approving it sends nothing: it lets the app send exactly this action once, within 24 hours.
+    </Text>
+  );
+}
+
 function ApprovalCard({ a, myUid, twoStep, onDone }: { a: Approval; myUid: string; twoStep: boolean; onDone: () => void }) {
+  const appAction = a.review.operation.startsWith('brc100.');
   return (
     <Paper withBorder p="md" data-testid="approval-card" data-approval-id={a.approvalId}>
       <Stack gap="xs">
@@ -27,7 +47,8 @@ function ApprovalCard({ a, myUid, twoStep, onDone }: { a: Approval; myUid: strin
           {a.approvalId} · asked {formatTime(a.createdAt)}
         </Text>
         <ApprovalReview a={a} />
-        <ApprovalActions a={a} myUid={myUid} twoStep={twoStep} onDone={onDone} />
+        {appAction && <AppActionNote a={a} />}
+        {!(appAction && a.state === 'approved') && <ApprovalActions a={a} myUid={myUid} twoStep={twoStep} onDone={onDone} />}
       </Stack>
     </Paper>
   );

@@ -9,9 +9,12 @@ import { useLoad } from '../components/useLoad.js';
 import { useWallets } from '../components/useWallets.js';
 import { useSession } from '../state/store.js';
 import { AllowAgain, AllowBeforeItCalls } from './apps/AllowApp.js';
+import { ActivityPanel } from './apps/ActivityPanel.js';
+import { CertificatesPanel } from './apps/CertificatesPanel.js';
 import { AllowedApps, RefusedApps } from './apps/AppTables.js';
 import { DefaultWallet } from './apps/DefaultWallet.js';
 import { PendingApp } from './apps/PendingApp.js';
+import { PermissionsPanel } from './apps/PermissionsPanel.js';
 
 /** Where apps reach Keystead, or how to let them. */
 function Listener({ listening }: { listening: string | null }) {
@@ -98,6 +101,12 @@ export function AppsView() {
           <RefusedApps apps={refused} onAllow={setAllowingAgain} />
         </Stack>
       )}
+
+      {data && <PermissionsPanel />}
+
+      {data && <ActivityPanel />}
+
+      {data && <CertificatesPanel />}
 
       <AllowBeforeItCalls {...words} onAllowed={list.reload} />
       {data && <DefaultWallet key={data.defaultWalletId ?? ''} {...words} onSaved={list.reload} />}

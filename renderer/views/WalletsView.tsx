@@ -143,6 +143,9 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
   const [f, setF] = useState(blank);
   const [phrase, setPhrase] = useState<PhraseChoice>(BLANK_PHRASE);
   const [importing, setImporting] = useState(false);
+  // A BRC-100 root private key (from another BRC-100 wallet): held in this form only, never logged.
+  const [rootKey, setRootKey] = useState<string | null>(null);
+  const fromRootKey = rootKey !== null;
   const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
     const r = await call(OPS.createWallet, {
       walletTitle: f.walletTitle,
@@ -155,18 +158,22 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
       members: f.type === 'shared' ? f.members : undefined,
       mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
       derivationPath: importing ? derivationOf(phrase) : undefined,
+      rootKey: fromRootKey && f.type === 'standard' ? rootKey : undefined,
     });
-    const made = `Wallet “${r.walletTitle}” ${importing ? `imported on ${r.derivationPath}` : 'created'}${r.paymail ? ` with paymail ${r.paymail}` : ''}.`;
+    const made = `Wallet “${r.walletTitle}” ${importing ? `imported on ${r.derivationPath}` : fromRootKey ? 'created from its root key' : 'created'}${r.paymail ? ` with paymail ${r.paymail}` : ''}.`;
     // A new phrase exists only here until it is written down: say so now.
     notifySuccess(
-      importing ? made : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`,
+      importing || fromRootKey
+        ? made
+        : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`,
     );
     setF(blank);
     setPhrase(BLANK_PHRASE);
     setImporting(false);
+    setRootKey(null);
     onCreated();
     onClose();
-  }, [...Object.keys(blank), 'mnemonicPhrase', 'derivationPath']);
+  }, [...Object.keys(blank), 'mnemonicPhrase', 'derivationPath', 'rootKey']);
   const text = (k: keyof typeof f) => ({
     value: String(f[k]),
     error: fieldErrors[k],
@@ -213,8 +220,37 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
             />
           </Group>
           <TextInput label="Logo URL" placeholder="https://…" {...text('walletLogo')} />
-          <Checkbox label="Import from a recovery phrase" checked={importing} onChange={(e) => setImporting(e.currentTarget.checked)} />
+          <Checkbox
+            label="Import from a recovery phrase"
+            checked={importing}
+            onChange={(e) => {
+              setImporting(e.currentTarget.checked);
+              if (e.currentTarget.checked) setRootKey(null);
+            }}
+          />
           {importing && <PhraseImport value={phrase} onChange={setPhrase} errors={fieldErrors} />}
+          {f.type === 'standard' && (
+            <Checkbox
+              label="Import a BRC-100 root key"
+              description="For a wallet coming from another BRC-100 wallet: apps then see the same identity key."
+              checked={fromRootKey}
+              onChange={(e) => {
+                setRootKey(e.currentTarget.checked ? '' : null);
+                if (e.currentTarget.checked) setImporting(false);
+              }}
+            />
+          )}
+          {fromRootKey && f.type === 'standard' && (
+            <PasswordInput
+              label="Root private key"
+              required
+              autoComplete="off"
+              description="64 hex digits or WIF. Its backup is this key: keep it offline."
+              value={rootKey}
+              error={fieldErrors.rootKey}
+              onChange={(e) => setRootKey(e.currentTarget.value)}
+            />
+          )}
           {error && (
             <Alert color="red" role="alert">
               {error}
@@ -239,13 +275,16 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
   const [password, setPassword] = useState('');
   const [walletPassword, setWalletPassword] = useState('');
   const [phrase, setPhrase] = useState<string | null>(null);
+  // A wallet created from a BRC-100 root key has no phrase: its backup is the key.
+  const [isRootKey, setIsRootKey] = useState(false);
   const { busy, error, onSubmit } = useSubmit(async () => {
     const r = await call(OPS.exportMnemonic, {
       walletId: wallet.walletID,
       password,
       walletPassword: wallet.type === 'secure' ? walletPassword : undefined,
     });
-    setPhrase(r.mnemonic);
+    setIsRootKey(r.rootKey !== undefined);
+    setPhrase(r.mnemonic ?? r.rootKey ?? null);
   });
 
   return (
@@ -253,12 +292,12 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
       {phrase ? (
         <Stack>
           <SecretReveal
-            label="recovery phrase"
+            label={isRootKey ? 'BRC-100 root key' : 'recovery phrase'}
             secret={phrase}
             extra={[{ label: 'Derivation', value: wallet.derivationPath }]}
             notice={{
               title: 'Write it down now, on paper, and keep it offline',
-              text: `Anyone with these words controls the wallet. Keystead keeps the phrase sealed in its encrypted database: you can show it again here (Wallets → Back up) with your account password${wallet.type === 'secure' ? ' and the wallet password' : ''}, as long as this Keystead and its data are there. If they are lost, these words are the only way to restore the wallet.`,
+              text: `Anyone with ${isRootKey ? 'this key' : 'these words'} controls the wallet. Keystead keeps it sealed in its encrypted database: you can show it again here (Wallets → Back up) with your account password${wallet.type === 'secure' ? ' and the wallet password' : ''}, as long as this Keystead and its data are there. If they are lost, ${isRootKey ? 'this key is' : 'these words are'} the only way to restore the wallet.`,
             }}
           />
         </Stack>

@@ -45,6 +45,7 @@ const addressOutput = z.object({ walletID: z.string(), address: z.string(), paym
 const CREATE_WALLET_FIELDS = [
   'walletTitle',
   'mnemonicPhrase',
+  'rootKey',
   'derivationPath',
   'paymail',
   'paymailActivate',
@@ -57,6 +58,8 @@ const CREATE_WALLET_FIELDS = [
 const createWalletInput = z.object({
   walletTitle: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }),
   mnemonicPhrase: optionalText(1000),
+  /** A BRC-100 root private key (64 hex digits or WIF): the wallet answers apps with it (standard wallets only). */
+  rootKey: optionalText(200),
   derivationPath: optionalText(40),
   paymail: optionalText(200),
   paymailActivate: boolish,
@@ -87,7 +90,8 @@ export const WALLET_OPERATIONS = byName(
       derivationPath: z.string(),
     }),
     access: WALLET_USERS,
-    summary: 'Creates an HD wallet (new or from a mnemonic) in your account; walletTitle "default" creates the default wallet.',
+    summary:
+      'Creates an HD wallet (new, from a mnemonic, or from a BRC-100 root private key `rootKey`) in your account; walletTitle "default" creates the default wallet.',
     msg: 'Wallet created successfully.',
     rest: [
       { method: 'GET', path: '/v1/createWallet', headers: CREATE_WALLET_FIELDS },
@@ -163,10 +167,17 @@ export const WALLET_OPERATIONS = byName(
   defineOperation({
     name: 'exportMnemonic',
     input: withWalletId(z.object({ walletId, password: givenPassword.optional(), walletPassword })),
-    output: z.object({ walletID: z.string(), mnemonic: z.string(), derivationPath: z.string() }),
+    output: z.object({
+      walletID: z.string(),
+      /** The recovery phrase; absent for a wallet created from a root key, which has none. */
+      mnemonic: z.string().optional(),
+      /** The BRC-100 root private key (64 hex digits) of a wallet created from one: its whole backup. */
+      rootKey: z.string().optional(),
+      derivationPath: z.string(),
+    }),
     access: SEED_EXPORTERS,
     summary:
-      "Shows a wallet's recovery phrase; needs your account password again in the `password` header (and the wallet password for secure wallets). Without it: 403 PASSWORD_REQUIRED (the public service asks for none; its SDK cannot send one).",
+      "Shows a wallet's recovery phrase (or, for a wallet created from a BRC-100 root key, that `rootKey`); needs your account password again in the `password` header (and the wallet password for secure wallets). Without it: 403 PASSWORD_REQUIRED (the public service asks for none; its SDK cannot send one).",
     msg: 'Recovery phrase fetched. Keep it offline and private.',
     rest: [{ method: 'GET', path: '/v1/mnemonic', wallet: true, headers: ['password', 'walletPassword'] }],
     audit: true,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { HTTPWalletJSON, WalletClient } from '@bsv/sdk';
+import { HTTPWalletJSON, MasterCertificate, PrivateKey, ProtoWallet, Utils, WalletClient } from '@bsv/sdk';
 import { freePort } from '../helpers/free-port.js';
 import { startHeadless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
@@ -173,5 +173,101 @@ test.describe('with the BRC-100 listener on', () => {
     expect(await refusedCall).toBe('refused');
     const refused = page.getByRole('table', { name: 'Denied and revoked apps' }).getByTestId('refused-app');
     await expect(refused.filter({ hasText: 'other.example' }).getByTestId('app-state')).toHaveText('denied');
+  });
+  test("apps: an allowed app's use of a level-1 protocol waits as a permission request with a badge, and goes on when granted; the grant is revoked; a monthly spending authorisation is set", async ({
+    page,
+    keystead,
+  }) => {
+    const { admin, payroll } = await setUp(keystead.url);
+    await request(keystead.url, 'POST', '/api/v1/apps/decide', {
+      headers: admin,
+      body: { originator: 'notes.example', allow: true, walletId: payroll },
+    });
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await nav(page).filter({ hasText: /^Apps/ }).click();
+    const permissions = page.getByRole('region', { name: 'Permissions' });
+    await expect(permissions.getByText('No permission is granted or denied yet.')).toBeVisible();
+
+    const app = new WalletClient(new HTTPWalletJSON('notes.example', `http://127.0.0.1:${port}`), 'notes.example');
+    const encrypted = app.encrypt({ protocolID: [1, 'private notes'], keyID: '1', plaintext: [1, 2, 3] });
+    encrypted.catch(() => undefined);
+    const asked = permissions.getByTestId('permission-request');
+    await expect(asked).toContainText('notes.example asks for protocol [1, "private notes"]');
+    await expect(page.getByTestId('permission-requests-count')).toHaveText('1');
+    await asked.getByRole('button', { name: 'Grant' }).click();
+    expect((await encrypted).ciphertext.length).toBeGreaterThan(3);
+    await expect(asked).toHaveCount(0);
+    const granted = page.getByRole('table', { name: 'App permissions' }).getByTestId('app-permission');
+    await expect(granted.first().getByTestId('permission-state')).toHaveText('granted');
+    await expect(granted.first()).toContainText(ADMIN.email);
+
+    await granted
+      .first()
+      .getByRole('button', { name: /^Revoke protocol/ })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke permission' }).click();
+    await expect(granted).toHaveCount(0);
+
+    const spending = page.getByRole('table', { name: 'Spending authorisations' }).getByTestId('app-spending');
+    await spending
+      .filter({ hasText: 'notes.example' })
+      .getByRole('button', { name: 'Set the spending authorisation of notes.example' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Monthly spending of notes.example' });
+    await dialog.getByLabel('Satoshis a month').fill('5000');
+    await dialog.getByRole('button', { name: 'Save authorisation' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(spending.filter({ hasText: 'notes.example' }).getByTestId('spending-limit')).toHaveText('5,000 sat');
+  });
+  test('apps: the certificates a wallet holds are listed with their field names and the app that acquired them; an admin relinquishes one', async ({
+    page,
+    keystead,
+  }) => {
+    const { admin, payroll } = await setUp(keystead.url);
+    await request(keystead.url, 'POST', '/api/v1/apps/decide', {
+      headers: admin,
+      body: { originator: 'id.example', allow: true, walletId: payroll },
+    });
+    const type = Utils.toBase64(Array.from({ length: 32 }, (_, i) => i + 3));
+    await request(keystead.url, 'POST', '/api/v1/apps/permissions', {
+      headers: admin,
+      body: { originator: 'id.example', kind: 'certificate', certificateType: type },
+    });
+    const app = new WalletClient(new HTTPWalletJSON('id.example', `http://127.0.0.1:${port}`), 'id.example');
+    const { publicKey } = await app.getPublicKey({ identityKey: true });
+    const cert = await MasterCertificate.issueCertificateForSubject(
+      new ProtoWallet(PrivateKey.fromRandom()),
+      publicKey,
+      { email: 'ada@acme.io', name: 'Ada' },
+      type,
+      async () => `${'00'.repeat(32)}.0`,
+    );
+    await app.acquireCertificate({
+      acquisitionProtocol: 'direct',
+      type,
+      certifier: cert.certifier,
+      serialNumber: cert.serialNumber,
+      revocationOutpoint: cert.revocationOutpoint,
+      signature: cert.signature!,
+      fields: cert.fields,
+      keyringRevealer: 'certifier',
+      keyringForSubject: cert.masterKeyring,
+    });
+
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await nav(page).filter({ hasText: /^Apps/ }).click();
+    const held = page.getByRole('table', { name: 'App certificates' }).getByTestId('app-certificate');
+    await expect(held).toHaveCount(1);
+    await expect(held.first()).toContainText('Payroll');
+    await expect(held.first()).toContainText('id.example');
+    await expect(held.first()).toContainText('email');
+    await expect(held.first()).not.toContainText('ada@acme.io');
+    await held.first().getByRole('button', { name: 'Relinquish' }).click();
+    await page
+      .getByRole('dialog', { name: 'Relinquish this certificate?' })
+      .getByRole('button', { name: 'Relinquish certificate' })
+      .click();
+    await expect(held).toHaveCount(0);
+    expect((await app.listCertificates({ certifiers: [], types: [] })).totalCertificates).toBe(0);
   });
 });

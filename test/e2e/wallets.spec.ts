@@ -94,3 +94,29 @@ test('import a phrase from another wallet: Find funds shows where its coins are,
   await expect(page.getByText("imported on m/44'/0'/0'")).toBeVisible();
   await expect(page.getByTestId('balance-From Centbee')).toHaveText('0.00042 BSV');
 });
+
+test('import a BRC-100 root key: the wallet backs up as that key', async ({ page, keystead }) => {
+  const rootKey = '8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63';
+  await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Wallets' }).click();
+  await page.getByRole('button', { name: 'New wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New wallet' });
+  await dialog.getByLabel(/^Title/).fill('From BRC-100');
+  await dialog.getByLabel('Import a BRC-100 root key').check();
+  const keyInput = dialog.getByLabel(/^Root private key/);
+  await expect(keyInput).toHaveAttribute('type', 'password');
+  await keyInput.fill('not-a-key');
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(dialog.getByText(/must be a private key/i)).toBeVisible();
+  await keyInput.fill(rootKey);
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(page.getByTestId('wallet-row-From BRC-100')).toBeVisible();
+
+  await page.getByTestId('wallet-row-From BRC-100').getByRole('button', { name: 'Back up' }).click();
+  const backup = page.getByRole('dialog', { name: /Back up/ });
+  await backup.getByLabel(/Your account password/).fill(ADMIN.password);
+  await backup.getByRole('button', { name: 'Show recovery phrase' }).click();
+  await expect(page.getByTestId('revealed-secret')).toHaveText(rootKey);
+  await expect(backup.getByText(/Anyone with this key controls the wallet/)).toBeVisible();
+});

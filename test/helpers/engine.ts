@@ -66,6 +66,7 @@ export function withBroadcast(broadcast: ChainProvider['broadcast']): (local: Ch
     getTxStatus: (t) => local.getTxStatus(t),
     getTip: () => local.getTip(),
     getMerkleRoot: (h) => local.getMerkleRoot(h),
+    getBlockHeader: (h) => local.getBlockHeader(h),
     getUsdRate: () => local.getUsdRate(),
     dev: local.dev,
     events: local.events,

@@ -36,6 +36,13 @@ async function listApps(org: Org) {
 
 const decide = (org: Org, body: object) => orgCall(org, 'POST', '/api/v1/apps/decide', { body });
 
+/** Grants app.example a level-2 protocol for every counterparty (permissions are tested in brc100-permissions.test.ts). */
+async function grantProtocol(org: Org, protocol: string): Promise<void> {
+  const body = { originator: 'app.example', kind: 'protocol', securityLevel: 2, protocol, counterparty: '*' };
+  const r = await orgCall(org, 'POST', '/api/v1/apps/permissions', { body });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+}
+
 describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () => {
   let host: Headless;
   let org: Org;
@@ -70,6 +77,8 @@ describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () =
     assert.equal(allowed.body.data.state, 'allowed');
     assert.equal(allowed.body.data.decidedBy, 'ada@acme.io');
     assert.deepEqual(await first, { publicKey: root.toPublicKey().toString() });
+    await grantProtocol(org, PROTOCOL[1]);
+    await grantProtocol(org, `specific key linkage revelation ${PROTOCOL[0]} ${PROTOCOL[1]}`);
     assert.deepEqual(await app.isAuthenticated({}), { authenticated: true });
     assert.deepEqual(await app.waitForAuthentication({}), { authenticated: true });
     const listed = await listApps(org);
@@ -144,6 +153,7 @@ describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () =
         ciphertext: r.encryptedLinkage,
       });
     assert.deepEqual((await open(specific)).plaintext, (await open(expected)).plaintext);
+    await grantProtocol(org, `counterparty key linkage revelation ${peerPub}`);
     const counterpartyLinkage = await app.revealCounterpartyKeyLinkage({
       counterparty: peerPub,
       verifier: verifierKey.toPublicKey().toString(),
@@ -164,7 +174,7 @@ describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () =
     assert.ok(actions.includes('app app.example'), actions.slice(0, 500));
   });
 
-  it('answers WERR_INVALID_PARAMETER for a bad argument, and "not supported yet" for methods of later slices', async () => {
+  it('answers WERR_INVALID_PARAMETER for a bad argument, naming it, before anything else', async () => {
     const app = client('app.example');
     await assert.rejects(
       app.getPublicKey({ protocolID: [7 as 2, 'keystead tests'], keyID: '1' }),
@@ -179,11 +189,15 @@ describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () =
       assert.equal(e.parameter, 'keyID');
       return true;
     });
-    await assert.rejects(app.listOutputs({ basket: 'default' }), (e) => /not supported yet/.test(messageOf(e)));
-    const raw = await request(base, 'POST', '/listActions', { body: { labels: [] }, headers: { origin: 'http://app.example' } });
+    await assert.rejects(
+      app.getPublicKey({ identityKey: true, privileged: true, privilegedReason: 'why' }),
+      (e: Error & { parameter?: string }) => e.parameter === 'privilegedReason',
+    );
+    const raw = await request(base, 'POST', '/listActions', { body: { labels: [], limit: 0 }, headers: { origin: 'http://app.example' } });
     assert.equal(raw.status, 400);
     assert.equal(raw.body.isError, true);
-    assert.equal(raw.body.name, 'WERR_NOT_IMPLEMENTED');
+    assert.equal(raw.body.name, 'WERR_INVALID_PARAMETER');
+    assert.equal(raw.body.parameter, 'limit');
   });
 
   it('answers the chain: height, 80-byte headers, network and version', async () => {

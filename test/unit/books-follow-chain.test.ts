@@ -46,7 +46,7 @@ describe('the books follow the chain, not the P2P receiver', () => {
     const w = await run(engine.execute('createWallet', { walletTitle: 'Ops' }, admin, meta));
     for (const satoshis of amounts) await run(engine.execute('faucet', { walletId: w.walletID, satoshis }, admin, meta));
     const { mnemonic } = await run(engine.execute('exportMnemonic', { walletId: w.walletID, password: ADMIN.password }, admin, meta));
-    return { walletId: w.walletID, phrase: mnemonic };
+    return { walletId: w.walletID, phrase: mnemonic! };
   }
 
   const books = async (walletId: string) => {

@@ -178,7 +178,7 @@ describe('engine: HD wallets and addresses', () => {
     const std = await run(engine.execute('createWallet', { walletTitle: 'Std' }, admin, meta));
     const phrase = (await run(engine.execute('exportMnemonic', { walletId: std.walletID, password: ADMIN.password }, admin, meta)))
       .mnemonic;
-    assert.equal(phrase.split(' ').length, 12);
+    assert.equal(phrase?.split(' ').length, 12);
     // Addresses of a secure wallet derive without its password (from the account xpub).
     assert.equal(
       (await run(engine.execute('walletAddress', { walletId: w.walletID }, admin, meta))).address,

@@ -5,7 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { classifyArc, reasonFromText } from '../../main/chain/network/classify.js';
 import { httpRequest, HttpUnavailable } from '../../main/net/http.js';
 import { NetworkProvider } from '../../main/chain/network/network-provider.js';
-import { P2PKH, PrivateKey, Transaction, UnlockingScript } from '@bsv/sdk';
+import { Hash, P2PKH, PrivateKey, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
+import { headerFromWoc, UntrustedHeader } from '../../main/chain/network/woc-header.js';
+import { blockHash } from '../../main/chain/block.js';
 
 describe('ARC answers, classified honestly', () => {
   it('treats "missing inputs" as missing inputs, never as a double spend', () => {
@@ -148,5 +150,85 @@ describe('WhatsOnChain transaction bytes are checked before the books use them',
     await assert.rejects(provider.getTransactionHex(asked.id('hex')), /not one/);
     answer = 'not a transaction';
     await assert.rejects(provider.getTransactionHex(asked.id('hex')), /not one/);
+  });
+});
+
+describe("WhatsOnChain block headers (BRC-100's getHeaderForHeight) are rebuilt and checked", () => {
+  // The main network's genesis block, as WhatsOnChain answers it, and its well-known 80 bytes.
+  const GENESIS = {
+    hash: '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f',
+    height: 0,
+    version: 1,
+    merkleroot: '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b',
+    time: 1231006505,
+    bits: '1d00ffff',
+    nonce: 2083236893,
+  };
+  const GENESIS_BYTES =
+    '0100000000000000000000000000000000000000000000000000000000000000000000003ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a29ab5f49ffff001d1dac2b7c';
+  const BLOCK_1 = {
+    hash: '00000000839a8e6886ab5951d76f411475428afc90947ee320161bbf18eb6048',
+    height: 1,
+    version: 1,
+    previousblockhash: GENESIS.hash,
+    merkleroot: '0e3e2357e806b6cdb1f70b54c3a3a17b6714ee1f0e68bebb44a74b1efd512098',
+    time: 1231469665,
+    bits: '1d00ffff',
+    nonce: 2573394689,
+  };
+
+  it('rebuilds the 80 bytes from the fields and checks them against the hash and the proof of work', () => {
+    assert.equal(headerFromWoc(GENESIS, 0, true), GENESIS_BYTES);
+    const one = headerFromWoc(BLOCK_1, 1, true);
+    assert.equal(one.length, 160);
+    assert.equal(Utils.toHex(Hash.hash256(Utils.toArray(one, 'hex')).reverse()), BLOCK_1.hash);
+  });
+
+  it('refuses another block, fields that do not hash to the hash named, work not done, and what is not a header', () => {
+    assert.throws(() => headerFromWoc(BLOCK_1, 2, true), /not 2/);
+    assert.throws(() => headerFromWoc({ ...BLOCK_1, merkleroot: GENESIS.merkleroot }, 1, true), /hash to/);
+    assert.throws(() => headerFromWoc({ ...BLOCK_1, hash: GENESIS.hash }, 1, true), /hash to/);
+    // Fields with a matching hash that misses its target: what a lying server can make without mining.
+    const forged = { ...BLOCK_1, nonce: 1 };
+    const forgedHash = blockHash({
+      version: 1,
+      prevHash: GENESIS.hash,
+      merkleRoot: BLOCK_1.merkleroot,
+      time: BLOCK_1.time,
+      bits: 0x1d00ffff,
+      nonce: 1,
+    });
+    assert.throws(() => headerFromWoc({ ...forged, hash: forgedHash }, 1, true), /proof-of-work/);
+    assert.equal(
+      headerFromWoc({ ...forged, hash: forgedHash }, 1, false).length,
+      160,
+      'a chain without work (a local node) is not held to it',
+    );
+    for (const bad of [null, 'header', { ...BLOCK_1, bits: 'zz' }, { ...BLOCK_1, version: -1 }, { ...BLOCK_1, previousblockhash: 'ab' }])
+      assert.throws(() => headerFromWoc(bad, 1, true), UntrustedHeader);
+  });
+
+  it('answers the checked header through the provider, null for no block, and refuses a lie', async () => {
+    let answer: { status: number; body: unknown } = { status: 200, body: BLOCK_1 };
+    const server = createServer(
+      (_req, res) => void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body)),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const provider = new NetworkProvider({
+        network: 'mainnet',
+        arcUrl: url,
+        wocUrl: url,
+        http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 },
+      });
+      assert.equal((await provider.getBlockHeader(1))?.length, 160);
+      answer = { status: 404, body: {} };
+      assert.equal(await provider.getBlockHeader(1), null);
+      answer = { status: 200, body: { ...BLOCK_1, nonce: 7 } };
+      await assert.rejects(provider.getBlockHeader(1), /was refused/);
+    } finally {
+      server.close();
+    }
   });
 });

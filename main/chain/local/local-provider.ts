@@ -44,6 +44,9 @@ export class LocalProvider implements ChainProvider {
   async getMerkleRoot(height: number) {
     return this.node.blockAt(height)?.merkleRoot ?? null;
   }
+  async getBlockHeader(height: number) {
+    return this.node.headerAt(height);
+  }
   async getTip() {
     return this.node.tip();
   }

@@ -12,6 +12,7 @@ import type {
   TxStatus,
 } from '../types.js';
 import { classifyArc } from './classify.js';
+import { headerFromWoc, UntrustedHeader } from './woc-header.js';
 import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
 
 export interface NetworkConfig {
@@ -171,6 +172,19 @@ export class NetworkProvider implements ChainProvider {
     const root = (r.body as { merkleroot?: unknown } | null)?.merkleroot;
     if (r.status !== 200 || typeof root !== 'string') throw new ProviderError(`WhatsOnChain block header answered HTTP ${r.status}`);
     return root;
+  }
+
+  async getBlockHeader(height: number): Promise<string | null> {
+    const r = await this.woc(`/block/${height}/header`);
+    if (r.status === 404) return null;
+    if (r.status !== 200) throw new ProviderError(`WhatsOnChain block header answered HTTP ${r.status}`);
+    try {
+      // Another Keystead's local node does no proof of work; the real networks do.
+      return headerFromWoc(r.body, height, this.network === 'mainnet' || this.network === 'testnet');
+    } catch (err) {
+      if (err instanceof UntrustedHeader) throw new ProviderError(`WhatsOnChain's header of block ${height} was refused: ${err.message}`);
+      throw err;
+    }
   }
 
   async getTip(): Promise<ChainTip> {

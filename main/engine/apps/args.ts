@@ -73,3 +73,12 @@ export function height(args: Args): number {
   if (typeof h !== 'number' || !Number.isInteger(h) || h < 0) throw invalidParameter('height', 'a whole number, 0 or more');
   return h;
 }
+
+/** Why an app asks for the privileged keys: optional, 5 to 50 characters when given, as the reference checks it. */
+export function privilegedReason(args: Args): string | undefined {
+  const r = args.privilegedReason;
+  if (r === undefined || r === null) return undefined;
+  if (typeof r !== 'string' || r.trim().length < 5 || r.length > 50)
+    throw invalidParameter('privilegedReason', 'a string of 5 to 50 characters saying why the privileged keys are needed');
+  return r.trim();
+}

@@ -1,56 +1,31 @@
-import { ProtoWallet, type PrivateKey } from '@bsv/sdk';
+import { ProtoWallet, type PrivateKey, type WalletProtocol } from '@bsv/sdk';
 import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
 import type { AppRow } from '../../store/repos/apps.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import * as a from './args.js';
+import { isWalletMethod, type WalletMethod } from './methods.js';
+import { actionsMethods } from './actions/index.js';
+import type { AppCall, MethodHandler } from './call.js';
+import { certificatesMethods } from './certificates/index.js';
 import { appChanged, appsDefaultWallet } from './manage.js';
+import { outputsMethods } from './outputs/index.js';
+import { protocolUse } from './permissions/key-use.js';
+import { permitOf } from './permissions/permit.js';
 import { RootKeys } from './root-key.js';
 import type { Brc100Services } from './services.js';
 import { invalidOperation, invalidParameter, notImplemented, unauthorized, WalletErr } from './werr.js';
 
-/** Every method of BRC-100's WalletInterface: the ones not served yet answer WERR_NOT_IMPLEMENTED, not a 404. */
-export const WALLET_METHODS = [
-  'createAction',
-  'signAction',
-  'abortAction',
-  'listActions',
-  'internalizeAction',
-  'listOutputs',
-  'relinquishOutput',
-  'getPublicKey',
-  'revealCounterpartyKeyLinkage',
-  'revealSpecificKeyLinkage',
-  'encrypt',
-  'decrypt',
-  'createHmac',
-  'verifyHmac',
-  'createSignature',
-  'verifySignature',
-  'acquireCertificate',
-  'listCertificates',
-  'proveCertificate',
-  'relinquishCertificate',
-  'discoverByIdentityKey',
-  'discoverByAttributes',
-  'isAuthenticated',
-  'waitForAuthentication',
-  'getHeight',
-  'getHeaderForHeight',
-  'getNetwork',
-  'getVersion',
-] as const;
-export type WalletMethod = (typeof WALLET_METHODS)[number];
-
-export const isWalletMethod = (m: string): m is WalletMethod => (WALLET_METHODS as readonly string[]).includes(m);
-
 /** Calls that reveal key material or put the wallet's name to something: written to the audit trail with the app. */
 const AUDITED = new Set<WalletMethod>(['revealCounterpartyKeyLinkage', 'revealSpecificKeyLinkage', 'decrypt', 'createSignature']);
 
+/** What a privileged identity key request is granted as (a protocol name no app can use for everyday keys: level 0 is open). */
+const PRIVILEGED_IDENTITY: WalletProtocol = [0, 'identity key'];
+
+/** Methods answered by their group's handlers (the keys, crypto and chain methods are answered here). */
+const HANDLERS: Partial<Record<WalletMethod, MethodHandler>> = { ...actionsMethods, ...outputsMethods, ...certificatesMethods };
+
 /** Undecided apps recorded at most: past this a new originator is refused without being recorded. */
 export const MAX_PENDING_APPS = 200;
-
-/** Block headers by height (80 bytes, hex), where the chain keeps them: the local node does. */
-export type HeaderSource = (height: number) => string | null;
 
 /**
  * The wallet apps reach over BRC-100 (main/server/brc100-server.ts is its HTTP face). Every call is gated by
@@ -61,7 +36,6 @@ export type HeaderSource = (height: number) => string | null;
  */
 export class Brc100Host {
   private readonly rootKeys: RootKeys;
-  private headers: HeaderSource | null = null;
 
   constructor(private readonly services: Brc100Services) {
     this.rootKeys = new RootKeys(services);
@@ -82,11 +56,6 @@ export class Brc100Host {
     this.services.appGate.wakeAll();
   }
 
-  /** Where getHeaderForHeight reads headers (the host gives the local node's). */
-  useHeaders(source: HeaderSource | null): void {
-    this.headers = source;
-  }
-
   /** Answers one call of `method` from `originator` (already checked by the listener), or throws a WalletErr. */
   async call(originator: string, method: string, body: unknown, client: string): Promise<unknown> {
     if (!isWalletMethod(method)) throw invalidParameter('method', `one of BRC-100's wallet methods, not ${method}`);
@@ -98,7 +67,7 @@ export class Brc100Host {
       case 'getHeight':
         return this.answered(app, { height: (await this.services.chain.getTip()).height });
       case 'getHeaderForHeight':
-        return this.answered(app, { header: this.headerAt(a.height(args)) });
+        return this.answered(app, { header: await this.headerAt(a.height(args)) });
       case 'getNetwork':
         // Only the real network is mainnet; the local chain and testnet are both "testnet" to an app.
         return this.answered(app, { network: this.services.config.network === 'mainnet' ? 'mainnet' : 'testnet' });
@@ -114,9 +83,27 @@ export class Brc100Host {
       case 'createSignature':
       case 'verifySignature':
         return this.keyCall(app, method, args, client);
-      default:
-        throw notImplemented(method);
+      default: {
+        const handler = HANDLERS[method];
+        if (!handler) throw notImplemented(method);
+        return this.answered(app, await handler(this.callOf(app, args, client)));
+      }
     }
+  }
+
+  /** What a group's handler receives for one call of an allowed app. */
+  private callOf(app: AppRow, args: a.Args, client: string): AppCall {
+    const wallet = this.walletOf(app);
+    return {
+      services: this.services,
+      app,
+      wallet,
+      args,
+      client,
+      rootKey: () => this.rootKeys.of(wallet),
+      audit: (what, code, detail) => this.audit(app, wallet, what, client, code, detail),
+      permit: permitOf(this.services, app),
+    };
   }
 
   /** The app's row, recorded as pending (and announced) the first time it calls. */
@@ -154,9 +141,9 @@ export class Brc100Host {
     return result;
   }
 
-  private headerAt(height: number): string {
-    if (!this.headers) throw invalidOperation('This chain does not serve block headers to apps (only the local node does, for now).');
-    const header = this.headers(height);
+  /** From the configured chain: the local node's own, or the network's (checked: network/woc-header.ts). */
+  private async headerAt(height: number): Promise<string> {
+    const header = await this.services.chain.getBlockHeader(height);
     if (!header) throw invalidParameter('height', `the height of a block on this chain; there is no block ${height}`);
     return header;
   }
@@ -176,35 +163,47 @@ export class Brc100Host {
 
   private async keyCall(app: AppRow, method: WalletMethod, args: a.Args, client: string): Promise<unknown> {
     const wallet = this.walletOf(app);
-    const audited = AUDITED.has(method);
+    const privileged = a.optionalBoolean(args, 'privileged') === true;
+    // Every use of the privileged keys is audited, with the reason the app gave.
+    const audited = AUDITED.has(method) || privileged;
+    const detail = privileged ? `privileged: ${a.privilegedReason(args) ?? 'no reason given'}` : undefined;
     try {
-      const result = await this.crypto(method, args, await this.rootKeys.of(wallet));
-      if (audited) this.audit(app, wallet, method, client, null);
+      if (privileged && method === 'revealCounterpartyKeyLinkage')
+        throw invalidParameter('privileged', 'false for revealCounterpartyKeyLinkage: it reveals every key shared with the counterparty');
+      // The organisation's grant of the protocol (level 0 is open, except for privileged keys; permissions/permit.ts)
+      // before any key is derived. The privileged identity key is granted as protocol [0, "identity key"].
+      const use = protocolUse(method, args) ?? (privileged ? { protocolID: PRIVILEGED_IDENTITY, counterparty: 'self' } : null);
+      if (use)
+        await permitOf(this.services, app).protocol(use.protocolID, use.counterparty, detail ? `${method}, ${detail}` : method, privileged);
+      const result = await this.crypto(method, args, await this.rootKeys.of(wallet, privileged));
+      if (audited) this.audit(app, wallet, method, client, null, detail);
       return this.answered(app, result);
     } catch (err) {
-      if (audited) this.audit(app, wallet, method, client, err instanceof WalletErr ? err.name : 'ERROR');
+      if (audited) this.audit(app, wallet, method, client, err instanceof WalletErr ? err.name : 'ERROR', detail);
       throw err;
     }
   }
 
-  private audit(app: AppRow, wallet: WalletRow, method: WalletMethod, client: string, code: string | null): void {
+  private audit(app: AppRow, wallet: WalletRow, what: string, client: string, code: string | null, detail?: string): void {
     this.services.auditTrail.append({
       at: this.services.now(),
-      actorUid: null,
-      actorEmail: null,
-      action: `brc100.${method}`,
-      target: `app ${app.originator} · wallet ${wallet.walletId}`,
+      // On whose authority the app acts: the user who allowed it (the app itself is named in the target).
+      actorUid: app.decidedBy,
+      actorEmail: app.decidedBy ? (this.services.repos.users.byUid(app.decidedBy)?.email ?? null) : null,
+      action: `brc100.${what}`,
+      target: `app ${app.originator} · wallet ${wallet.walletId}${detail ? ` · ${detail}` : ''}`,
       outcome: code === null ? 'success' : 'error',
       code,
       client,
     });
   }
 
-  /** The method, with its arguments checked, on ProtoWallet over the root key (BRC-42/43 derivation). */
+  /**
+   * The method, with its arguments checked, on ProtoWallet over the root key (BRC-42/43 derivation): the
+   * everyday root key, or the privileged key for a `privileged` call (root-key.ts).
+   */
   private async crypto(method: WalletMethod, args: a.Args, root: PrivateKey): Promise<unknown> {
     const wallet = new ProtoWallet(root);
-    if (a.optionalBoolean(args, 'privileged'))
-      throw new WalletErr('WERR_NOT_IMPLEMENTED', 3, 'Privileged keys are not supported yet by this Keystead.');
     const key = () => ({ protocolID: a.protocolID(args), keyID: a.keyID(args) });
     switch (method) {
       case 'getPublicKey':

@@ -37,13 +37,7 @@ export async function signCancellation(
     sourceTXID: coin.txid,
     sourceOutputIndex: coin.vout,
     sequence: 0xffffffff,
-    unlockingScriptTemplate: new P2PKH().unlock(
-      account.key(coin.chain ?? 0, coin.idx ?? 0),
-      'all',
-      false,
-      coin.satoshis,
-      LockingScript.fromHex(coin.script),
-    ),
+    unlockingScriptTemplate: new P2PKH().unlock(account.keyFor(coin), 'all', false, coin.satoshis, LockingScript.fromHex(coin.script)),
   });
   tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis: coin.satoshis - fee });
   await tx.sign();

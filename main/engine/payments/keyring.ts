@@ -1,4 +1,4 @@
-import { BigNumber, UnlockingScript, type Transaction } from '@bsv/sdk';
+import { BigNumber, KeyDeriver, PrivateKey, UnlockingScript, type Transaction, type WalletProtocol } from '@bsv/sdk';
 import { DomainError } from '../../../shared/errors.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { WalletServices } from '../wallets/services.js';
@@ -6,6 +6,7 @@ import { ChildKey, childPrivateKey, childPublicKey, childTweak, type ChainNodePu
 import type { SignTask } from '../wallets/key-worker.js';
 import { KeyWorkers, KeyWorkUnavailable } from '../wallets/key-workers.js';
 import { openSeed } from '../wallets/open-seed.js';
+import { walletSecretOf } from '../wallets/secret.js';
 import { IDENTITY_CHAIN } from '../wallets/identity-key.js';
 
 /** Child keys kept per open account: enough for a busy wallet's recent coins, bounded for the biggest. */
@@ -19,10 +20,35 @@ interface ChainNode extends ChainNodePublic {
 interface OpenAccount {
   chains: Map<number, ChainNode>;
   keys: Map<string, ChildKey>;
+  /** The BRC-100 root key (apps/root-key.ts): the imported root key itself, else `<account>/3'`. */
+  brc100Root?: BigNumber;
 }
 
-/** The chains an open account keeps: receive, change, and the paymail identity. */
-const OPEN_CHAINS = [0, 1, IDENTITY_CHAIN];
+/**
+ * The wallet's BRC-100 root key, `<account>/3'` (apps/root-key.ts): opened with the account so that coins
+ * an app's BRC-29 payment brought in (utxos.brc29) are signed with their BRC-42 child of it.
+ */
+const BRC100_ROOT_CHAIN = 0x80000003;
+
+/** The chains an open account keeps: receive, change, the paymail identity, and the BRC-100 root. */
+const OPEN_CHAINS = [0, 1, IDENTITY_CHAIN, BRC100_ROOT_CHAIN];
+
+/** BRC-29's protocol: a payment's key is `[2, '3241645161d8']`, key id `<prefix> <suffix>`, counterparty the sender. */
+export const BRC29_PROTOCOL: WalletProtocol = [2, '3241645161d8'];
+
+/** What a BRC-29 payment's coin is derived from (utxos.brc29, JSON). */
+export interface Brc29Remittance {
+  senderIdentityKey: string;
+  derivationPrefix: string;
+  derivationSuffix: string;
+}
+
+/** A wallet coin as signing needs it: at an HD address (chain, idx), or a BRC-29 payment's (brc29 JSON). */
+export interface CoinKeyRef {
+  chain: number | null;
+  idx: number | null;
+  brc29?: string | null;
+}
 
 const unavailable = (what: string, err: KeyWorkUnavailable) =>
   new DomainError('BUSY', `${what}: ${err.message}. Nothing was sent; try again.`);
@@ -46,8 +72,13 @@ export class KeyRing {
     if (cached && cached.xpub === wallet.accountXpub && wallet.type !== 'secure') return new SigningAccount(cached.account, this.workers);
     const opened = await openSeed(this.services, wallet, walletPassword);
     let chains;
+    let rootKey: string | undefined;
     try {
-      chains = await this.workers.openAccount((JSON.parse(opened) as { mnemonic: string }).mnemonic, wallet.derivationPath, OPEN_CHAINS);
+      const secret = walletSecretOf(opened);
+      rootKey = secret.rootKey;
+      chains = await (secret.rootKey !== undefined
+        ? this.workers.openAccount(secret.rootKey, wallet.derivationPath, OPEN_CHAINS, 'rootKey')
+        : this.workers.openAccount(secret.mnemonic, wallet.derivationPath, OPEN_CHAINS));
     } catch (err) {
       if (err instanceof KeyWorkUnavailable) throw unavailable('The wallet could not be opened', err);
       throw err;
@@ -57,6 +88,8 @@ export class KeyRing {
       account.chains.set(OPEN_CHAINS[i], { ...node, key: new BigNumber([...secret]) });
       secret.fill(0);
     });
+    // A wallet made from a BRC-100 root key answers apps with that key (apps/root-key.ts), not with `<account>/3'`.
+    account.brc100Root = rootKey !== undefined ? new BigNumber(rootKey, 16) : account.chains.get(BRC100_ROOT_CHAIN)!.key;
     if (wallet.type !== 'secure') this.accounts.set(wallet.id, { xpub: wallet.accountXpub, account });
     return new SigningAccount(account, this.workers);
   }
@@ -82,6 +115,8 @@ export interface P2pkhSpend {
   account: SigningAccount;
   chain: number;
   idx: number;
+  /** Set for a BRC-29 payment's coin (utxos.brc29): its key is derived from that, not from chain/idx. */
+  brc29?: string | null;
   satoshis: number;
   script: string;
 }
@@ -114,6 +149,26 @@ export class SigningAccount {
     return this.keep(chain, idx, ChildKey.of(childPrivateKey(node.key, tweak), childPublicKey(node.pub, tweak)));
   }
 
+  /** The private key of a BRC-29 payment's coin: the BRC-42 child of the BRC-100 root key (kept while the account is open). */
+  brc29Key(r: Brc29Remittance): ChildKey {
+    const id = `brc29:${r.senderIdentityKey} ${r.derivationPrefix} ${r.derivationSuffix}`;
+    const known = this.account.keys.get(id);
+    if (known) return known;
+    const root = new PrivateKey((this.account.brc100Root ?? this.node(BRC100_ROOT_CHAIN).key).toArray('be', 32));
+    const child = new KeyDeriver(root).derivePrivateKey(BRC29_PROTOCOL, `${r.derivationPrefix} ${r.derivationSuffix}`, r.senderIdentityKey);
+    const key = ChildKey.of(new BigNumber(child.toArray('be', 32)), child.toPublicKey());
+    const { keys } = this.account;
+    if (keys.size >= KEYS_PER_ACCOUNT) keys.delete(keys.keys().next().value!);
+    keys.set(id, key);
+    return key;
+  }
+
+  /** The private key that spends a wallet coin, wherever it came from. */
+  keyFor(coin: CoinKeyRef): ChildKey {
+    if (coin.brc29) return this.brc29Key(JSON.parse(coin.brc29) as Brc29Remittance);
+    return this.key(coin.chain ?? 0, coin.idx ?? 0);
+  }
+
   /** Keeps the private key of an address whose public key was derived elsewhere. */
   learn(chain: number, idx: number, pub: Uint8Array): void {
     if (this.account.keys.has(`${chain}/${idx}`) || !this.account.chains.has(chain)) return;
@@ -133,7 +188,12 @@ export class SigningAccount {
   private forWorker(
     chain: number,
     idx: number,
+    brc29?: string | null,
   ): { secret: number[]; public: SignTask['publics'][number]; learn: (pub: Uint8Array) => void } {
+    if (brc29) {
+      const k = this.keyFor({ chain, idx, brc29 });
+      return { secret: k.toArray('be', 32), public: { pub: k.compressedPublicKey() }, learn: () => {} };
+    }
     const known = this.account.keys.get(`${chain}/${idx}`);
     if (known) return { secret: known.toArray('be', 32), public: { pub: known.compressedPublicKey() }, learn: () => {} };
     const node = this.node(chain);
@@ -161,11 +221,11 @@ export class SigningAccount {
     const inputs = spends.map((s, i) => {
       let at = accounts.indexOf(s.account);
       if (at < 0) at = accounts.push(s.account) - 1;
-      const id = `${at}:${s.chain}/${s.idx}`;
+      const id = s.brc29 ? `${at}:brc29:${s.brc29}` : `${at}:${s.chain}/${s.idx}`;
       let key = slots.get(id);
       if (key === undefined) {
         slots.set(id, (key = keys.length));
-        keys.push(s.account.forWorker(s.chain, s.idx));
+        keys.push(s.account.forWorker(s.chain, s.idx, s.brc29));
       }
       const input = tx.inputs[i];
       return {

@@ -200,6 +200,7 @@ export async function buildTransaction(
       account: a,
       chain: coin.chain ?? 0,
       idx: coin.idx ?? 0,
+      brc29: coin.brc29,
       satoshis: coin.satoshis,
       script: coin.script,
     })),

@@ -16,6 +16,12 @@ export interface PaymentServices extends WalletServices {
   paymail: PaymailClient;
   /** Payment attempts being delivered right now, which settling leaves alone. */
   inFlight: Set<string>;
+  /**
+   * Whether a recorded transaction is held back by who made it (an app's noSend action, until it sends it
+   * with sendWith or aborts it): settling never sends it, and its coins stay reserved. Persistent, so a
+   * restart does not send it either.
+   */
+  heldBack?: (attempt: string) => boolean;
   /** The organisation's check of every value move before it is signed (see value-flow.ts). */
   authoriseValueMove: AuthoriseValueMove;
 }

@@ -90,6 +90,9 @@ async function settleAttempt(services: PaymentServices, a: PaymentAttempt): Prom
     return;
   }
   if (a.state === 'pending' && a.deliveredAt !== null && services.now() - a.deliveredAt < services.config.broadcastWindowMs) return;
+  // Held back by who made it (an app's noSend action): money never leaves unasked. Only what the chain shows
+  // (the app broadcast it itself) or a block's conflicting spend settles it; its coins stay reserved meanwhile.
+  if (services.heldBack?.(a.attempt)) return;
   const r = await services.chain.broadcast(a.raw);
   if (r.status === 'accepted') {
     services.logger.info({ txid: a.txid }, 'Keystead broadcast a payment the chain had not shown');

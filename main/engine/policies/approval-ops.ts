@@ -27,9 +27,28 @@ function mayVote(services: PolicyServices, row: ApprovalRow, who: Caller): boole
   return named(row, who) && !services.repos.approvals.votes(row.id).some((v) => v.voterUid === who.uid);
 }
 
+/**
+ * An app's action (BRC-100, operation `brc100.…`) is never run by the engine: the app is not connected when the
+ * last vote comes, and only it can build the action again. Approved, the request stays `approved` as an
+ * allowance: the app's next identical action (same originator, wallet, user and reviewed outputs) passes the
+ * policy once within APP_ALLOWANCE_MS (engine/apps/actions/scope.ts takes it and marks it `sent`).
+ */
+export const isAppAction = (operation: string) => operation.startsWith('brc100.');
+export const APP_ALLOWANCE_MS = 24 * 3600_000;
+
 /** Ends a request that stayed open past its expiry: nothing moves, its place in the windows is given back. */
 export function expireOverdue(services: PolicyServices): void {
   const now = services.now();
+  // An app's approved action not asked for again in time: the allowance ends, nothing moved.
+  for (const row of services.repos.approvals.list('approved')) {
+    if (!isAppAction(row.operation) || row.decidedAt === null || now - row.decidedAt <= APP_ALLOWANCE_MS) continue;
+    const ended = services.db.transaction(() => {
+      if (!services.repos.approvals.transition(row.id, 'approved', 'expired', null)) return false;
+      services.repos.policies.releaseApproval(row.id);
+      return true;
+    })();
+    if (ended) services.events.publish('approval', { approvalId: row.id, state: 'expired' }, { kind: 'everyone' });
+  }
   for (const id of services.repos.approvals.expiredOpen(now)) {
     const ended = services.db.transaction(() => {
       if (!services.repos.approvals.transition(id, 'awaiting_approval', 'expired', now)) return false;
@@ -105,6 +124,8 @@ function confirmVoter(ctx: OpContext<PolicyServices>, who: Caller, otp: string |
 }
 
 async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { walletPassword?: string }): Promise<void> {
+  // An app's action waits, approved, for the app to ask for it again (see isAppAction): nothing runs here.
+  if (isAppAction(row.operation)) return;
   try {
     const { txid } = await services.runApproved(row, secrets);
     services.db.transaction(() => {
@@ -212,6 +233,8 @@ export async function sendApproved(
   if (row.initiatorUid !== who.uid) throw new DomainError('FORBIDDEN', 'Only who asked for this payment may send it.');
   if (row.state !== 'approved')
     throw new DomainError('CONFLICT', `This payment is ${row.state.replace('_', ' ')}; only an approved one waiting to be sent can be.`);
+  if (isAppAction(row.operation))
+    throw new DomainError('CONFLICT', 'This is an app’s action: the app sends it when it asks for the same action again.');
   await carryOut(services, row, { walletPassword: input.walletPassword });
   return output(services, services.repos.approvals.byId(row.id)!, who);
 }

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 type Review = z.infer<typeof approvalReview>;
 
 /** Input fields never stored with a request awaiting approval: the initiator gives them again if needed. */
-const SECRET_FIELDS = new Set(['walletPassword', 'password', 'otp', 'privateKey', 'secretKey', 'mnemonic', 'mnemonicPhrase']);
+const SECRET_FIELDS = new Set(['walletPassword', 'password', 'otp', 'privateKey', 'secretKey', 'mnemonic', 'mnemonicPhrase', 'rootKey']);
 
 function withoutSecrets(input: unknown): unknown {
   if (Array.isArray(input)) return input.map(withoutSecrets);

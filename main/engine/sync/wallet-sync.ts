@@ -116,9 +116,18 @@ export class WalletSync implements WalletScanner {
     tx.outputs.forEach((o, vout) => {
       const script = o.lockingScript.toHex();
       const address = p2pkhAddressOf(script);
-      const owner = address ? repos.addresses.owner(address) : null;
-      owners.push(owner?.walletRow ?? null);
-      if (!owner || !address) return;
+      // An output an app put in a basket stays the app's even on one of our addresses: never a coin payments could spend.
+      const ours = address ? repos.addresses.owner(address) : null;
+      const owner = ours && !repos.appOutputs.isAppOutput(ours.walletRow, txid, vout) ? ours : null;
+      if (!owner) {
+        // A BRC-29 payment an app internalized (utxos.brc29) is the wallet's though at no HD address: counted, never dropped.
+        const held = repos.walletUtxos.get(txid, vout);
+        owners.push(held?.brc29 ? held.walletRow : null);
+        if (held?.brc29) effect(held.walletRow).credit += held.satoshis;
+        return;
+      }
+      owners.push(owner.walletRow);
+      if (!address) return;
       credits.push({
         walletRow: owner.walletRow,
         txid,
@@ -219,7 +228,8 @@ export class WalletSync implements WalletScanner {
     const { repos } = this.services;
     return tx.outputs.some((o, vout) => {
       const address = p2pkhAddressOf(o.lockingScript.toHex());
-      return address !== null && repos.addresses.owner(address) !== null && repos.walletUtxos.get(txid, vout) === null;
+      const owner = address !== null ? repos.addresses.owner(address) : null;
+      return owner !== null && repos.walletUtxos.get(txid, vout) === null && !repos.appOutputs.isAppOutput(owner.walletRow, txid, vout);
     });
   }
 

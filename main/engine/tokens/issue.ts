@@ -250,7 +250,7 @@ async function buildIssue(
       sourceOutputIndex: coin.vout,
       sequence: 0xffffffff,
       unlockingScriptTemplate: new P2PKH().unlock(
-        fundingAccount.key(coin.chain ?? 0, coin.idx ?? 0),
+        fundingAccount.keyFor(coin),
         'all',
         false,
         coin.satoshis,

@@ -101,7 +101,7 @@ export async function submitTokenSpend(services: TokenServices, r: TokenSpendReq
           vout: funding.coin.vout,
           satoshis: funding.coin.satoshis,
           script: funding.coin.script,
-          key: fundingAccount.key(funding.coin.chain ?? 0, funding.coin.idx ?? 0),
+          key: fundingAccount.keyFor(funding.coin),
           changeOwner: pkhOfPubKey(fundingAccount, owner.chain, owner.idx),
         },
         policy: r.policy,

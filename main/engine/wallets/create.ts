@@ -7,10 +7,11 @@ import type { OpContext } from '../context.js';
 import type { WalletServices } from './services.js';
 import { callerOf } from '../context.js';
 import { DomainError } from '../../../shared/errors.js';
-import { accountNode, accountPathFrom, checkedMnemonic, newMnemonic } from './keys.js';
+import { accountPathFrom, checkedMnemonic, newMnemonic } from './keys.js';
 import { bestPath, scanPhrasePaths } from './path-scan.js';
 import { freeNumericAlias, parseAlias, paymailOf } from './paymail-alias.js';
 import { seal } from './seal.js';
+import { accountNodeOf, checkedRootKey, sealedText, type WalletSecret } from './secret.js';
 
 type CreateInput = ParsedInputOf<typeof OPERATIONS.createWallet>;
 
@@ -40,6 +41,17 @@ function checkKind(input: CreateInput): void {
   }
   if (input.type !== 'shared' && input.members?.length)
     throw new DomainError('VALIDATION_FAILED', `members: only shared wallets have members (this one is ${input.type})`);
+  if (input.rootKey !== undefined && input.mnemonicPhrase !== undefined)
+    throw new DomainError('VALIDATION_FAILED', 'rootKey: give either a recovery phrase (mnemonicPhrase) or a root key, not both');
+  // A root key is for apps (BRC-100), which reach standard wallets only: a secure wallet's keys need a password apps cannot send.
+  if (input.rootKey !== undefined && input.type !== 'standard')
+    throw new DomainError('VALIDATION_FAILED', `rootKey: only standard wallets are created from a root key (this one is ${input.type})`);
+}
+
+/** The wallet's secret: the root key or phrase given (checked), else a new phrase. */
+function secretFor(input: CreateInput): WalletSecret {
+  if (input.rootKey !== undefined) return { rootKey: checkedRootKey(input.rootKey) };
+  return { mnemonic: input.mnemonicPhrase ? checkedMnemonic(input.mnemonicPhrase) : newMnemonic() };
 }
 
 export async function scanRecoveryPhrase(
@@ -66,12 +78,12 @@ export async function createWalletFor(
   const walletId = fixedWalletId ?? (isDefault ? DEFAULT_WALLET_ID : randomUUID());
   const members = resolveMembers(services, ownerUid, input.members ?? []);
   const derivationPath = accountPathFrom(input.derivationPath);
-  const mnemonic = input.mnemonicPhrase ? checkedMnemonic(input.mnemonicPhrase) : newMnemonic();
+  const secret = secretFor(input);
   const wantsPaymail = input.paymail !== undefined || input.paymailActivate === true;
   let alias = input.paymail !== undefined ? parseAlias(input.paymail, config.paymailDomain) : null;
 
-  const accountXpub = accountNode(mnemonic, derivationPath).toPublic().toString();
-  const sealedSeed = await seal(JSON.stringify({ mnemonic }), sealAad(ownerUid, walletId), {
+  const accountXpub = accountNodeOf(secret, derivationPath).toPublic().toString();
+  const sealedSeed = await seal(sealedText(secret), sealAad(ownerUid, walletId), {
     sealingKey: services.sealingKey(),
     walletPassword: input.type === 'secure' ? input.walletPassword : undefined,
   });
@@ -110,6 +122,8 @@ export async function createWalletFor(
  * Creates a wallet as the public service does: it gets a paymail alias on the organisation's domain unless
  * the request names none and says `paymailActivate: false`; an imported phrase without a `derivationPath`
  * is looked for under the common account paths (the service's own winning ties), so funds made elsewhere show.
+ * With `rootKey` (a BRC-100 root private key), apps see that key as the wallet's identity, and its addresses
+ * hang under the account path of an HD seed derived from the key (secret.ts).
  */
 export async function createWallet(ctx: OpContext<WalletServices>, input: CreateInput): Promise<OutputOf<typeof OPERATIONS.createWallet>> {
   if (input.paymail === undefined && input.paymailActivate === undefined) input = { ...input, paymailActivate: true };
@@ -124,7 +138,8 @@ export async function createWallet(ctx: OpContext<WalletServices>, input: Create
     input = { ...input, derivationPath: bestPath(await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase))) };
   }
   const w = await createWalletFor(ctx, callerOf(ctx).uid, input);
-  if (input.mnemonicPhrase) {
+  // A root key gives the same addresses wherever it is imported: they may hold coins too.
+  if (input.mnemonicPhrase || input.rootKey) {
     // An imported seed may already hold coins: find them (gap-limit scan). Locally that is quick, so the
     // answer waits for it; on the network it runs in the background and the balance fills in.
     const scan = ctx.services.sync.scanWallet(w);

@@ -5,16 +5,19 @@ import { signDigest } from '../../crypto/secp256k1.js';
 import { addressOfPublicKey, childPublicKey, childTweak, ChildKey, type ChainNodePublic } from './child-key.js';
 import { chainNodes } from './bip32.js';
 import { seedOf } from './keys.js';
+import { rootKeySeed } from './secret.js';
 
 /**
  * The key workers' entry (key-workers.ts runs it on worker threads): the costly arithmetic of wallet keys.
  * Every function here is pure, so it also runs on the calling thread when a test asks.
  */
 
-/** Opens an account: the phrase's seed, the account node, and the chain nodes asked for. */
+/** Opens an account: the phrase's (or root key's) seed, the account node, and the chain nodes asked for. */
 export interface OpenTask {
-  /** The phrase, UTF-8, moved to this thread; zeroed once read. */
+  /** The phrase, UTF-8, moved to this thread; zeroed once read. For a wallet made from a root key: its 64 hex digits. */
   phrase: ArrayBuffer;
+  /** What `phrase` holds (secret.ts): a BIP39 phrase unless said otherwise. */
+  kind?: 'mnemonic' | 'rootKey';
   accountPath: string;
   chains: number[];
   /** Where the chain nodes' private keys go, 32 bytes each in `chains` order: shared memory the caller zeroes once read. */
@@ -25,7 +28,8 @@ export interface OpenTask {
 export function openAccount(task: OpenTask): ChainNodePublic[] {
   const phrase = new Uint8Array(task.phrase);
   try {
-    const seed = seedOf(Buffer.from(phrase).toString('utf8'));
+    const text = Buffer.from(phrase).toString('utf8');
+    const seed = task.kind === 'rootKey' ? rootKeySeed(text) : seedOf(text);
     let opened;
     try {
       opened = chainNodes(seed, task.accountPath, task.chains);

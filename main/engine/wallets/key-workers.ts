@@ -110,8 +110,13 @@ export class KeyWorkers {
     return othersWaiting();
   }
 
-  /** The chain nodes of an account, from its phrase: each one's private key (32 bytes) and public parts. */
-  async openAccount(phrase: string, accountPath: string, chains: number[]): Promise<{ secret: Uint8Array; node: ChainNodePublic }[]> {
+  /** The chain nodes of an account, from its phrase (or root key, secret.ts): each one's private key (32 bytes) and public parts. */
+  async openAccount(
+    phrase: string,
+    accountPath: string,
+    chains: number[],
+    kind: OpenTask['kind'] = 'mnemonic',
+  ): Promise<{ secret: Uint8Array; node: ChainNodePublic }[]> {
     const bytes = Buffer.from(phrase, 'utf8');
     const moved = new Uint8Array(bytes.length);
     moved.set(bytes);
@@ -119,7 +124,7 @@ export class KeyWorkers {
     const secretsOut = new SharedArrayBuffer(32 * chains.length);
     const out = new Uint8Array(secretsOut);
     try {
-      const task: OpenTask = { phrase: moved.buffer, accountPath, chains, secretsOut };
+      const task: OpenTask = { phrase: moved.buffer, kind, accountPath, chains, secretsOut };
       const nodes = (await this.handOverNow())
         ? ((await this.run('openAccount', task, [moved.buffer])) as ChainNodePublic[])
         : openAccount(task);

@@ -10,6 +10,7 @@ import { resolveMembers } from './create.js';
 import { paymailOf } from './paymail-alias.js';
 import { resolveOwnWallet, resolveWallet } from './resolve.js';
 import { openSeed } from './open-seed.js';
+import { walletSecretOf } from './secret.js';
 
 function summary(ctx: OpContext<WalletServices>, w: WalletRow & { access: 'owner' | 'member' }): WalletSummary {
   const { users, wallets } = ctx.services.repos;
@@ -114,7 +115,10 @@ export async function exportMnemonic(
   }
   const w = await resolveOwnWallet(ctx, input.walletId, 'export its recovery phrase');
   const opened = await openSeed(services, w, input.walletPassword);
-  return { walletID: w.walletId, mnemonic: (JSON.parse(opened) as { mnemonic: string }).mnemonic, derivationPath: w.derivationPath };
+  const secret = walletSecretOf(opened);
+  // A root-key wallet's backup is its root key (the addresses follow from it): never a phrase made up for it.
+  if (secret.rootKey !== undefined) return { walletID: w.walletId, rootKey: secret.rootKey, derivationPath: w.derivationPath };
+  return { walletID: w.walletId, mnemonic: secret.mnemonic, derivationPath: w.derivationPath };
 }
 
 export async function setWalletMembers(

@@ -1,7 +1,13 @@
 import type { Db } from '../database.js';
 import { createAddressRepo } from './addresses.js';
 import { createApiKeyRepo } from './api-keys.js';
+import { createAppActivityRepo } from './app-activity.js';
+import { createAppPermissionRepo } from './app-permissions.js';
+import { createAppCertificateRepo } from './app-certificates.js';
+import { createAppActionRepo } from './app-actions.js';
+import { createAppOutputRepo } from './app-outputs.js';
 import { createAppRepo } from './apps.js';
+import { createAppOutputQueryRepo } from './app-output-queries.js';
 import { createApprovalRepo } from './approvals.js';
 import { createInvoiceRepo } from './invoices.js';
 import { createAuditRepo } from './audit.js';
@@ -42,6 +48,12 @@ export function createRepos(db: Db) {
     policies: createPolicyRepo(db),
     approvals: createApprovalRepo(db),
     apps: createAppRepo(db),
+    appActions: createAppActionRepo(db),
+    appOutputs: createAppOutputRepo(db),
+    appActivity: createAppActivityRepo(db),
+    appPermissions: createAppPermissionRepo(db),
+    appCertificates: createAppCertificateRepo(db),
+    appOutputQueries: createAppOutputQueryRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

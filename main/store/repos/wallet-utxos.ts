@@ -13,6 +13,11 @@ export interface WalletUtxo {
   address: string | null;
   spentBy: string | null;
   reservedBy?: string | null;
+  /**
+   * A wallet payment an app internalized over BRC-100 (BRC-29; JSON: senderIdentityKey, derivationPrefix,
+   * derivationSuffix): no HD address (chain/idx null); signed with the BRC-42 child of the BRC-100 root key.
+   */
+  brc29?: string | null;
 }
 
 interface Raw {
@@ -28,6 +33,7 @@ interface Raw {
   address: string | null;
   spent_by: string | null;
   reserved_by?: string | null;
+  brc29?: string | null;
 }
 const toRow = (r: Raw): WalletUtxo => ({
   walletRow: r.wallet_row,
@@ -42,13 +48,14 @@ const toRow = (r: Raw): WalletUtxo => ({
   address: r.address,
   spentBy: r.spent_by,
   reservedBy: r.reserved_by ?? null,
+  brc29: r.brc29 ?? null,
 });
 
 /** The outputs the organisation's wallets own (table `utxos`): one row per outpoint. */
 export function createWalletUtxoRepo(db: Db) {
   const get = db.prepare<[string, number], Raw>('SELECT * FROM utxos WHERE txid = ? AND vout = ?');
   const insert = db.prepare(
-    'INSERT OR IGNORE INTO utxos (wallet_row, txid, vout, satoshis, script, chain, idx, status, height, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT OR IGNORE INTO utxos (wallet_row, txid, vout, satoshis, script, chain, idx, status, height, address, brc29) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const spend = db.prepare("UPDATE utxos SET status = 'spent', spent_by = ? WHERE txid = ? AND vout = ?");
   const confirm = db.prepare('UPDATE utxos SET height = ? WHERE txid = ?');
@@ -109,7 +116,10 @@ export function createWalletUtxoRepo(db: Db) {
       return r ? toRow(r) : null;
     },
     insert(u: Omit<WalletUtxo, 'spentBy'>): boolean {
-      return insert.run(u.walletRow, u.txid, u.vout, u.satoshis, u.script, u.chain, u.idx, u.status, u.height, u.address).changes > 0;
+      return (
+        insert.run(u.walletRow, u.txid, u.vout, u.satoshis, u.script, u.chain, u.idx, u.status, u.height, u.address, u.brc29 ?? null)
+          .changes > 0
+      );
     },
     markSpent(txid: string, vout: number, spentBy: string): void {
       spend.run(spentBy, txid, vout);

@@ -1,0 +1,42 @@
+import type { Beef } from '@bsv/sdk';
+import type { AppCall } from '../call.js';
+import { invalidParameter } from '../werr.js';
+import type { ActionInput } from './action-args.js';
+import type { AppInputSource } from './funding.js';
+
+/**
+ * Where each input the app names comes from: one of this wallet's basket outputs (the app's own, which only an
+ * action spends), or an output of a transaction in its SPV-checked inputBEEF. The wallet's own coins are never
+ * an app's input: they fund actions, signed by the wallet alone.
+ */
+export function resolveInputs(call: AppCall, inputs: readonly ActionInput[], beef: Beef | undefined): AppInputSource[] {
+  const { repos } = call.services;
+  return inputs.map((i, vin) => {
+    const at = `${i.txid}.${i.vout}`;
+    const base = {
+      vin,
+      txid: i.txid,
+      vout: i.vout,
+      unlockingScript: i.unlockingScript,
+      unlockingScriptLength: i.unlockingScriptLength,
+      sequence: i.sequenceNumber,
+      description: i.inputDescription,
+    };
+    if (repos.walletUtxos.get(i.txid, i.vout))
+      throw invalidParameter('inputs', `outputs the app may spend: ${at} is one of the wallet's own coins, which only the wallet spends`);
+    const basketed = repos.appOutputs.get(call.wallet.id, i.txid, i.vout);
+    if (basketed) {
+      if (basketed.status !== 'available')
+        throw invalidParameter('inputs', `spendable outputs: ${at} in basket ${basketed.basket} is ${basketed.status}`);
+      return { ...base, satoshis: basketed.satoshis, script: basketed.script, basket: basketed.basket };
+    }
+    const source = beef?.findTxid(i.txid)?.tx;
+    const out = source?.outputs[i.vout];
+    if (!out)
+      throw invalidParameter(
+        'inputBEEF',
+        `a BEEF carrying the transaction of every input that is not in one of the wallet's baskets (${at})`,
+      );
+    return { ...base, satoshis: out.satoshis ?? 0, script: out.lockingScript.toHex(), basket: null };
+  });
+}
