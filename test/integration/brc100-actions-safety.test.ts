@@ -5,6 +5,7 @@ import { startHeadless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
+import { messageOf } from '../helpers/brc100.js';
 
 /**
  * Money safety of BRC-100 actions, driven by @bsv/sdk's WalletClient against a headless Keystead on its local
@@ -13,15 +14,6 @@ import { tempDir } from '../helpers/tmp.js';
  * the app uses once by asking for the same action again.
  */
 const payee = () => new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
-
-function messageOf(err: unknown): string {
-  const text = (err as Error).message;
-  try {
-    return (JSON.parse(text) as { message: string }).message;
-  } catch {
-    return text;
-  }
-}
 
 describe('BRC-100 actions: noSend across restarts, noSendChange, approvals', () => {
   let org: Org;

@@ -18,6 +18,7 @@ import { startHeadless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
+import { messageOf } from '../helpers/brc100.js';
 
 /**
  * BRC-100 actions (createAction, signAction, abortAction) driven by @bsv/sdk's own WalletClient over
@@ -25,15 +26,6 @@ import { tempDir } from '../helpers/tmp.js';
  */
 const PROTOCOL: WalletProtocol = [2, 'keystead tokens'];
 const payee = () => new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
-
-function messageOf(err: unknown): string {
-  const text = (err as Error).message;
-  try {
-    return (JSON.parse(text) as { message: string }).message;
-  } catch {
-    return text;
-  }
-}
 
 describe('BRC-100 actions over the listener, driven by @bsv/sdk WalletClient', () => {
   let org: Org;

@@ -24,6 +24,7 @@ import {
 import { startHeadless, type Headless } from '../helpers/headless.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
+import { messageOf } from '../helpers/brc100.js';
 
 const PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 /** The wallet's BRC-100 root key as README documents it (`<account>/3'`), computed with @bsv/sdk alone. */
@@ -62,16 +63,6 @@ const refusedAsArgs = (e: unknown) => {
   assert.match(err.message, /valid encrypted and signed certificate and keyring from revealer/);
   return true;
 };
-
-/** What HTTPWalletJSON throws for answers other than 5, 6, 7: the JSON of the message. */
-function messageOf(err: unknown): string {
-  const text = (err as Error).message;
-  try {
-    return (JSON.parse(text) as { message: string }).message;
-  } catch {
-    return text;
-  }
-}
 
 type Mode = 'honest' | 'wrong-subject' | 'tampered-field' | 'bad-serial' | 'unsigned' | 'oversized';
 

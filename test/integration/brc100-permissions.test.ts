@@ -6,19 +6,10 @@ import { request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
 import { untilValue } from '../helpers/until.js';
+import { messageOf } from '../helpers/brc100.js';
 
 const PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const root = HD.fromSeed(Mnemonic.fromString(PHRASE).toSeed()).derive("m/44'/236'/0'/3'").privKey;
-
-/** What HTTPWalletJSON throws for an answer that is not WERR_INVALID_PARAMETER (5, 6, 7): the JSON of the message. */
-function messageOf(err: unknown): string {
-  const text = (err as Error).message;
-  try {
-    return (JSON.parse(text) as { message: string }).message;
-  } catch {
-    return text;
-  }
-}
 
 /** A refusal as WalletClient sees it (the error's name is on the wire: checked with a raw request below). */
 const unauthorized = (pattern: RegExp) => (err: unknown) => {

@@ -6,6 +6,7 @@ import { request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
 import { untilValue } from '../helpers/until.js';
+import { messageOf } from '../helpers/brc100.js';
 
 const PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const OTHER_PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
@@ -13,16 +14,6 @@ const OTHER_PHRASE = 'legal winner thank year wave sausage worth useful legal wi
 const rootOf = (phrase: string) => HD.fromSeed(Mnemonic.fromString(phrase).toSeed()).derive("m/44'/236'/0'/3'").privKey;
 
 const PROTOCOL: WalletProtocol = [2, 'keystead tests'];
-
-/** What HTTPWalletJSON throws for an answer that is not WERR_INVALID_PARAMETER (5, 6, 7): the JSON of the message. */
-function messageOf(err: unknown): string {
-  const text = (err as Error).message;
-  try {
-    return (JSON.parse(text) as { message: string }).message;
-  } catch {
-    return text;
-  }
-}
 
 async function listApps(org: Org) {
   const r = await orgCall(org, 'GET', '/api/v1/apps');
