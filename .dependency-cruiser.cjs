@@ -18,9 +18,11 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 //   paymail: the paymail client, and the host, which books what it receives;
 //   payments: paying, which delivers by paymail;
 //   invoices: payment requests, paid through payments and matched as the books take in payments;
+//   ordinals: 1Sat Ordinals (inscriptions, BSV-21), booked beside the coins and sent as payments; lookup lists them;
 //   tokens: issuing, sending and redeeming tokens, which are payments;
 //   sweep, utilities, apps: sweeping a foreign key into a wallet; the public service's utilities (data on chain, decoding, metrics);
-//     BRC-100 apps, whose actions are payments and may move tokens;
+//     BRC-100 apps, whose actions are payments and may move tokens; swaps: token offers and their takers, which
+//     move tokens and coins in one transaction;
 //   chain, events, fees: the network view, live events and the fee manager, over all of them.
 const ENGINE_LAYERS = [
   ['audit', 'auth', 'contracts', 'org', 'payees', 'rates', 'token-templates'],
@@ -30,8 +32,9 @@ const ENGINE_LAYERS = [
   ['paymail'],
   ['payments'],
   ['invoices'],
+  ['ordinals'],
   ['tokens'],
-  ['sweep', 'utilities', 'apps'],
+  ['sweep', 'utilities', 'apps', 'swaps'],
   ['chain', 'events', 'fees'],
 ];
 const ENGINE_CAPABILITIES = ENGINE_LAYERS.flat();

@@ -22,6 +22,8 @@ import { APP_CERTIFICATE_OPERATIONS } from './contracts/app-certificates.js';
 import { historyEntry, lookupCoin, PAYMENT_OPERATIONS, paymentState, payOutput, quoteOutput } from './contracts/payments.js';
 import { RATE_OPERATIONS, rateOutput } from './contracts/rates.js';
 import { TOKEN_OPERATIONS } from './contracts/tokens.js';
+import { SWAP_OPERATIONS } from './contracts/swaps.js';
+import { ORDINALS_OPERATIONS } from './contracts/ordinals.js';
 import { meOutput, sessionOutput, USER_OPERATIONS, userOutput } from './contracts/users.js';
 import { addressesOutput, WALLET_OPERATIONS, walletSummary } from './contracts/wallets.js';
 import { UTILITY_OPERATIONS } from './contracts/utilities.js';
@@ -53,6 +55,8 @@ export const OPERATIONS = {
   ...PAYMAIL_OPERATIONS,
   ...CONTRACT_OPERATIONS,
   ...TOKEN_OPERATIONS,
+  ...SWAP_OPERATIONS,
+  ...ORDINALS_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...NOT_OFFERED_OPERATIONS,
   ...INVOICE_OPERATIONS,

@@ -64,7 +64,8 @@ export const payInput = z.preprocess(
 export const quoteInput = z.preprocess(unwrapData, paymentRequest.extend({ walletId }));
 
 /** What lookup can look for: everything, plain BSV, or one token protocol. */
-export const LOOKUP_TYPES = ['ALL', 'BSV', ...TOKEN_PROTOCOL_IDS] as const;
+/** `BSV-21`: 1Sat Ordinals fungible tokens (engine/ordinals/lookup.ts). */
+export const LOOKUP_TYPES = ['ALL', 'BSV', ...TOKEN_PROTOCOL_IDS, 'BSV-21'] as const;
 
 export const lookupInput = z.object({
   privateKey: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(200, { error: 'is too long' }),

@@ -26,7 +26,7 @@ export interface Refusal {
   body: unknown;
 }
 
-export type ResponseType = 'application/json' | 'text/plain' | 'text/event-stream';
+export type ResponseType = 'application/json' | 'text/plain' | 'text/event-stream' | 'application/octet-stream';
 
 type Fields = z.ZodObject;
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Utils } from '@bsv/sdk';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
@@ -62,4 +63,9 @@ export function p2pkhAddressOf(scriptHex: string): string | null {
 export function holderAddressOf(scriptHex: string): string | null {
   const m = /^76a914([0-9a-f]{40})88ac/.exec(scriptHex);
   return m && scriptHex.length > 50 ? addressOfHash160(m[1]) : null;
+}
+
+/** The 20-byte key hash (hex) a P2PKH address names. Throws when it is not Base58Check. */
+export function hash160OfAddress(address: string): string {
+  return Utils.toHex(Utils.fromBase58Check(address).data as number[]);
 }

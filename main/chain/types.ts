@@ -91,6 +91,16 @@ export interface ChainProvider {
   getBalance(address: string): Promise<number>;
   getHistory(address: string): Promise<AddressHistoryEntry[]>;
   getTransactionHex(txid: string): Promise<string | null>;
+  /**
+   * The txid of the transaction that spent an output, or null when none is known (unspent, or the output is
+   * unknown). Optional: token details follow NFT serials on the chain with it.
+   */
+  getSpentBy?(txid: string, vout: number): Promise<string | null>;
+  /**
+   * The unspent non-P2PKH outputs an address holds (token outputs, whose script starts with its P2PKH), at most
+   * `limit`. Optional: a provider that indexes them answers in one query; others are read from the history.
+   */
+  getHeldScripts?(address: string, limit: number): Promise<ChainUtxo[]>;
   getTxStatus(txid: string): Promise<TxStatus>;
   getTip(): Promise<ChainTip>;
   /** The merkle root of the block at `height` (hex, as txids are written), or null when there is none: SPV checks of BEEF. */

@@ -21,6 +21,10 @@ import type { AuthoriseValueMove } from './value-move.js';
 import { createPolicyAuthoriser } from './policies/authorise.js';
 import { runApproved } from './run-approved.js';
 import { KeyRing } from './payments/keyring.js';
+import { OrdinalBooks } from './ordinals/books.js';
+import { LocalOrdinalsIndex } from './ordinals/local-index.js';
+import { OneSatIndex } from './ordinals/one-sat-index.js';
+import type { OrdinalsIndex } from './ordinals/ordinals-index.js';
 import { reconcileBooks, settleAttempts } from './payments/settle.js';
 import type { EngineServices } from './services.js';
 import { WalletSync } from './sync/wallet-sync.js';
@@ -54,6 +58,8 @@ export interface BuildOptions {
   tokenTemplates?: readonly { protocolId: string; template: string }[];
   /** How many live events are kept for clients that reconnect and for how long; how often streams recheck credentials. */
   liveEvents?: Omit<EventHubOptions, 'now'> & { recheckMs?: number };
+  /** The 1Sat indexer BSV-21 tokens and inscriptions are learnt from on the network; absent: Keystead's own index (local chain). */
+  ordinalsIndexerUrl?: string | null;
 }
 
 /** The engine's parts, built and wired together: the services every operation gets, and what runs beside them. */
@@ -99,10 +105,16 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     bookEvents.tokensDecided(decided),
   );
   const tokenLedger = new TokenLedger({ repos, now }, templates, () => void tokenValidator.run());
+  // 1Sat Ordinals: the configured 1Sat indexer on the network (its answers checked against the transactions),
+  // Keystead's own index on the embedded chain.
+  const ordinalsIndex: OrdinalsIndex = options.ordinalsIndexerUrl
+    ? new OneSatIndex({ baseUrl: options.ordinalsIndexerUrl, chain, logger })
+    : new LocalOrdinalsIndex({ chain, repo: repos.ordinals, logger, now });
+  const ordinalBooks = new OrdinalBooks({ repos, now }, () => ordinalsIndex, logger);
   const everyone = { kind: 'everyone' } as const;
   const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain, {
     // Invoices are matched to incoming payments as they are booked, in the same database transaction.
-    sideBooks: [tokenLedger, new InvoiceBooks({ repos, now }), new AppActionBooks({ repos, now })],
+    sideBooks: [tokenLedger, ordinalBooks, new InvoiceBooks({ repos, now }), new AppActionBooks({ repos, now })],
     onBooksChanged: (before, txids) => bookEvents.changed(before, txids),
     onTip: (height) => eventHub.publish('block', { height }, everyone),
     onScanning: (syncing) => eventHub.publish('sync.state', { syncing }, everyone),
@@ -138,6 +150,8 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     tokenTemplates: templates,
     tokenLedger,
     tokenValidator,
+    ordinalsIndex,
+    ordinalBooks,
     appGate: new AppGate(),
     eventStreams: new EventStreams({ repos, now }, eventHub, liveEvents.recheckMs),
   };
@@ -147,6 +161,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
       await settleAttempts(services);
       await reconcileBooks(services);
       await tokenValidator.run();
+      await ordinalBooks.validatePending();
     })()
       .catch((err) => logger.error({ err: (err as Error).message }, 'reconciling the books with the chain failed; it runs again soon'))
       .finally(() => {

@@ -70,6 +70,7 @@ export function createEngine({ syncIntervalMs = 30_000, ...options }: EngineOpti
   else sync.startPolling(syncIntervalMs);
   releaseUnsignedReservations(services);
   tokenLedger.releaseUnsigned((attempt) => repos.payments.attemptExists(attempt));
+  services.ordinalBooks.releaseUnsigned((attempt) => repos.payments.attemptExists(attempt));
   // Catch up with what happened while Keystead was not running (or, on the network, since the last poll).
   const ready = sync.scanAll();
   // Open payments are settled, and the books checked, every few seconds (half the broadcast window, 30 s at most).

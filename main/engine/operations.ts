@@ -19,6 +19,8 @@ import { POLICY_IMPLEMENTATIONS } from './policies/operations.js';
 import { PAYMENT_IMPLEMENTATIONS } from './payments/operations.js';
 import { RATE_IMPLEMENTATIONS } from './rates/operations.js';
 import { TOKEN_IMPLEMENTATIONS } from './tokens/operations.js';
+import { SWAP_IMPLEMENTATIONS } from './swaps/operations.js';
+import { ORDINALS_IMPLEMENTATIONS } from './ordinals/operations.js';
 import { ACCOUNT_IMPLEMENTATIONS, USER_IMPLEMENTATIONS } from './users/operations.js';
 import { WALLET_IMPLEMENTATIONS, WALLET_PAYMAIL_IMPLEMENTATIONS } from './wallets/operations.js';
 import { UTILITY_IMPLEMENTATIONS } from './utilities/operations.js';
@@ -45,6 +47,8 @@ export const IMPLEMENTATIONS = {
   ...PAYMAIL_IMPLEMENTATIONS,
   ...CONTRACT_IMPLEMENTATIONS,
   ...TOKEN_IMPLEMENTATIONS,
+  ...SWAP_IMPLEMENTATIONS,
+  ...ORDINALS_IMPLEMENTATIONS,
   ...EVENT_IMPLEMENTATIONS,
   ...NOT_OFFERED_IMPLEMENTATIONS,
   ...INVOICE_IMPLEMENTATIONS,

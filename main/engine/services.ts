@@ -13,6 +13,8 @@ import type { PaymentServices } from './payments/services.js';
 import type { RateServices } from './rates/services.js';
 import type { SyncServices } from './sync/services.js';
 import type { TokenServices } from './tokens/services.js';
+import type { SwapServices } from './swaps/services.js';
+import type { OrdinalServices } from './ordinals/services.js';
 import type { WalletServices } from './wallets/services.js';
 
 /**
@@ -30,6 +32,8 @@ export type EngineServices = AuditServices &
   PaymentServices &
   InvoiceServices &
   TokenServices &
+  SwapServices &
+  OrdinalServices &
   ChainOpServices &
   EventServices &
   PayeeServices &

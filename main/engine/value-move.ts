@@ -7,7 +7,17 @@ import type { WalletRow } from '../store/repos/wallets.js';
 
 /** What kind of transaction moves value out of a wallet (every one goes through value-flow.ts), or into one from a swept key. */
 export type ValueMoveKind =
-  'payment' | 'token-contract' | 'token-issue' | 'token-transfer' | 'token-merge' | 'token-redeem' | 'sweep' | 'app-action';
+  | 'payment'
+  | 'token-contract'
+  | 'token-issue'
+  | 'token-transfer'
+  | 'token-merge'
+  | 'token-redeem'
+  // A swap offer (its tokens are promised to whoever takes it), and a swap taken (what the taker pays).
+  | 'token-offer'
+  | 'token-swap'
+  | 'sweep'
+  | 'app-action';
 
 /** What a value move is about to do, as the organisation's policy sees it before anything is signed. */
 export interface ValueMoveIntent {

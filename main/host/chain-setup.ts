@@ -8,6 +8,8 @@ import type { Logger } from '../log/logger.js';
 export interface ChainSetup {
   provider: ChainProvider;
   node: LocalNode | null;
+  /** The 1Sat indexer for BSV-21 tokens and inscriptions; null on the local chain (Keystead indexes it itself). */
+  ordinalsIndexerUrl: string | null;
 }
 
 /** The local node in the data dir, or the network provider the configuration names. */
@@ -16,7 +18,7 @@ export function openChain(cfg: ChainConfig, dataDir: string, password: string, n
     const node = LocalNode.open({ dataDir, password, policy: { satoshis: cfg.feeRate, bytes: 1000, dustLimit: 1 }, nativeBinding, logger });
     node.setMiningInterval(cfg.mineIntervalSeconds * 1000);
     // The local provider never asks for a USD rate: on the local network the rate table is the source.
-    return { node, provider: new LocalProvider(node, () => null) };
+    return { node, provider: new LocalProvider(node, () => null), ordinalsIndexerUrl: null };
   }
   const defaults = cfg.network === 'remote' ? remoteEndpoints(cfg.remoteUrl!) : PUBLIC_ENDPOINTS[cfg.network];
   const provider = new NetworkProvider({
@@ -27,5 +29,7 @@ export function openChain(cfg: ChainConfig, dataDir: string, password: string, n
     wocApiKey: cfg.wocApiKey,
     devUrl: cfg.network === 'remote' ? (defaults as { devUrl?: string }).devUrl : undefined,
   });
-  return { node: null, provider };
+  // Another Keystead's local node is known to no public indexer: Keystead indexes it itself unless one is given.
+  const ordinalsIndexerUrl = cfg.ordinalsIndexerUrl ?? (cfg.network === 'remote' ? null : PUBLIC_ENDPOINTS[cfg.network].ordinalsIndexerUrl);
+  return { node: null, provider, ordinalsIndexerUrl };
 }

@@ -42,6 +42,11 @@ export interface ChainConfig {
   arcApiKey?: string;
   wocUrl?: string;
   wocApiKey?: string;
+  /**
+   * testnet/mainnet: the 1Sat indexer's API base for BSV-21 tokens and inscriptions (the public 1Sat API by
+   * default); its answers are checked against the transactions. local never uses one; remote only when given.
+   */
+  ordinalsIndexerUrl?: string;
   /** local: mine waiting transactions every this many seconds (0: only on demand). */
   mineIntervalSeconds: number;
   /** network: re-scan wallets every this many seconds. */
@@ -76,6 +81,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --arc-api-key <key>     ARC API key (env KEYSTEAD_ARC_API_KEY)
   --woc-url <url>         WhatsOnChain base incl. network (env KEYSTEAD_WOC_URL; default per network)
   --woc-api-key <key>     WhatsOnChain API key (env KEYSTEAD_WOC_API_KEY)
+  --ordinals-indexer-url <url>  1Sat indexer API for BSV-21 tokens and inscriptions (env KEYSTEAD_ORDINALS_INDEXER_URL;
+                          default per network: https://ordinals.gorillapool.io/api; never used on the local chain)
   --mine-interval <s>     local: mine waiting transactions every s seconds, 0 = on demand (env KEYSTEAD_MINE_INTERVAL; default 60)
   --sync-interval <s>     network: re-scan wallets every s seconds (env KEYSTEAD_SYNC_INTERVAL; default 30)
   --fee-rate <sat/kB>     local: the node's fee policy (env KEYSTEAD_FEE_RATE; default 1)
@@ -157,6 +164,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     '--arc-api-key',
     '--woc-url',
     '--woc-api-key',
+    '--ordinals-indexer-url',
     '--mine-interval',
     '--sync-interval',
     '--fee-rate',
@@ -216,6 +224,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     arcApiKey: pick('--arc-api-key', 'KEYSTEAD_ARC_API_KEY'),
     wocUrl: url('--woc-url', 'KEYSTEAD_WOC_URL'),
     wocApiKey: pick('--woc-api-key', 'KEYSTEAD_WOC_API_KEY'),
+    ordinalsIndexerUrl: url('--ordinals-indexer-url', 'KEYSTEAD_ORDINALS_INDEXER_URL'),
     mineIntervalSeconds: integer('--mine-interval', pick('--mine-interval', 'KEYSTEAD_MINE_INTERVAL') ?? '60', 0, 86_400),
     syncIntervalSeconds: integer('--sync-interval', pick('--sync-interval', 'KEYSTEAD_SYNC_INTERVAL') ?? '30', 1, 86_400),
     chainApiKey: pick('--chain-api-key', 'KEYSTEAD_CHAIN_API_KEY'),

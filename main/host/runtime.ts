@@ -85,6 +85,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     logger,
     compileLimits: opts.compile,
     tokenTemplates,
+    ordinalsIndexerUrl: chain.ordinalsIndexerUrl,
     config: {
       version: opts.version,
       network: chain.provider.network,

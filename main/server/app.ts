@@ -16,6 +16,7 @@ import { REST_ROUTES } from './routes.js';
 import { registerChainRoutes } from './chain-routes.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
 import { registerEventsRoute } from './events-route.js';
+import { registerOrdinalsRoute } from './ordinals-route.js';
 import { definitionOf, registerRoute } from './route-binding.js';
 import { SERVICE_ROUTES } from '../../shared/routes/service.js';
 import type { LocalNode } from '../chain/local/local-node.js';
@@ -149,6 +150,7 @@ export async function buildServer({
   endEventStreams = registerEventsRoute(app, engine);
   if (node) registerChainRoutes(app, { node, usdRate: () => engine.usdRate(), apiKey: chainApiKey });
   registerPaymailRoutes(app, engine);
+  registerOrdinalsRoute(app, engine);
 
   // The UI's RPC: one POST per operation, the body is the input. Same table, same checks as REST.
   registerRoute(app, SERVICE_ROUTES.rpc, {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
+import { Transaction } from '@bsv/sdk';
 import { LOCAL_BLOCK_VERSION, type LocalNode } from '../chain/local/local-node.js';
 import { LOCAL_BITS } from '../chain/block.js';
 import type { BroadcastResult, ExchangeRate, RejectReason } from '../chain/types.js';
@@ -223,6 +224,15 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
   route(R.wocTxHex, async (_req, reply, { params }) => {
     const hex = node.txHex(params.txid.toLowerCase());
     return hex ? reply.type('text/plain').send(hex) : reply.code(404).type('text/plain').send('Not Found');
+  });
+  route(R.wocSpent, async (_req, reply, { params }) => {
+    const txid = params.txid.toLowerCase();
+    const spender = node.spentBy(txid, Number(params.vout));
+    if (!spender) return reply.code(404).send(R.wocSpent.refusal.body);
+    const vin = Transaction.fromHex(node.txHex(spender)!).inputs.findIndex(
+      (i) => i.sourceTXID === txid && i.sourceOutputIndex === Number(params.vout),
+    );
+    return reply.send({ txid: spender, vin, status: node.txStatus(spender).state === 'mined' ? 'confirmed' : 'unconfirmed' });
   });
   route(
     R.wocBroadcast,

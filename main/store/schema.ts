@@ -707,4 +707,98 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX app_spend_holds_by_app ON app_spend_holds(originator, at) WHERE released = 0;
     `,
   },
+  {
+    version: 24,
+    name: '1Sat Ordinals: inscriptions and BSV-21 token outputs the wallets hold, and the local index of proven outputs',
+    // `ordinal_outputs`: one row per output carrying an `ord` envelope that pays one of our addresses (never a
+    // coin in `utxos`). `bsv21_op`/`token_id`/`amount` from its BSV-21 inscription (amount: decimal text of an
+    // unsigned 64-bit integer); `validity` 'none' for other inscriptions, else valid/invalid/pending as the
+    // ordinals index decided. Reserved and spent like coins (`reserved_by` an attempt, `spent_by` a txid).
+    // `bsv21_tokens`: deploy facts of tokens seen (from their deploy+mint inscription).
+    // `bsv21_proofs`: the local index's verdicts (embedded chain): each token output it proved valid or
+    // invalid, so later walks stop there. `ordinal_origins`: a 1-satoshi output's traced origin inscription
+    // (an ordinal moved as a plain P2PKH), '' when none.
+    sql: `
+      CREATE TABLE ordinal_outputs (
+        txid          TEXT NOT NULL,
+        vout          INTEGER NOT NULL,
+        wallet_row    INTEGER NOT NULL REFERENCES wallets(id),
+        address       TEXT NOT NULL,
+        chain         INTEGER,
+        idx           INTEGER,
+        satoshis      INTEGER NOT NULL,
+        script        TEXT NOT NULL,
+        content_type  TEXT NOT NULL,
+        content_size  INTEGER NOT NULL,
+        bsv21_op      TEXT CHECK (bsv21_op IN ('deploy+mint','transfer','burn')),
+        token_id      TEXT,
+        amount        TEXT,
+        validity      TEXT NOT NULL CHECK (validity IN ('none','valid','invalid','pending')),
+        height        INTEGER,
+        status        TEXT NOT NULL DEFAULT 'available' CHECK (status IN ('available','reserved','spent')),
+        reserved_by   TEXT,
+        reserved_at   INTEGER,
+        spent_by      TEXT,
+        created_at    INTEGER NOT NULL,
+        PRIMARY KEY (txid, vout)
+      );
+      CREATE INDEX ordinal_outputs_by_wallet ON ordinal_outputs(wallet_row, status);
+      CREATE INDEX ordinal_outputs_by_token ON ordinal_outputs(token_id, status) WHERE token_id IS NOT NULL;
+      CREATE INDEX ordinal_outputs_spent_by ON ordinal_outputs(spent_by) WHERE spent_by IS NOT NULL;
+      CREATE INDEX ordinal_outputs_reserved ON ordinal_outputs(reserved_by) WHERE reserved_by IS NOT NULL;
+      CREATE TABLE bsv21_tokens (
+        token_id     TEXT PRIMARY KEY,
+        sym          TEXT,
+        dec          INTEGER NOT NULL CHECK (dec BETWEEN 0 AND 18),
+        supply       TEXT NOT NULL,
+        icon         TEXT,
+        created_at   INTEGER NOT NULL
+      );
+      CREATE TABLE bsv21_proofs (
+        txid       TEXT NOT NULL,
+        vout       INTEGER NOT NULL,
+        token_id   TEXT NOT NULL,
+        op         TEXT NOT NULL,
+        amount     TEXT NOT NULL,
+        valid      INTEGER NOT NULL CHECK (valid IN (0, 1)),
+        proven_at  INTEGER NOT NULL,
+        PRIMARY KEY (txid, vout)
+      );
+      CREATE TABLE ordinal_origins (
+        txid     TEXT NOT NULL,
+        vout     INTEGER NOT NULL,
+        origin   TEXT NOT NULL,
+        PRIMARY KEY (txid, vout)
+      );
+    `,
+  },
+  {
+    version: 25,
+    name: 'Swap offers: tokens offered for BSV or another token, as partially signed transactions',
+    // One row per offer a wallet made (issue 30 §2). `offered_txid`/`offered_vout`: the token output offered
+    // (reserved in token_utxos while the offer is open, by `offer:<id>`). `wanted`, `offered`: JSON of what
+    // it asks and gives (shared/contracts/swaps.ts). `hex`: the offer transaction (the maker's signed input 0,
+    // the asked output 0). `kept`: made by exchangeOffer, taken by id (exchangeSwap) with `payments` (JSON).
+    // `taken_txid`: the swap, or the withdrawal, that spent the offered output.
+    sql: `
+        CREATE TABLE swap_offers (
+          id            TEXT PRIMARY KEY,
+          wallet_row    INTEGER NOT NULL REFERENCES wallets(id),
+          offered_txid  TEXT NOT NULL,
+          offered_vout  INTEGER NOT NULL,
+          token_id      TEXT NOT NULL,
+          offered       TEXT NOT NULL,
+          wanted        TEXT NOT NULL,
+          payments      TEXT NOT NULL DEFAULT '[]',
+          hex           TEXT NOT NULL,
+          kept          INTEGER NOT NULL DEFAULT 0 CHECK (kept IN (0, 1)),
+          status        TEXT NOT NULL CHECK (status IN ('open','taken','withdrawn')),
+          created_at    INTEGER NOT NULL,
+          taken_txid    TEXT,
+          closed_at     INTEGER
+        );
+        CREATE INDEX swap_offers_by_wallet ON swap_offers(wallet_row, created_at);
+        CREATE UNIQUE INDEX swap_offers_open_output ON swap_offers(offered_txid, offered_vout) WHERE status = 'open';
+      `,
+  },
 ];

@@ -10,6 +10,7 @@ import { CopyAction } from '../components/CopyField.js';
 import { DIRECTION_COLORS, DIRECTION_WORDS, STATE_COLORS, stateDetail } from './history-words.js';
 import { TransactionDetail } from './TransactionDetail.js';
 import { PaymentRequests } from './history/PaymentRequests.js';
+import { TokenMoves } from './history/TokenMoves.js';
 import { useLiveReload } from '../components/useLive.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
@@ -39,7 +40,10 @@ function StateCell({ e }: { e: HistoryEntry }) {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** A wallet's transactions, newest first: amount, fee, counterparty, memo, confirmations; filters and CSV export. */
+/**
+ * A wallet's transactions, newest first: amount (and the tokens a transfer moved), fee and who paid it,
+ * counterparty, memo, confirmations; filters and CSV export.
+ */
 export function HistoryView() {
   const call = useSession((s) => s.call);
   const wallets = useWallets();
@@ -168,13 +172,19 @@ export function HistoryView() {
                     <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
                   </Table.Td>
                   <Table.Td ta="right">
-                    <Amount satoshis={e.amount} signed />
+                    <TokenMoves e={e} />
+                    {(!e.tokens?.length || e.amount !== 0) && <Amount satoshis={e.amount} signed />}
                   </Table.Td>
                   <Table.Td>
                     {e.fee === null ? '—' : formatSats(e.fee)}
                     {e.feePaidBy === 'feeManager' && (
                       <Text size="xs" c="dimmed">
                         paid by the fee manager
+                      </Text>
+                    )}
+                    {e.feePaidBy === 'wallet' && e.tokens?.length > 0 && (
+                      <Text size="xs" c="dimmed">
+                        paid by this wallet
                       </Text>
                     )}
                   </Table.Td>

@@ -6,9 +6,11 @@ import { WalletSelect } from '../components/WalletSelect.js';
 import { useSession } from '../state/store.js';
 import { Holdings } from './tokens/Holdings.js';
 import { IssueForm } from './tokens/IssueForm.js';
+import { Ordinals } from './tokens/Ordinals.js';
+import { Swaps } from './tokens/Swaps.js';
 import { Templates } from './tokens/Templates.js';
 
-/** Tokens: what each wallet holds, issuing, sending and redeeming, NFT serials, and (admins) the licensed templates. */
+/** Tokens: what each wallet holds, issuing, sending and redeeming, NFT serials, swaps, ordinals, and (admins) the licensed templates. */
 export function TokensView() {
   const role = useSession((s) => s.me!.role);
   const wallets = useWallets();
@@ -28,6 +30,8 @@ export function TokensView() {
         <Tabs.List>
           <Tabs.Tab value="holdings">Holdings</Tabs.Tab>
           {canCall(role, OPS.issueToken) && <Tabs.Tab value="issue">Issue</Tabs.Tab>}
+          {canCall(role, OPS.listOffers) && <Tabs.Tab value="swaps">Swaps</Tabs.Tab>}
+          {canCall(role, OPS.listOrdinals) && <Tabs.Tab value="ordinals">Ordinals</Tabs.Tab>}
           {canCall(role, OPS.installTokenTemplate) && <Tabs.Tab value="templates">Templates</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="holdings" pt="md">
@@ -35,6 +39,12 @@ export function TokensView() {
         </Tabs.Panel>
         <Tabs.Panel value="issue" pt="md">
           <IssueForm walletId={walletId} onIssued={changed} />
+        </Tabs.Panel>
+        <Tabs.Panel value="swaps" pt="md">
+          <Swaps walletId={walletId} refresh={refresh} onChanged={changed} />
+        </Tabs.Panel>
+        <Tabs.Panel value="ordinals" pt="md">
+          <Ordinals walletId={walletId} refresh={refresh} onChanged={changed} />
         </Tabs.Panel>
         <Tabs.Panel value="templates" pt="md">
           <Templates />

@@ -29,8 +29,6 @@ export const NOT_OFFERED_REASONS = {
   notificationToken:
     'Keystead sends no push notifications to phones. Follow what happens on the live event stream instead: GET /v1/events (Server-Sent Events; see the README).',
   sendNotification: 'Keystead sends no push notifications. Payments and balances are announced on the live event stream: GET /v1/events.',
-  swaps:
-    'Keystead does not make token offers or atomic swaps yet. Send tokens with POST /v1/send and BSV with POST /v1/pay; the offer, swap, exchangeOffer and exchangeSwap routes keep their paths for when swaps arrive.',
 } as const;
 
 export const NOT_OFFERED_OPERATIONS = byName(
@@ -41,8 +39,4 @@ export const NOT_OFFERED_OPERATIONS = byName(
     '/v1/notificationToken/:userId',
   ]),
   refusal('sendNotification', '/v1/sendNotification', 'POST', NOT_OFFERED_REASONS.sendNotification),
-  refusal('offer', '/v1/offer', 'POST', NOT_OFFERED_REASONS.swaps),
-  refusal('swap', '/v1/swap', 'POST', NOT_OFFERED_REASONS.swaps),
-  refusal('exchangeOffer', '/v1/exchangeOffer', 'POST', NOT_OFFERED_REASONS.swaps),
-  refusal('exchangeSwap', '/v1/exchangeSwap', 'POST', NOT_OFFERED_REASONS.swaps),
 );

@@ -67,6 +67,21 @@ export const historyEntry = z.object({
   time: z.string(),
   height: z.number().int().nullable(),
   confirmations: z.number().int(),
+  /**
+   * The tokens the transaction moved for this wallet (empty for plain BSV): each token's id, symbol, amount in
+   * tokens (NFTs: how many), and direction (`self`: moved between the wallet's own outputs, as a merge does);
+   * `proven` false while received outputs are not yet traced back to their issue. `amount` above stays the BSV
+   * net change (for a token send, the fee when the wallet paid it).
+   */
+  tokens: z.array(
+    z.object({
+      id: z.string(),
+      symbol: z.string(),
+      amount: z.number().int(),
+      direction: z.enum(['in', 'out', 'self']),
+      proven: z.boolean(),
+    }),
+  ),
 });
 
 /** Only what came in (`credit`), or only what went out (`debit`: payments, and moves between own addresses, which cost a fee). */
@@ -128,6 +143,12 @@ export const lookupCoin = z.object({
   txid: z.string().optional(),
   vout: z.number().int().optional(),
   height: z.number().int().nullable().optional(),
+  /**
+   * A token entry's outputs trace back to the token's issue (true), or are not traced yet (false: a key outside
+   * the organisation whose token's lineage was too long to trace in one call; its `amount` is then in
+   * satoshis when the token is not known here). Look-alikes that do not trace back are never listed.
+   */
+  proven: z.boolean().optional(),
 });
 
 const paymentRequestOutput = paymentRequest.extend({ outputs: z.array(z.object({ script: z.string(), satoshis: z.number().int() })) });

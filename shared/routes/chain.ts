@@ -171,6 +171,20 @@ export const CHAIN_ROUTES = {
     response: str.meta({ description: 'the raw transaction, hex' }),
     responseType: 'text/plain',
   }),
+  wocSpent: defineRoute({
+    ...node,
+    method: 'GET',
+    path: `${WOC_PATH}/tx/:txid/:vout/spent`,
+    params: txid.extend({
+      vout: z
+        .string()
+        .regex(/^\d{1,9}$/)
+        .meta({ description: 'An output index' }),
+    }),
+    summary: 'WhatsOnChain: the transaction that spent an output (404 while it is unspent).',
+    response: z.object({ txid: str, vin: int, status: str }),
+    refusal: { status: 404, body: { error: 'not spent' } },
+  }),
   wocBroadcast: defineRoute({
     ...node,
     method: 'POST',

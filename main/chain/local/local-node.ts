@@ -481,6 +481,29 @@ export class LocalNode extends EventEmitter<NodeEvents> {
     ).all(address);
   }
 
+  /**
+   * The unspent outputs an address holds that are not plain P2PKH coins: outputs whose script starts with the
+   * address's P2PKH (token outputs), found through the address's history, at most `limit`, in chain order.
+   */
+  heldScripts(address: string, limit: number): ChainUtxo[] {
+    const p2pkh = `76a914${Utils.toHex(Utils.fromBase58Check(address).data as number[])}88ac`;
+    return this.prepared<[string, string, number], ChainUtxo>(
+      `SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height AS height FROM address_txs a
+       JOIN outputs o ON o.txid = a.txid JOIN txs t ON t.txid = a.txid
+       WHERE a.address = ? AND o.address IS NULL AND o.spent_by IS NULL AND substr(o.script, 1, 50) = ? AND length(o.script) > 50
+       ORDER BY t.seq, o.vout LIMIT ?`,
+    ).all(address, p2pkh, limit);
+  }
+
+  /** The transaction that spent an output: its txid, null while unspent, undefined when the output is unknown. */
+  spentBy(txid: string, vout: number): string | null | undefined {
+    const r = this.prepared<[string, number], { spent_by: string | null }>('SELECT spent_by FROM outputs WHERE txid = ? AND vout = ?').get(
+      txid,
+      vout,
+    );
+    return r ? r.spent_by : undefined;
+  }
+
   /** What an address's unspent outputs hold: one sum over the address index, no join, no list. */
   balance(address: string): number {
     return (

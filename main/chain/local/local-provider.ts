@@ -35,6 +35,12 @@ export class LocalProvider implements ChainProvider {
   async getHistory(address: string) {
     return this.node.history(address);
   }
+  async getHeldScripts(address: string, limit: number) {
+    return this.node.heldScripts(address, limit);
+  }
+  async getSpentBy(txid: string, vout: number) {
+    return this.node.spentBy(txid, vout) ?? null;
+  }
   async getTransactionHex(txid: string) {
     return this.node.txHex(txid);
   }

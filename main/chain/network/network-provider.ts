@@ -29,9 +29,18 @@ export interface NetworkConfig {
   devUrl?: string;
 }
 
+/** The public services per network; `ordinalsIndexerUrl` is the public 1Sat API (engine/ordinals/one-sat-index.ts). */
 export const PUBLIC_ENDPOINTS = {
-  mainnet: { arcUrl: 'https://arc.taal.com', wocUrl: 'https://api.whatsonchain.com/v1/bsv/main' },
-  testnet: { arcUrl: 'https://arc-test.taal.com', wocUrl: 'https://api.whatsonchain.com/v1/bsv/test' },
+  mainnet: {
+    arcUrl: 'https://arc.taal.com',
+    wocUrl: 'https://api.whatsonchain.com/v1/bsv/main',
+    ordinalsIndexerUrl: 'https://ordinals.gorillapool.io/api',
+  },
+  testnet: {
+    arcUrl: 'https://arc-test.taal.com',
+    wocUrl: 'https://api.whatsonchain.com/v1/bsv/test',
+    ordinalsIndexerUrl: 'https://testnet.ordinals.gorillapool.io/api',
+  },
 } as const;
 
 /** Endpoints of another Keystead's embedded node, for `--network remote`. */
@@ -148,6 +157,16 @@ export class NetworkProvider implements ChainProvider {
     }
     if (parsed.txid !== txid) throw new ProviderError(`WhatsOnChain answered transaction ${txid} with another one (${parsed.txid})`);
     return parsed.raw;
+  }
+
+  /** WhatsOnChain's spent route: `{txid, vin}` of the spending transaction, 404 while unspent. Anything else is an error. */
+  async getSpentBy(txid: string, vout: number): Promise<string | null> {
+    const r = await this.woc(`/tx/${txid}/${vout}/spent`);
+    if (r.status === 404) return null;
+    const spender = (r.body as { txid?: unknown } | null)?.txid;
+    if (r.status !== 200 || typeof spender !== 'string' || !/^[0-9a-f]{64}$/.test(spender))
+      throw new ProviderError(`WhatsOnChain spent answered HTTP ${r.status} without a transaction id`);
+    return spender;
   }
 
   async getTxStatus(txid: string): Promise<TxStatus> {

@@ -12,8 +12,4 @@ export const NOT_OFFERED_IMPLEMENTATIONS = implement<OrgServices>()(NOT_OFFERED_
   notificationToken: { run: refuse(NOT_OFFERED_REASONS.notificationToken) },
   deleteNotificationToken: { run: refuse(NOT_OFFERED_REASONS.notificationToken) },
   sendNotification: { run: refuse(NOT_OFFERED_REASONS.sendNotification) },
-  offer: { run: refuse(NOT_OFFERED_REASONS.swaps) },
-  swap: { run: refuse(NOT_OFFERED_REASONS.swaps) },
-  exchangeOffer: { run: refuse(NOT_OFFERED_REASONS.swaps) },
-  exchangeSwap: { run: refuse(NOT_OFFERED_REASONS.swaps) },
 });

@@ -18,6 +18,20 @@ export interface Coin {
   satoshis: number;
 }
 
+/**
+ * Ordinals are sat-tracked (1Sat Ordinals): an inscription or a BSV-21 token lives on one satoshi, in a
+ * 1-satoshi output, whose script may be a plain P2PKH once the inscription has been transferred. Spending
+ * such an output as plain satoshis would hand the ordinal to whoever gets the input's satoshi (usually the
+ * miner). So every coin selection leaves 1-satoshi outputs out, unless the caller asks for them (sending
+ * that very ordinal).
+ */
+export const ORDINAL_SATOSHIS = 1;
+
+/** The coins a payment may spend as plain satoshis: every one but 1-satoshi outputs (unless `includeOneSat`). */
+export function plainCoins<C extends { satoshis: number }>(coins: readonly C[], opts: { includeOneSat?: boolean } = {}): C[] {
+  return opts.includeOneSat ? [...coins] : coins.filter((c) => c.satoshis !== ORDINAL_SATOSHIS);
+}
+
 export interface Selection<C extends Coin> {
   coins: C[];
   /** What the selected coins add up to. */
@@ -31,17 +45,18 @@ export interface Selection<C extends Coin> {
  * Picks the coins for a payment: one coin when a single one covers it (the smallest such, so big coins
  * stay whole and no needless inputs are added), otherwise the largest coins first until covered. Coins
  * worth less than the fee to spend them are never picked. `feePaidElsewhere` (the fee manager pays)
- * makes the wallet cover only the outputs. Returns null with the shortfall when the coins do not suffice.
+ * makes the wallet cover only the outputs. 1-satoshi outputs are never picked unless `includeOneSat`.
+ * Returns null with the shortfall when the coins do not suffice.
  */
 export function selectCoins<C extends Coin>(
   coins: readonly C[],
   outputs: { satoshis: number; script: string }[],
   policy: FeePolicy,
-  opts: { feePaidElsewhere?: boolean; extraBytes?: number } = {},
+  opts: { feePaidElsewhere?: boolean; extraBytes?: number; includeOneSat?: boolean } = {},
 ): { ok: true; selection: Selection<C> } | { ok: false; missing: number; available: number; needed: number } {
   const target = outputs.reduce((s, o) => s + o.satoshis, 0);
   const baseBytes = TX_OVERHEAD_BYTES + (opts.extraBytes ?? 0) + outputs.reduce((s, o) => s + outputBytes(o.script), 0);
-  const spendable = coins.filter((c) => c.satoshis > requiredFee(P2PKH_INPUT_BYTES, policy));
+  const spendable = plainCoins(coins, opts).filter((c) => c.satoshis > requiredFee(P2PKH_INPUT_BYTES, policy));
   const outputCount = (withChange: boolean) => outputs.length + (withChange ? 1 : 0);
   const feeFor = (inputs: number, withChange: boolean) =>
     opts.feePaidElsewhere

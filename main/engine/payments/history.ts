@@ -94,5 +94,6 @@ export function historyEntryOf(r: WalletTxRow, tip: number | null): HistoryEntry
     time: new Date(r.time).toISOString(),
     height: r.height,
     confirmations: r.height === null || tip === null ? 0 : tip - r.height + 1,
+    tokens: r.tokens,
   };
 }

@@ -7,7 +7,15 @@ import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymentServices } from './services.js';
 import { SigningAccount } from './keyring.js';
-import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, selectCoins, TX_OVERHEAD_BYTES, varintBytes } from './coin-select.js';
+import {
+  outputBytes,
+  P2PKH_INPUT_BYTES,
+  P2PKH_OUTPUT_BYTES,
+  plainCoins,
+  selectCoins,
+  TX_OVERHEAD_BYTES,
+  varintBytes,
+} from './coin-select.js';
 
 export interface PaymentOutput {
   script: string;
@@ -99,7 +107,10 @@ function chooseFrom(
           outs * P2PKH_OUTPUT_BYTES,
         policy,
       );
-      const coin = [...fmCoins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= fee);
+      // Never a 1-satoshi output: it may carry an ordinal (coin-select.ts, plainCoins).
+      const coin = plainCoins(fmCoins)
+        .sort((a, b) => a.satoshis - b.satoshis)
+        .find((c) => c.satoshis >= fee);
       // Among the candidates only the fee manager's smallest coins may all be too small: look at every coin.
       if (!coin && !final) return null;
       if (coin) {

@@ -2,7 +2,7 @@ import { type PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { DomainError } from '../../../shared/errors.js';
 import type { OutputOf, ParsedInputOf } from '../../../shared/operation.js';
 import type { OPERATIONS } from '../../../shared/operations.js';
-import { holderAddressOf } from '../../chain/script.js';
+import { hash160OfAddress, holderAddressOf } from '../../chain/script.js';
 import type { BroadcastResult, ChainUtxo, FeePolicy } from '../../chain/types.js';
 import type { OpContext } from '../context.js';
 import { currentFeePolicy } from '../payments/plan.js';
@@ -85,7 +85,6 @@ async function sendOrNote(
 }
 
 const pkhOf = (key: PrivateKey) => Utils.toHex(key.toPublicKey().toHash() as number[]);
-const pkhOfAddress = (address: string) => Utils.toHex(Utils.fromBase58Check(address).data as number[]);
 
 /**
  * Moves each token output of the key to the wallet, one transfer each, its fee paid by one of the key's coins
@@ -166,7 +165,7 @@ function authoriseSweep(
       services.authoriseValueMove({
         kind: 'sweep',
         wallet,
-        outputs: [{ script: p2pkhScript(pkhOfAddress(bsvTo)), satoshis: total }],
+        outputs: [{ script: p2pkhScript(hash160OfAddress(bsvTo)), satoshis: total }],
         tokenId: null,
         counterparty: from,
       });
@@ -177,7 +176,7 @@ function authoriseSweep(
         services.authoriseValueMove({
           kind: 'sweep',
           wallet,
-          outputs: [{ script: p2pkhScript(pkhOfAddress(tokenTo)), satoshis: t.satoshis }],
+          outputs: [{ script: p2pkhScript(hash160OfAddress(tokenTo)), satoshis: t.satoshis }],
           tokenId,
           counterparty: from,
         });
@@ -233,10 +232,10 @@ export async function drop(ctx: OpContext<SweepServices>, input: ParsedInputOf<t
     throw new DomainError('INSUFFICIENT_FUNDS', `The key's address ${address} holds nothing to sweep.`);
 
   authoriseSweep(services, wallet, address, coins, tokenOutputs, bsvTo.address, tokenTo.address);
-  const left = await sweepTokens(services, key, pkhOfAddress(tokenTo.address), policy, tokenOutputs, coins, out);
+  const left = await sweepTokens(services, key, hash160OfAddress(tokenTo.address), policy, tokenOutputs, coins, out);
   for (let i = 0; i < left.length; i += MAX_INPUTS) {
     const chunk = left.slice(i, i + MAX_INPUTS);
-    const built = await buildSweep(chunk, key, p2pkhScript(pkhOfAddress(bsvTo.address)), policy);
+    const built = await buildSweep(chunk, key, p2pkhScript(hash160OfAddress(bsvTo.address)), policy);
     if ('dust' in built) {
       if (!out.txIds.length)
         throw new DomainError(

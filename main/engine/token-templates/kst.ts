@@ -1,11 +1,14 @@
 import type { KstCode } from './kst/compile-templates.js';
-import { KST_CODE_V1 } from './kst/legacy-code.js';
+import { KST_CODE_V1, KST_CODE_V2 } from './kst/legacy-code.js';
 import { KST_CODE } from './kst/templates.generated.js';
 import { preimageAndSignature, prevouts } from './preimage.js';
 import { dataPush, hexUtf8, minimalNumber, minimalPush, readPushes, utf8Hex } from './script-bytes.js';
-import type { LockParams, TokenScript, TokenTemplate, TokenUnlock } from './template.js';
+import type { LockParams, SwapRule, TokenScript, TokenTemplate, TokenUnlock } from './template.js';
+import { KstSwapRule } from './kst-swap.js';
 
-const KINDS = { transfer: 0, merge: 1, redeem: 2 } as const;
+const KINDS = { transfer: 0, merge: 1, redeem: 2, swap: 3 } as const;
+/** The current release of the open template's code (kst/*.scrypt); releases from 3 on have the SWAP kind. */
+export const KST_CURRENT_RELEASE = 3;
 /** The code's array parameters: up to this many token outputs per spend. */
 const MAX_TOKEN_OUTPUTS = 4;
 
@@ -13,7 +16,8 @@ const MAX_TOKEN_OUTPUTS = 4;
  * Keystead's open token template (KST-20 fungible, KST-789 NFT), compiled from kst/*.scrypt by our own
  * compiler at build time. Layout: `76a914 <owner> 88ac 69 <code> 6a 14 <redemption> <push symbol> [<push data>…]`.
  * The unlocking script is the code's `unlock` parameters in order, then the owner's signature and key:
- * kind, amounts[4], owners[4], count, redeemAmount, changeAmount, changeOwner, prevouts, otherParent, preimage, sig, pubkey.
+ * kind, amounts[4], owners[4], count, redeemAmount, changeAmount, changeOwner, prevouts, otherParent, before, after, preimage,
+ * sig, pubkey (`before` and `after` from release 3 on: the SWAP kind, see kst-swap.ts).
  */
 export class KstTemplate implements TokenTemplate {
   readonly issuerRedeemsOnly: boolean;
@@ -21,11 +25,14 @@ export class KstTemplate implements TokenTemplate {
   readonly canMerge: boolean;
   private readonly code: string;
   readonly redeemAt: number;
+  /** Release 3 on: the SWAP kind, and the unlocking's `before` and `after` parameters. */
+  readonly swap?: SwapRule;
 
   constructor(
     readonly protocol: 'KST-20' | 'KST-789',
     readonly fungible: boolean,
     codes: readonly KstCode[] = KST_CODE,
+    readonly release: number = codes === KST_CODE_V1 ? 1 : codes === KST_CODE_V2 ? 2 : KST_CURRENT_RELEASE,
   ) {
     const compiled = codes.find((c) => c.protocol === protocol);
     if (!compiled) throw new Error(`no compiled code for ${protocol}: run npm run build`);
@@ -34,6 +41,7 @@ export class KstTemplate implements TokenTemplate {
     this.issuerRedeemsOnly = fungible;
     this.maxTokenOutputs = fungible ? MAX_TOKEN_OUTPUTS : 1;
     this.canMerge = fungible;
+    if (release >= 3) this.swap = new KstSwapRule(this);
   }
 
   /** Script bytes before the owner-independent data: prefix, owner, `88ac69`, code, `6a`. */
@@ -62,12 +70,32 @@ export class KstTemplate implements TokenTemplate {
   }
 
   unlock(u: TokenUnlock): string {
+    const { preimage, signature } = preimageAndSignature(u);
+    return this.unlockingScript(
+      u,
+      KINDS[u.kind],
+      { before: '', after: '' },
+      preimage,
+      minimalPush(signature) + minimalPush(u.key.toPublicKey().toString()),
+    );
+  }
+
+  /**
+   * The unlocking script: the code's parameters, then the owner's signature and key (`ownerPart`, two
+   * pushes). Releases before 3 have no `before` and `after` parameters.
+   */
+  unlockingScript(
+    u: Pick<TokenUnlock, 'tx' | 'tokenOutputs' | 'redeem' | 'change' | 'otherParent'>,
+    kind: number,
+    around: { before: string; after: string },
+    preimage: string,
+    ownerPart: string,
+  ): string {
     if (u.tokenOutputs.length > this.maxTokenOutputs)
       throw new Error(`${this.protocol} creates at most ${this.maxTokenOutputs} token outputs per spend`);
-    const { preimage, signature } = preimageAndSignature(u);
     const slots = Array.from({ length: MAX_TOKEN_OUTPUTS }, (_, i) => u.tokenOutputs[i]);
     const pushes = [
-      minimalNumber(KINDS[u.kind]),
+      minimalNumber(kind),
       ...slots.map((o) => minimalNumber(o?.satoshis ?? 0)),
       ...slots.map((o) => minimalPush(o?.owner ?? '')),
       minimalNumber(u.tokenOutputs.length),
@@ -76,9 +104,9 @@ export class KstTemplate implements TokenTemplate {
       minimalPush(u.change?.owner ?? ''),
       minimalPush(prevouts(u)),
       minimalPush(u.otherParent ?? ''),
+      ...(this.release >= 3 ? [minimalPush(around.before), minimalPush(around.after)] : []),
       minimalPush(preimage),
-      minimalPush(signature),
-      minimalPush(u.key.toPublicKey().toString()),
+      ownerPart,
     ];
     return pushes.join('');
   }
@@ -96,6 +124,8 @@ export const KST789 = new KstTemplate('KST-789', false);
 export const KST_RELEASES: readonly KstTemplate[] = [
   KST20,
   KST789,
-  new KstTemplate('KST-20', true, KST_CODE_V1),
-  new KstTemplate('KST-789', false, KST_CODE_V1),
+  new KstTemplate('KST-20', true, KST_CODE_V2, 2),
+  new KstTemplate('KST-789', false, KST_CODE_V2, 2),
+  new KstTemplate('KST-20', true, KST_CODE_V1, 1),
+  new KstTemplate('KST-789', false, KST_CODE_V1, 1),
 ];

@@ -1,6 +1,7 @@
 import { preimageAndSignature } from './preimage.js';
 import { dataPush, hexUtf8, minimalNumber, minimalPush, readPushes, utf8Hex } from './script-bytes.js';
-import type { LockParams, StasProtocol, TokenScript, TokenTemplate, TokenUnlock } from './template.js';
+import { STAS_SWAP_CAPABLE, StasSwapRule } from './stas-swap.js';
+import type { LockParams, StasProtocol, SwapRule, TokenScript, TokenTemplate, TokenUnlock } from './template.js';
 
 export const DESTINATION_PLACEHOLDER = '[destinationPublicKeyHash]';
 export const REDEMPTION_PLACEHOLDER = '[redemptionPublicKeyHash]';
@@ -105,6 +106,8 @@ export class StasTemplate implements TokenTemplate {
   readonly issuerRedeemsOnly: boolean;
   readonly maxTokenOutputs: number;
   readonly canMerge: boolean;
+  /** The family's swap spending type (stas-swap.ts), for the protocols whose template implements it. */
+  readonly swap?: SwapRule;
   private readonly head: string;
   private readonly middle: string;
   private readonly tail: string;
@@ -120,6 +123,7 @@ export class StasTemplate implements TokenTemplate {
     this.issuerRedeemsOnly = f.issuerRedeemsOnly;
     this.maxTokenOutputs = f.maxTokenOutputs;
     this.canMerge = f.fungible;
+    if (STAS_SWAP_CAPABLE[protocol]) this.swap = new StasSwapRule(this, { afterFirstPair: f.appendSlot, afterPairs: f.noteSlot });
     const t = template.trim();
     const d = t.indexOf(DESTINATION_PLACEHOLDER);
     const r = t.indexOf(REDEMPTION_PLACEHOLDER);

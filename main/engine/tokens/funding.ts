@@ -4,6 +4,7 @@ import type { FeePolicy } from '../../chain/types.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymentServices } from '../payments/services.js';
+import { plainCoins } from '../payments/coin-select.js';
 import { claimChangeAddress } from '../payments/plan.js';
 
 /** The coin that pays a token transaction's fee, whose wallet it is, and where its change goes. */
@@ -28,7 +29,11 @@ export function reserveFunding(
 ): FundingChoice {
   const { repos } = services;
   const need = fee + requiredFee(148, policy); // the funding input itself
-  const pick = (coins: WalletUtxo[]) => [...coins].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= need);
+  // Never a 1-satoshi output: it may carry an ordinal (coin-select.ts, plainCoins).
+  const pick = (coins: WalletUtxo[]) =>
+    plainCoins(coins)
+      .sort((a, b) => a.satoshis - b.satoshis)
+      .find((c) => c.satoshis >= need);
   const fm = repos.wallets.feeManager();
   const fmCoin = fm && fm.id !== wallet.id ? pick(repos.walletUtxos.available(fm.id)) : undefined;
   const choice = fm && fmCoin ? { coin: fmCoin, wallet: fm, paidBy: 'feeManager' as const } : null;

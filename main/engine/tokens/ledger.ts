@@ -1,4 +1,4 @@
-import type { Transaction } from '@bsv/sdk';
+import { Hash, Utils, type Transaction } from '@bsv/sdk';
 import { addressOfHash160 } from '../../chain/script.js';
 import type { CoreServices, Repos } from '../context.js';
 import type { SideBooks } from '../sync/wallet-sync.js';
@@ -19,7 +19,9 @@ export const addressOfPkh = addressOfHash160;
 export class TokenLedger implements SideBooks {
   /** `onUnchecked` is told when an output whose lineage must be traced joins the books. */
   constructor(
-    private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'tokens' | 'addresses' | 'walletTxs' | 'walletUtxos'> },
+    private readonly services: Pick<CoreServices, 'now'> & {
+      repos: Pick<Repos, 'tokens' | 'addresses' | 'walletTxs' | 'walletUtxos'> & Partial<Pick<Repos, 'wallets' | 'payments'>>;
+    },
     private readonly templates: TemplateRegistry,
     private readonly onUnchecked: (() => void) | null = null,
   ) {}
@@ -43,7 +45,12 @@ export class TokenLedger implements SideBooks {
       created.set(tokenId, (created.get(tokenId) ?? 0) + (o.satoshis ?? 0));
       const address = addressOfPkh(r.token.owner);
       const mine = repos.addresses.owner(address);
-      if (!mine) return;
+      if (!mine) {
+        // An NFT of ours leaving the organisation: its serial is where this output is now (details follow it on from here).
+        const sn = spent[0]?.tokenId === tokenId ? spent[0].sn : null;
+        if (sn !== null) repos.tokens.moveSerial(tokenId, sn, txid, vout);
+        return;
+      }
       const origin = this.originOf(tx, spent, tokenId, vout);
       repos.tokens.insertUtxo(
         {
@@ -71,23 +78,104 @@ export class TokenLedger implements SideBooks {
     this.recordRedemptions(txid, spent, created);
     // A transaction that moved only tokens for a wallet still gets its history row (0 satoshis), so it is
     // shown, and reconciled with the chain like every other: one that vanishes is undone, tokens and all.
+    // A sender's row gets the fee and who paid it, and whom it sent to; a receiver's, who sent (the key
+    // that unlocked the tokens; a paymail sender's host names it instead).
+    const fee = this.feeOf(tx, spent);
     for (const walletRow of touched) {
-      if (repos.walletTxs.stateOf(walletRow, txid)) continue;
       const out = spent.some((u) => u?.walletRow === walletRow);
+      const existing = repos.walletTxs.row(walletRow, txid);
+      const from = out ? null : senderOf(tx);
+      const counterparty = out
+        ? this.recipientOf(tx, txid, walletRow, spent)
+        : from && repos.addresses.owner(from)?.walletRow !== walletRow
+          ? from
+          : null;
+      if (existing) {
+        if (existing.state === 'seen' && (out ? existing.fee !== null && existing.counterparty !== null : existing.counterparty !== null))
+          continue;
+        repos.walletTxs.upsert({
+          walletRow,
+          txid,
+          direction: existing.direction,
+          amount: existing.amount,
+          fee: out ? (existing.fee ?? fee?.fee ?? null) : existing.fee,
+          feePaidBy: out ? (existing.feePaidBy ?? fee?.paidBy ?? null) : existing.feePaidBy,
+          counterparty,
+          memo: existing.memo,
+          height: height ?? existing.height,
+          time: existing.time,
+        });
+        continue;
+      }
       repos.walletTxs.upsert({
         walletRow,
         txid,
         direction: out ? 'out' : 'in',
         amount: 0,
-        fee: null,
-        feePaidBy: null,
-        counterparty: null,
+        fee: out ? (fee?.fee ?? null) : null,
+        feePaidBy: out ? (fee?.paidBy ?? null) : null,
+        counterparty,
         memo: this.describe(tx, walletRow, out),
         height,
         time: now(),
       });
     }
+    // The fee manager's own row of a token transaction it funded: the fee it paid.
+    const fmRow = fee?.paidBy === 'feeManager' ? repos.wallets?.feeManager()?.id : undefined;
+    const fmTx = fmRow !== undefined ? repos.walletTxs.row(fmRow, txid) : undefined;
+    if (fmRow !== undefined && fmTx && fmTx.fee === null)
+      repos.walletTxs.upsert({
+        walletRow: fmRow,
+        txid,
+        direction: fmTx.direction,
+        amount: fmTx.amount,
+        fee: fee!.fee,
+        feePaidBy: 'feeManager',
+        counterparty: fmTx.counterparty,
+        memo: fmTx.memo,
+        height: height ?? fmTx.height,
+        time: fmTx.time,
+      });
     return [...touched];
+  }
+
+  /**
+   * The network fee when every input is the organisation's (its token outputs and coins, the fee manager's
+   * included), and who paid it: the fee manager when one of its coins funded the transaction.
+   */
+  private feeOf(tx: Transaction, spent: (TokenUtxo | null)[]): { fee: number; paidBy: 'wallet' | 'feeManager' } | null {
+    const { repos } = this.services;
+    const feeManager = repos.wallets?.feeManager()?.id;
+    let total = 0;
+    let paidBy: 'wallet' | 'feeManager' = 'wallet';
+    for (const [i, input] of tx.inputs.entries()) {
+      const token = spent[i];
+      const coin = token ? null : input.sourceTXID ? repos.walletUtxos.get(input.sourceTXID, input.sourceOutputIndex) : null;
+      if (!token && !coin) return null;
+      if (coin && coin.walletRow === feeManager) paidBy = 'feeManager';
+      total += token ? token.satoshis : coin!.satoshis;
+    }
+    const fee = total - tx.outputs.reduce((n, o) => n + (o.satoshis ?? 0), 0);
+    return fee >= 0 ? { fee, paidBy } : null;
+  }
+
+  /**
+   * Whom a wallet sent tokens to: the paymail or address its send named (the payment attempt keeps it), else
+   * the owner of the first token output that is not the wallet's own, else (a redemption) the redemption address.
+   */
+  private recipientOf(tx: Transaction, txid: string, walletRow: number, spent: (TokenUtxo | null)[]): string | null {
+    const { repos } = this.services;
+    const attempt = repos.payments?.attemptFor(txid);
+    if (attempt?.counterparty && attempt.walletRow === walletRow) return attempt.counterparty;
+    for (const o of tx.outputs) {
+      const r = this.templates.recognise(o.lockingScript.toHex());
+      if (!r) continue;
+      const owner = addressOfPkh(r.token.owner);
+      if (repos.addresses.owner(owner)?.walletRow !== walletRow) return owner;
+    }
+    const token = spent.find((u) => u?.walletRow === walletRow);
+    const redemption = token ? repos.tokens.get(token.tokenId)?.redemptionPkh : undefined;
+    return redemption && tx.outputs.some((o) => o.lockingScript.toHex() === p2pkhScript(redemption)) ? addressOfPkh(redemption) : null;
   }
 
   /** "Received 120 PTS", "Tokens sent": what a token-only history row says. */
@@ -112,7 +200,11 @@ export class TokenLedger implements SideBooks {
       const second = tx.inputs.length > 2 ? spent[1] : null;
       const secondIsToken = tx.inputs.length > 2 && !second && !this.isOurCoin(tx, 1);
       const valid = first.validity === 'valid' && (second ? second.tokenId === tokenId && second.validity === 'valid' : !secondIsToken);
-      return { validity: valid ? 'valid' : 'unchecked', sn: first.sn };
+      // A swap's outputs around its tokens are the taker's to write: outputs of this token holding more than
+      // its inputs are never taken as proven here (lineage.ts decides them).
+      const inputs = first.satoshis + (second?.tokenId === tokenId ? second.satoshis : 0);
+      const conserved = this.tokenOutputsTotal(tx, tokenId) <= inputs;
+      return { validity: valid && conserved ? 'valid' : 'unchecked', sn: first.sn };
     }
     const token = repos.tokens.get(tokenId);
     const input0 = tx.inputs[0];
@@ -121,6 +213,15 @@ export class TokenLedger implements SideBooks {
       return { validity: 'valid', sn: serial?.sn ?? null };
     }
     return { validity: 'unchecked', sn: null };
+  }
+
+  private tokenOutputsTotal(tx: Transaction, tokenId: string): number {
+    let total = 0;
+    for (const o of tx.outputs) {
+      const r = this.templates.recognise(o.lockingScript.toHex());
+      if (r && tokenIdOf(r.token) === tokenId) total += o.satoshis ?? 0;
+    }
+    return total;
   }
 
   private isOurCoin(tx: Transaction, index: number): boolean {
@@ -169,7 +270,9 @@ export class TokenLedger implements SideBooks {
   /** At start: token outputs reserved by a spend that never got signed and stored are free again. */
   releaseUnsigned(stored: (attempt: string) => boolean): void {
     for (const u of this.services.repos.tokens.reserved())
-      if (u.reservedBy && !stored(u.reservedBy)) this.services.repos.tokens.releaseOne(u.txid, u.vout);
+      // An open swap offer holds its output until it is taken or withdrawn (swaps/offers.ts).
+      if (u.reservedBy && !u.reservedBy.startsWith('offer:') && !stored(u.reservedBy))
+        this.services.repos.tokens.releaseOne(u.txid, u.vout);
   }
 
   confirm(txid: string, height: number): void {
@@ -194,6 +297,17 @@ export function receiptMemo(repos: Pick<Repos, 'tokens'>, txid: string, walletRo
   if (token)
     return `Received ${Math.floor(valid.filter((u) => u.tokenId === token.tokenId).reduce((n, u) => n + u.satoshis, 0) / token.satsPerToken)} ${token.symbol}`;
   return mine.some((u) => u.validity === 'unchecked') ? UNPROVEN_RECEIPT_MEMO : FORGED_RECEIPT_MEMO;
+}
+
+/**
+ * Who sent a transaction's tokens: the address of the key that unlocked its first input (the token templates,
+ * like P2PKH, end their unlocking script with the owner's public key), or null when it has none.
+ */
+export function senderOf(tx: Transaction): string | null {
+  const chunks = tx.inputs[0]?.unlockingScript?.chunks ?? [];
+  const last = chunks[chunks.length - 1]?.data;
+  if (!last || last.length !== 33 || (last[0] !== 2 && last[0] !== 3)) return null;
+  return addressOfPkh(Utils.toHex(Hash.hash160(last)));
 }
 
 /** The P2PKH script of a redemption address, to tell a redemption output when one is seen. */

@@ -4,6 +4,7 @@ import type { CoreServices, Repos, TransactionServices } from '../context.js';
 import { readTokenSchema, tokenRowFromSchema } from './schema.js';
 import type { TemplateRegistry } from '../token-templates/registry.js';
 import { tokenIdOf, type TokenScript } from '../token-templates/template.js';
+import { hexUtf8 } from '../token-templates/script-bytes.js';
 
 /** How many transactions back a lineage is traced before giving up for now (it is tried again later). */
 export const MAX_LINEAGE = 2_000;
@@ -96,6 +97,23 @@ export class TokenValidator {
     }
   }
 
+  /**
+   * Whether any token output (held by anyone: a looked-up key's) traces back to its issue, tracing at most
+   * `budget` transactions: true or false once decided (kept in token_proofs), null when it cannot be decided now.
+   */
+  async proveOutput(txid: string, vout: number, script: string, budget = 200): Promise<boolean | null> {
+    const r = this.templates.recognise(script);
+    if (!r) return false;
+    try {
+      return (await this.prove(txid, vout, r.token, { left: budget }))?.valid ?? null;
+    } catch (err) {
+      this.services.logger.warn({ txid, err: (err as Error).message }, 'tracing a token output failed');
+      return null;
+    } finally {
+      if (!this.running) this.txs.clear();
+    }
+  }
+
   private async tx(txid: string): Promise<Transaction | null> {
     const cached = this.txs.get(txid);
     if (cached) return cached;
@@ -134,22 +152,29 @@ export class TokenValidator {
       const source = parent?.outputs[input0.sourceOutputIndex];
       if (!parent || !source) return null;
       const sourceScript = source.lockingScript.toHex();
-      const prev = this.templates.recognise(sourceScript);
-      if (prev && tokenIdOf(prev.token) === tokenId) {
-        // A merge: the second token input must be proven too.
-        const input1 = tx.inputs[1];
-        const parent1 = input1?.sourceTXID && tx.inputs.length > 2 ? await this.tx(input1.sourceTXID) : null;
-        const other = parent1?.outputs[input1.sourceOutputIndex];
-        const otherToken = other ? this.templates.recognise(other.lockingScript.toHex()) : null;
-        if (otherToken && tokenIdOf(otherToken.token) === tokenId) {
-          const second = await this.prove(input1.sourceTXID!, input1.sourceOutputIndex, otherToken.token, budget);
-          if (!second) return null;
-          if (!second.valid) {
-            result = { valid: false, sn: null };
-            break;
-          }
+      // The inputs spending outputs of this token: input 0 of a transfer, the first two of a merge, either of
+      // a swap (the offered tokens, or the taker's paying for an offer). Token inputs are never further on.
+      const tokenInputs = await this.tokenInputs(tx, tokenId);
+      if (tokenInputs === null) return null;
+      if (tokenInputs.length) {
+        // Conservation: the outputs of this token may not hold more than its inputs. Counted in output order,
+        // so the outputs up to this one must fit in what the inputs hold; those past it are forged. Output 0
+        // (what a swap's maker asked for, committed by its signature) is always counted first.
+        if (this.outputsUpTo(tx, tokenId, cur.vout) > tokenInputs.reduce((n, i) => n + i.satoshis, 0)) {
+          result = { valid: false, sn: null };
+          break;
         }
-        cur = { txid: input0.sourceTXID!, vout: input0.sourceOutputIndex };
+        let forged = false;
+        for (const other of tokenInputs.slice(1)) {
+          const proof = await this.prove(other.txid, other.vout, other.token, budget);
+          if (!proof) return null;
+          if (!proof.valid) forged = true;
+        }
+        if (forged) {
+          result = { valid: false, sn: null };
+          break;
+        }
+        cur = { txid: tokenInputs[0].txid, vout: tokenInputs[0].vout };
         continue;
       }
       result = this.issuance(tx, cur.vout, token, tokenId, sourceScript, input0.sourceTXID!);
@@ -158,6 +183,35 @@ export class TokenValidator {
       for (const p of path) repos.tokens.putProof(p.txid, p.vout, tokenId, result!.sn, result!.valid);
     })();
     return result;
+  }
+
+  /** The token inputs' outputs that are of this token, with their values; null when a parent cannot be fetched. */
+  private async tokenInputs(
+    tx: Transaction,
+    tokenId: string,
+  ): Promise<{ txid: string; vout: number; satoshis: number; token: TokenScript }[] | null> {
+    const found: { txid: string; vout: number; satoshis: number; token: TokenScript }[] = [];
+    // Input 1 is a token input only when a funding input follows it (a merge, a token-for-token swap).
+    for (const input of tx.inputs.slice(0, tx.inputs.length > 2 ? 2 : 1)) {
+      if (!input.sourceTXID) continue;
+      const parent = await this.tx(input.sourceTXID);
+      const out = parent?.outputs[input.sourceOutputIndex];
+      if (!parent || !out) return null;
+      const r = this.templates.recognise(out.lockingScript.toHex());
+      if (r && tokenIdOf(r.token) === tokenId)
+        found.push({ txid: input.sourceTXID, vout: input.sourceOutputIndex, satoshis: out.satoshis ?? 0, token: r.token });
+    }
+    return found;
+  }
+
+  /** Satoshis of this token's outputs of a transaction, from output 0 to `vout` included. */
+  private outputsUpTo(tx: Transaction, tokenId: string, vout: number): number {
+    let total = 0;
+    for (let i = 0; i <= vout && i < tx.outputs.length; i++) {
+      const r = this.templates.recognise(tx.outputs[i].lockingScript.toHex());
+      if (r && tokenIdOf(r.token) === tokenId) total += tx.outputs[i].satoshis ?? 0;
+    }
+    return total;
   }
 
   /** An output we hold that is already proven. */
@@ -182,6 +236,15 @@ export class TokenValidator {
           createdAt: now(),
         }),
       );
+      // An NFT's serials as issued (each its place among the token's outputs, its data as text), so its
+      // details here follow every serial on the chain as they do where it was issued.
+      if (!token.splittable) {
+        let n = 0;
+        tx.outputs.forEach((o, i) => {
+          const r = this.templates.recognise(o.lockingScript.toHex());
+          if (r && tokenIdOf(r.token) === tokenId) repos.tokens.addSerial(tokenId, ++n, r.token.data.map(hexUtf8), tx.id('hex'), i);
+        });
+      }
     }
     // An NFT's serial: its place among this token's outputs in the issue.
     let sn: number | null = null;

@@ -11,6 +11,7 @@ import { createAppOutputQueryRepo } from './app-output-queries.js';
 import { createApprovalRepo } from './approvals.js';
 import { createInvoiceRepo } from './invoices.js';
 import { createAuditRepo } from './audit.js';
+import { createOrdinalRepo } from './ordinals.js';
 import { createOrganisationRepo } from './organisation.js';
 import { createPaymentRepo } from './payments.js';
 import { createPayeeRepo } from './payees.js';
@@ -20,6 +21,7 @@ import { createSecondFactorRepo } from './second-factors.js';
 import { createSessionRepo } from './sessions.js';
 import { createSettingsRepo } from './settings.js';
 import { createTokenRepo, createTokenTemplateRepo } from './tokens.js';
+import { createSwapOfferRepo } from './swap-offers.js';
 import { createUserRepo } from './users.js';
 import { createWalletTxRepo } from './wallet-txs.js';
 import { createWalletUtxoRepo } from './wallet-utxos.js';
@@ -43,6 +45,8 @@ export function createRepos(db: Db) {
     payments: createPaymentRepo(db),
     tokens: createTokenRepo(db),
     tokenTemplates: createTokenTemplateRepo(db),
+    swapOffers: createSwapOfferRepo(db),
+    ordinals: createOrdinalRepo(db),
     invoices: createInvoiceRepo(db),
     payees: createPayeeRepo(db),
     policies: createPolicyRepo(db),

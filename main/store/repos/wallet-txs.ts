@@ -21,11 +21,25 @@ export interface WalletTx {
   time: number;
 }
 
-/** A history row as stored, with where it stands with the chain. */
+/**
+ * What a transaction moved of one token for a wallet, from the token books: `amount` in tokens (NFTs: how
+ * many), `direction` in (received more than spent), out, or self (moved between its own outputs);
+ * `proven` false while a received output is not yet traced back to its issue (look-alikes never count).
+ */
+export interface TokenMove {
+  id: string;
+  symbol: string;
+  amount: number;
+  direction: 'in' | 'out' | 'self';
+  proven: boolean;
+}
+
+/** A history row as stored, with where it stands with the chain, and the tokens it moved. */
 export interface WalletTxRow extends Omit<WalletTx, 'walletRow'> {
   state: ChainState;
   failure: string | null;
   peerTxid: string | null;
+  tokens: TokenMove[];
 }
 
 export interface UnconfirmedTx {
@@ -96,6 +110,78 @@ export function createWalletTxRepo(db: Db) {
       `SELECT ${PAGE_COLUMNS} FROM wallet_txs WHERE wallet_row = ? AND direction IN ('out', 'self') ${PAGE_ORDER}`,
     ),
   };
+  // The token outputs a transaction gave the wallet (look-alikes left out) and those of the wallet it spent.
+  const tokenOutputs = db.prepare<
+    [number, string, number, string],
+    {
+      token_id: string;
+      satoshis: number;
+      sign: number;
+      proven: number;
+      symbol: string | null;
+      sats_per_token: number | null;
+      splittable: number | null;
+    }
+  >(
+    `SELECT m.token_id, m.satoshis, m.sign, m.proven, t.symbol, t.sats_per_token, t.splittable FROM (
+       SELECT token_id, satoshis, 1 AS sign, validity = 'valid' AS proven FROM token_utxos WHERE wallet_row = ? AND txid = ? AND validity <> 'forged'
+       UNION ALL
+       SELECT token_id, satoshis, -1 AS sign, 1 AS proven FROM token_utxos WHERE wallet_row = ? AND spent_by = ?
+     ) m LEFT JOIN tokens t ON t.token_id = m.token_id ORDER BY m.token_id`,
+  );
+  const tokenMoves = (walletRow: number, txid: string): TokenMove[] => {
+    const by = new Map<string, TokenMove & { net: number }>();
+    for (const o of tokenOutputs.all(walletRow, txid, walletRow, txid)) {
+      const m = by.get(o.token_id) ?? {
+        id: o.token_id,
+        symbol: o.symbol ?? o.token_id.split('-').pop()!,
+        amount: 0,
+        direction: 'self',
+        proven: true,
+        net: 0,
+      };
+      // Fungible tokens count satoshis per token; an NFT output is one token.
+      m.net += o.sign * (o.splittable === 0 ? 1 : Math.floor(o.satoshis / (o.sats_per_token ?? 1)));
+      m.proven &&= o.proven === 1;
+      by.set(o.token_id, m);
+    }
+    const moves: TokenMove[] = [...by.values()].map(({ net, ...m }) => ({
+      ...m,
+      amount: Math.abs(net),
+      direction: net > 0 ? 'in' : net < 0 ? 'out' : 'self',
+    }));
+    return [...moves, ...bsv21Moves(walletRow, txid)];
+  };
+  // BSV-21 units a transaction moved for the wallet (1Sat Ordinals books, migration 24), in the token's smallest
+  // unit; outputs proven invalid are never counted as received.
+  const bsv21Outputs = db.prepare<
+    [number, string, number, string],
+    { token_id: string; amount: string; sign: number; valid: number; sym: string | null }
+  >(
+    `SELECT m.token_id, m.amount, m.sign, m.valid, t.sym FROM (
+       SELECT token_id, amount, 1 AS sign, validity = 'valid' AS valid FROM ordinal_outputs
+         WHERE wallet_row = ? AND txid = ? AND token_id IS NOT NULL AND bsv21_op <> 'burn' AND validity <> 'invalid'
+       UNION ALL
+       SELECT token_id, amount, -1 AS sign, 1 AS valid FROM ordinal_outputs
+         WHERE wallet_row = ? AND spent_by = ? AND token_id IS NOT NULL AND bsv21_op <> 'burn' AND validity = 'valid'
+     ) m LEFT JOIN bsv21_tokens t ON t.token_id = m.token_id ORDER BY m.token_id`,
+  );
+  const bsv21Moves = (walletRow: number, txid: string): TokenMove[] => {
+    const by = new Map<string, { symbol: string; net: bigint; proven: boolean }>();
+    for (const o of bsv21Outputs.all(walletRow, txid, walletRow, txid)) {
+      const m = by.get(o.token_id) ?? { symbol: o.sym ?? 'BSV-21', net: 0n, proven: true };
+      m.net += BigInt(o.sign) * BigInt(o.amount);
+      m.proven &&= o.valid === 1;
+      by.set(o.token_id, m);
+    }
+    return [...by.entries()].map(([id, m]) => ({
+      id,
+      symbol: m.symbol,
+      amount: Number(m.net < 0n ? -m.net : m.net),
+      direction: m.net > 0n ? 'in' : m.net < 0n ? 'out' : 'self',
+      proven: m.proven,
+    }));
+  };
   return {
     upsert(t: WalletTx): void {
       upsert.run(t);
@@ -115,7 +201,7 @@ export function createWalletTxRepo(db: Db) {
       const r = row.get(walletRow, txid);
       if (!r) return undefined;
       const { peer_txid, fee_paid_by, ...rest } = r;
-      return { ...rest, peerTxid: peer_txid, feePaidBy: fee_paid_by };
+      return { ...rest, peerTxid: peer_txid, feePaidBy: fee_paid_by, tokens: tokenMoves(walletRow, txid) };
     },
     confirm(txid: string, height: number): void {
       confirm.run(height, txid);
@@ -145,9 +231,12 @@ export function createWalletTxRepo(db: Db) {
     },
     /** A page of the wallet's history: unconfirmed first, then newest block first; only one direction when asked. */
     page(walletRow: number, limit: number, offset: number, only?: 'in' | 'out'): WalletTxRow[] {
-      return (only ? pageOf[only] : page)
-        .all(walletRow, limit, offset)
-        .map(({ peer_txid, fee_paid_by, ...r }) => ({ ...r, peerTxid: peer_txid, feePaidBy: fee_paid_by }));
+      return (only ? pageOf[only] : page).all(walletRow, limit, offset).map(({ peer_txid, fee_paid_by, ...r }) => ({
+        ...r,
+        peerTxid: peer_txid,
+        feePaidBy: fee_paid_by,
+        tokens: tokenMoves(walletRow, r.txid),
+      }));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Image, Loader, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { canCall, OPERATIONS as OPS, type BalanceOutput, type LookupCoin } from '../../../shared/operations.js';
-import { isNftProtocol } from '../../../shared/token-protocols.js';
+import { isNftProtocol, isTokenProtocol } from '../../../shared/token-protocols.js';
 import { ScrollTable } from '../../components/ScrollTable.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSession } from '../../state/store.js';
@@ -20,6 +20,7 @@ export function Holdings({ walletId, refresh, onChanged }: { walletId: string | 
   const [open, setOpen] = useState<string | null>(null);
   const [action, setAction] = useState<{ kind: 'send' | 'redeem'; coin: LookupCoin } | null>(null);
   const tokens = (holdings.data?.coins ?? []).filter((c) => c.tokenId);
+  // Send and Redeem here move template tokens; any other protocol a balance may list (BSV-21) moves from the Ordinals tab.
   return (
     <Stack>
       {holdings.error && <Alert color="red">{holdings.error}</Alert>}
@@ -64,12 +65,12 @@ export function Holdings({ walletId, refresh, onChanged }: { walletId: string | 
                     <Button size="xs" variant="default" onClick={() => setOpen(c.tokenId!)}>
                       Details
                     </Button>
-                    {canCall(role, OPS.send) && (
+                    {canCall(role, OPS.send) && isTokenProtocol(c.protocol) && (
                       <Button size="xs" onClick={() => setAction({ kind: 'send', coin: c })}>
                         Send
                       </Button>
                     )}
-                    {canCall(role, OPS.redeemToken) && (
+                    {canCall(role, OPS.redeemToken) && isTokenProtocol(c.protocol) && (
                       <Button size="xs" color="orange" variant="light" onClick={() => setAction({ kind: 'redeem', coin: c })}>
                         Redeem
                       </Button>

@@ -15,22 +15,52 @@ import {
   Title,
 } from '@mantine/core';
 import { useState } from 'react';
-import { OPERATIONS as OPS } from '../../../shared/operations.js';
+import { canCall, OPERATIONS as OPS } from '../../../shared/operations.js';
 import { isNftProtocol, TOKEN_PROTOCOL_IDS, TOKEN_PROTOCOLS } from '../../../shared/token-protocols.js';
 import { CopyField } from '../../components/CopyField.js';
 import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
+import { Bsv21IssueForm } from './Bsv21IssueForm.js';
 
 type Kind = 'fungible' | 'nft';
-/** The protocols that issue this kind of token; the first is the one chosen when the kind is. */
-const protocolsFor = (kind: Kind) => TOKEN_PROTOCOL_IDS.filter((p) => isNftProtocol(p) === (kind === 'nft'));
+/** Keystead's open template, the licensed STAS templates, or a 1Sat Ordinals BSV-21 token (a form of its own). */
+type Family = 'open' | 'stas' | 'bsv21';
+/** The protocols that issue this kind of token in this family; the first is the one chosen when the kind is. */
+const protocolsFor = (kind: Kind, family: Family) =>
+  TOKEN_PROTOCOL_IDS.filter((p) => isNftProtocol(p) === (kind === 'nft') && TOKEN_PROTOCOLS[p].licensed === (family === 'stas'));
 
-/** Issue form: fungible or NFT, the STAS schema's properties, media and an image preview; progress while both transactions go out. */
+/** Issue: the token family first; then BSV-21's own form, or the template form (below). */
 export function IssueForm({ walletId, onIssued }: { walletId: string | null; onIssued: () => void }) {
+  const role = useSession((s) => s.me!.role);
+  const [family, setFamily] = useState<Family>('open');
+  const families = [
+    { value: 'open', label: 'Open template' },
+    { value: 'stas', label: 'STAS' },
+    ...(canCall(role, OPS.deployBsv21) ? [{ value: 'bsv21', label: 'BSV-21' }] : []),
+  ];
+  return (
+    <Stack>
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="token-family-label">
+          Token family
+        </Text>
+        <SegmentedControl aria-labelledby="token-family-label" value={family} onChange={(v) => setFamily(v as Family)} data={families} />
+      </Stack>
+      {family === 'bsv21' ? (
+        <Bsv21IssueForm walletId={walletId} onIssued={onIssued} />
+      ) : (
+        <TemplateIssueForm key={family} family={family} walletId={walletId} onIssued={onIssued} />
+      )}
+    </Stack>
+  );
+}
+
+/** Template issue form: fungible or NFT, the STAS schema's properties, media, an image preview; progress while both transactions go out. */
+function TemplateIssueForm({ family, walletId, onIssued }: { family: 'open' | 'stas'; walletId: string | null; onIssued: () => void }) {
   const call = useSession((s) => s.call);
   const [kind, setKind] = useState<Kind>('fungible');
-  const [protocolId, setProtocolId] = useState<string>(protocolsFor('fungible')[0]);
+  const [protocolId, setProtocolId] = useState<string>(protocolsFor('fungible', family)[0]);
   const [name, setName] = useState('');
   const [symbol, setSymbol] = useState('');
   const [supply, setSupply] = useState<number | string>(1000);
@@ -45,10 +75,10 @@ export function IssueForm({ walletId, onIssued }: { walletId: string | null; onI
   const [mediaUri, setMediaUri] = useState('');
   const [serialData, setSerialData] = useState('');
   const [issued, setIssued] = useState<{ tokenId: string; contractTxid: string; issueTxid: string } | null>(null);
-  const protocols = protocolsFor(kind);
+  const protocols = protocolsFor(kind, family);
   const chooseKind = (k: string) => {
     setKind(k as Kind);
-    setProtocolId(protocolsFor(k as Kind)[0]);
+    setProtocolId(protocolsFor(k as Kind, family)[0]);
     if (k === 'nft') setDecimals(0);
   };
   const submit = useSubmit(async () => {

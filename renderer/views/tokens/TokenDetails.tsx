@@ -6,7 +6,7 @@ import { useSession } from '../../state/store.js';
 import { DetailRow } from './DetailRow.js';
 import { formatTokenAmount } from './token-amount.js';
 
-/** A token's schema, supply and transactions; for an NFT, each serial's data and outpoint. */
+/** A token's schema, supply and transactions; for an NFT, each serial's data and where it is now (followed on chain), or redeemed. */
 export function TokenDetails({ tokenId, onClose }: { tokenId: string; onClose: () => void }) {
   const call = useSession((s) => s.call);
   const d = useLoad<TokenDetailsOutput>(() => call(OPS.tokenDetails, { id: tokenId }), [tokenId]);
@@ -70,8 +70,8 @@ export function TokenDetails({ tokenId, onClose }: { tokenId: string; onClose: (
                       </Text>
                     )}
                     {s.txid && (
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {s.txid.slice(0, 12)}…:{s.vout}
+                      <Text size="xs" c="dimmed" ff="monospace" title={`${s.txid}:${s.vout}`}>
+                        now at {s.txid.slice(0, 12)}…:{s.vout}
                       </Text>
                     )}
                   </Card>

@@ -3,7 +3,14 @@ import { requiredFee } from '../../../chain/policy.js';
 import type { FeePolicy } from '../../../chain/types.js';
 import type { WalletUtxo } from '../../../store/repos/wallet-utxos.js';
 import type { WalletRow } from '../../../store/repos/wallets.js';
-import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, TX_OVERHEAD_BYTES, varintBytes } from '../../payments/coin-select.js';
+import {
+  outputBytes,
+  P2PKH_INPUT_BYTES,
+  P2PKH_OUTPUT_BYTES,
+  plainCoins,
+  TX_OVERHEAD_BYTES,
+  varintBytes,
+} from '../../payments/coin-select.js';
 import { claimChangeAddress } from '../../payments/plan.js';
 import type { Brc100Services } from '../services.js';
 import { WalletErr } from '../werr.js';
@@ -111,7 +118,8 @@ export function fundAction(
   let total = given + preset.reduce((s, c) => s + c.satoshis, 0);
   const enough = () => total >= paid + feeFor(picked.length, false);
   if (!enough()) {
-    const candidates = repos.walletUtxos.available(wallet.id).filter(signable);
+    // Never a 1-satoshi output: it may carry an ordinal (coin-select.ts, plainCoins).
+    const candidates = plainCoins(repos.walletUtxos.available(wallet.id)).filter(signable);
     for (const u of candidates) {
       if (u.satoshis <= requiredFee(P2PKH_INPUT_BYTES, policy)) continue;
       picked.push({

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import { LockingScript, P2PKH, PrivateKey, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
+import type { LocalNode } from '../../main/chain/local/local-node.js';
+import type { Credentials } from '../../main/engine/context.js';
+import type { Engine } from '../../main/engine/engine.js';
+import { KST20 } from '../../main/engine/token-templates/kst.js';
+import { withOwner } from '../../main/engine/token-templates/script-bytes.js';
+import { meta, testEngine } from '../helpers/engine.js';
+import { ADMIN } from '../helpers/http.js';
+
+/**
+ * Swaps in the engine, against hostile takers: an offer is checked before it is taken (inspectOffer), and a
+ * taker who adds look-alike token outputs around a swap (the SWAP kind lets the taker write them) makes no
+ * tokens: the books count a transaction's outputs of a token only up to its inputs of that token.
+ */
+describe('engine: swaps against hostile takers', () => {
+  let engine: Engine;
+  let node: LocalNode;
+  let admin: Credentials;
+  const exec = (op: string, input: object) => engine.execute(op as never, input, admin, meta).then((r) => r.output) as Promise<any>;
+
+  beforeEach(async () => {
+    ({ engine, node } = testEngine());
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+  });
+
+  async function fundedWallet(title: string, amounts: number[]) {
+    const w = await exec('createWallet', { walletTitle: title });
+    for (const a of amounts) await exec('faucet', { walletId: w.walletID, satoshis: a });
+    return w.walletID as string;
+  }
+  const held = async (walletId: string, tokenId: string) =>
+    ((await exec('balance', { walletId, type: 'ALL' })).coins as any[]).find((c) => c.tokenId === tokenId);
+  const pkhOf = (address: string) => Utils.toHex(Utils.fromBase58Check(address).data as number[]);
+
+  it('inspectOffer reports a tampered offer (asked output changed after signing) and a forged one; swap refuses them', async () => {
+    const maker = await fundedWallet('Maker', [100_000]);
+    const taker = await fundedWallet('Taker', [100_000]);
+    const { tokenId } = await exec('issueToken', {
+      walletId: maker,
+      name: 'Gold',
+      protocolId: 'KST-20',
+      symbol: 'GOLD',
+      tokenSupply: 10,
+      satsPerToken: 1,
+    });
+    const o = (await exec('offer', { walletId: maker, dataArray: [{ tokenId, type: 'BSV', amount: '0.00001' }] })).offers[0];
+    const ok = (await exec('inspectOffer', { dataArray: [{ swapHex: o.swapHex }] })).offers[0];
+    assert.deepEqual([ok.valid, ok.problems, ok.wanted.satoshis, ok.offerId], [true, [], 1000, o.offerId]);
+
+    // The same signed input, asking 1 satoshi instead (a new transaction: the SDK caches a parsed one's bytes).
+    const signed = Transaction.fromHex(o.swapHex);
+    const tampered = new Transaction(signed.version, [], [], signed.lockTime);
+    tampered.addInput({ ...signed.inputs[0] });
+    tampered.addOutput({ lockingScript: signed.outputs[0].lockingScript, satoshis: 1 });
+    assert.notEqual(tampered.toHex(), o.swapHex);
+    const bad = (await exec('inspectOffer', { dataArray: [{ swapHex: tampered.toHex() }] })).offers[0];
+    assert.equal(bad.valid, false);
+    assert.match(bad.problems.join(' '), /signature does not check/);
+    await assert.rejects(exec('swap', { walletId: taker, dataArray: [{ swapHex: tampered.toHex() }] }), /signature does not check/);
+
+    const notAnOffer = (await exec('inspectOffer', { dataArray: [{ swapHex: '0100000000000000000000' }] })).offers[0];
+    assert.equal(notAnOffer.valid, false);
+
+    // BSV is read exactly (half a satoshi is refused, not rounded); an offer never asks for its own token.
+    await assert.rejects(
+      exec('offer', { walletId: maker, dataArray: [{ tokenId, type: 'BSV', amount: '0.000000005' }] }),
+      /whole number of satoshis/,
+    );
+    await assert.rejects(
+      exec('offer', { walletId: maker, dataArray: [{ tokenId, wantedTokenId: tokenId, wantedAmount: 1 }] }),
+      /token it offers/,
+    );
+  });
+
+  it('a taker adding a look-alike token output to a swap makes no tokens: the books count only what the inputs hold', async () => {
+    const maker = await fundedWallet('Maker', [100_000]);
+    const victim = await fundedWallet('Victim', [10_000]);
+    const { tokenId } = await exec('issueToken', {
+      walletId: maker,
+      name: 'Gold',
+      protocolId: 'KST-20',
+      symbol: 'GOLD',
+      tokenSupply: 10,
+      satsPerToken: 1,
+    });
+    const o = (await exec('offer', { walletId: maker, dataArray: [{ tokenId, type: 'BSV', amount: '0.00001' }] })).offers[0];
+    const offer = Transaction.fromHex(o.swapHex);
+    const makerPart = offer.inputs[0].unlockingScript!.toHex();
+    const source = (await exec('balance', { walletId: maker, type: 'ALL' })).coins.find((c: any) => c.tokenId === tokenId);
+    assert.ok(source);
+    const sourceTx = Transaction.fromHex(node.txHex(offer.inputs[0].sourceTXID!)!);
+    const script = sourceTx.outputs[offer.inputs[0].sourceOutputIndex].lockingScript.toHex();
+
+    // The taker: its own coin pays the maker and the fee, and writes a look-alike GOLD output paying the victim.
+    const thief = PrivateKey.fromRandom();
+    const faucet = await exec('faucet', { address: thief.toAddress(), satoshis: 20_000 });
+    const coinTx = Transaction.fromHex(node.txHex(faucet.txid)!);
+    const vout = coinTx.outputs.findIndex((x) => x.lockingScript.toHex() === new P2PKH().lock(thief.toAddress()).toHex());
+    const victimOwner = pkhOf((await exec('walletAddress', { walletId: victim })).address);
+    const tx = new Transaction(1, [], [], 0);
+    tx.addInput({
+      sourceTXID: offer.inputs[0].sourceTXID,
+      sourceOutputIndex: offer.inputs[0].sourceOutputIndex,
+      sequence: offer.inputs[0].sequence,
+      unlockingScript: new UnlockingScript(),
+    });
+    tx.addInput({
+      sourceTXID: faucet.txid,
+      sourceOutputIndex: vout,
+      sequence: 0xffffffff,
+      unlockingScriptTemplate: new P2PKH().unlock(thief, 'all', false, 20_000, coinTx.outputs[vout].lockingScript),
+    });
+    tx.addOutput({ lockingScript: offer.outputs[0].lockingScript, satoshis: offer.outputs[0].satoshis });
+    tx.addOutput({ lockingScript: LockingScript.fromHex(withOwner(script, pkhOf(thief.toAddress()))), satoshis: 10 });
+    tx.addOutput({ lockingScript: LockingScript.fromHex(withOwner(script, victimOwner)), satoshis: 500 });
+    tx.addOutput({ lockingScript: new P2PKH().lock(thief.toAddress()), satoshis: 18_000 });
+    tx.inputs[0].unlockingScript = UnlockingScript.fromHex(
+      KST20.swap!.complete({
+        tx,
+        inputIndex: 0,
+        script,
+        satoshis: 10,
+        makerPart,
+        tokenOutputs: [{ owner: pkhOf(thief.toAddress()), satoshis: 10 }],
+        firstTokenOutput: 1,
+      }),
+    );
+    await tx.sign();
+    // The script allows it (the look-alike is the taker's own output, outside what the offered input claims)…
+    assert.equal(node.submit(tx.toHex()).status, 'accepted');
+    await engine.reconcile();
+    // …but the books do not: 510 GOLD out of 10 in, so the victim's output (past the 10) is forged.
+    assert.equal(await held(victim, tokenId), undefined, 'the look-alike is not a holding');
+    const offers = (await exec('listOffers', { walletId: maker })).offers;
+    assert.deepEqual([offers[0].status, offers[0].takenTxid], ['taken', tx.id('hex')]);
+  });
+});
