@@ -16,7 +16,7 @@ export const REMOTE_HELP = {
   balance:
     "keystead balance [--wallet <walletID>] [--json] [--url <url>]\n  Each wallet's balance (or one wallet's) from a running Keystead, in BSV and satoshis.",
   history:
-    "keystead history [--wallet <walletID>] [--limit <n>] [--json] [--url <url>]\n  A wallet's transactions, newest first (the default wallet unless --wallet): time, state, direction,\n  amount, fee, txid, counterparty and memo.",
+    "keystead history [--wallet <walletID>] [--limit <n>] [--json] [--url <url>]\n  A wallet's transactions, newest first (the default wallet unless --wallet): time, state, direction,\n  amount, fee, tokens moved, txid, counterparty and memo.",
   pay: 'keystead pay <payto:… | paymail | bitcoin:… | address> [--amount <BSV> | --sats <n>] [--wallet <walletID>]\n             [--memo <text>] [--idempotency-key <key>] [--yes] [--json] [--url <url>]\n  Resolves and prices the payment and prints what would be sent; with --yes it pays. The idempotency key\n  (printed; random unless given) makes a repeated command pay once. Amounts are exact: --amount takes at\n  most 8 decimals, --sats whole satoshis.\n  When the organisation’s policy needs approvals for it, the payment waits: its approval id is printed\n  and the exit code is 4 (follow it with keystead approvals).',
   approvals:
     'keystead approvals [--all | --state <state>] [--json] [--url <url>]\n  Payments awaiting approval (all of them with --all, or those in one state: approved, sent, failed,\n  rejected, expired, cancelled), each with its review, rule and votes; and how many await your vote.',
@@ -164,8 +164,13 @@ async function history(o: Options, api: Remote, out: (s: string) => void) {
   if (!data.history.length) return out('No transactions yet.');
   for (const e of data.history) {
     const fee = e.fee === null ? '' : ` fee ${e.fee} sat${e.feePaidBy === 'feeManager' ? ' (fee manager)' : ''}`;
+    // Tokens moved, signed as the wallet saw them (a merge among its own outputs moves none).
+    const tokens = e.tokens
+      .filter((t) => t.direction !== 'self')
+      .map((t) => `  ${t.direction === 'out' ? '-' : '+'}${t.amount} ${t.symbol}${t.proven ? '' : ' (unproven)'}`)
+      .join('');
     out(
-      `${e.time}  ${e.state.padEnd(9)} ${e.direction.padEnd(4)} ${bsv(e.amount).padStart(18)}${fee}  ${e.txid}${e.counterparty ? `  ${e.counterparty}` : ''}${e.memo ? `  "${e.memo}"` : ''}`,
+      `${e.time}  ${e.state.padEnd(9)} ${e.direction.padEnd(4)} ${bsv(e.amount).padStart(18)}${fee}${tokens}  ${e.txid}${e.counterparty ? `  ${e.counterparty}` : ''}${e.memo ? `  "${e.memo}"` : ''}`,
     );
   }
 }

@@ -76,6 +76,7 @@ export const historyEntry = z.object({
   tokens: z.array(
     z.object({
       id: z.string(),
+      protocol: z.string(),
       symbol: z.string(),
       amount: z.number().int(),
       direction: z.enum(['in', 'out', 'self']),
@@ -95,8 +96,19 @@ export const serviceHistoryEntry = z.object({
   txId: z.string(),
   /** Who paid: the counterparty for a credit, this wallet (its paymail, or null) for a debit. */
   from: z.string().nullable(),
-  /** Who was paid, each with the BSV they received. */
-  to: z.array(z.object({ to: z.string().nullable(), amount: z.number(), protocol: z.literal('BSV') })),
+  /**
+   * Who was paid, each with what they received: BSV (`protocol` BSV, amount in BSV), or tokens (`protocol` the
+   * token's, e.g. KST-20, STAS-789, BSV-21; amount in tokens, NFTs: how many; with `tokenId` and `symbol`).
+   */
+  to: z.array(
+    z.object({
+      to: z.string().nullable(),
+      amount: z.number(),
+      protocol: z.string(),
+      tokenId: z.string().optional(),
+      symbol: z.string().optional(),
+    }),
+  ),
   timestamp: z.string(),
   /** What the transaction moved, BSV (without sign). */
   totalAmount: z.number(),

@@ -50,6 +50,24 @@ describe('the CLI against a running Keystead', () => {
     assert.match(text.stdout, new RegExp(`out\\s+-0\\.0002\\d* BSV fee \\d+ sat\\s+${txid}`));
   });
 
+  it('history shows the tokens a transfer moved, signed, beside its BSV fee', async () => {
+    const issued = await orgCall(org, 'POST', '/api/v1/issue', {
+      headers: { walletID },
+      body: { name: 'Vouchers', protocolId: 'KST-20', symbol: 'VCH', tokenSupply: 50, satsPerToken: 1 },
+    });
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    const to = PrivateKey.fromRandom().toAddress();
+    const sent = await orgCall(org, 'POST', '/v1/send', {
+      headers: { walletID },
+      body: { dataArray: [{ to, amount: 7, tokenId: issued.body.data.tokenId }] },
+    });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const txid = sent.body.data.txIds[0];
+    const text = await keystead(['history', '--wallet', walletID], env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, new RegExp(`out\\s+-0\\.\\d+ BSV fee \\d+ sat  -7 VCH  ${txid}  ${to}`));
+  });
+
   it('says what is wrong: half a satoshi, no credentials, a refused token, nothing listening', async () => {
     const half = await keystead(['pay', 'x', '--amount', '0.000000005'], env);
     assert.deepEqual([half.code, /whole number of satoshis/.test(half.stderr)], [2, true]);

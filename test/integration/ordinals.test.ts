@@ -157,7 +157,7 @@ describe('ordinals: BSV-21 and inscriptions between two instances (one local cha
       tokens: { id: string; symbol: string; amount: number; direction: string }[];
     }[];
     const row = hist.find((h) => h.txid === sent)!;
-    assert.deepEqual(row.tokens, [{ id: tokenId, symbol: 'GEM', amount: 500000000, direction: 'out', proven: true }]);
+    assert.deepEqual(row.tokens, [{ id: tokenId, protocol: 'BSV-21', symbol: 'GEM', amount: 500000000, direction: 'out', proven: true }]);
     assert.equal(row.fee, r.body.data.fee);
     assert.equal(row.counterparty, to);
   });

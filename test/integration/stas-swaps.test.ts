@@ -14,8 +14,9 @@ import { until } from '../helpers/until.js';
  * transaction has the family's fixed layout (three inputs: the offered tokens, what pays, the funding;
  * output 1 all the offered tokens to the taker). The licensed templates are not in this repository, so the
  * instances install a stand-in in their format (it checks the owner's signature and the OP_PUSH_TX
- * preimage where the STAS templates read them; the templates' own token rules are proved against the
- * published bytes in test/unit/stas-swap.test.ts when they are given).
+ * preimage where the STAS templates read them), or the published bytes from the directory named by
+ * KEYSTEAD_TEST_STAS_TEMPLATES when it is given: then the local node runs the real templates under Spend
+ * on every transaction here (issue, send, both swaps).
  */
 
 async function fund(node: Org, o: Org, walletID: string, satoshis: number): Promise<void> {
@@ -56,8 +57,10 @@ describe('STAS-family swaps through the engine, between two instances', () => {
   let kst: string;
 
   before(async () => {
-    const templates = tempDir();
-    for (const p of ['STAS-20', 'STAS-789']) writeFileSync(path.join(templates, `${p}.hex`), `${stasFormatTemplate(p)}\n`);
+    // The published bytes when given (as for test/unit/stas-swap.test.ts), else the stand-in.
+    const templates = process.env.KEYSTEAD_TEST_STAS_TEMPLATES ?? tempDir();
+    if (!process.env.KEYSTEAD_TEST_STAS_TEMPLATES)
+      for (const p of ['STAS-20', 'STAS-789']) writeFileSync(path.join(templates, `${p}.hex`), `${stasFormatTemplate(p)}\n`);
     a = await setUpOrg(
       await startHeadless({
         dataDir: tempDir(),
@@ -161,6 +164,47 @@ describe('STAS-family swaps through the engine, between two instances', () => {
     await until('B holds 479 SSILV', async () => ((await tokensOf(b, bob, silver)) === 479 ? true : undefined), 30_000);
     await until('A holds 21 SSILV', async () => ((await tokensOf(a, alice, silver)) === 21 ? true : undefined), 30_000);
     assert.equal(await tokensOf(a, alice, gold), 850);
+  });
+
+  it('STAS-789 for BSV: Alice offers serial #2, Bob takes it; the serial is followed to Bob on both instances', async () => {
+    const nft = await issue(a, alice, {
+      name: 'Deeds',
+      protocolId: 'STAS-789',
+      symbol: 'DEED',
+      tokenSupply: 2,
+      satsPerToken: 1,
+      data: { '1': ['plot 1'], '2': ['plot 2'] },
+    });
+    const made = await call(a, 'POST', '/v1/offer', {
+      headers: { walletID: alice },
+      body: { dataArray: [{ tokenId: nft, sn: 2, type: 'BSV', amount: 0.0001 }] },
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.deepEqual([made.body.data.offers[0].offered.sn, made.body.data.offers[0].offered.amount], [2, 1]);
+    const took = await call(b, 'POST', '/v1/swap', {
+      headers: { walletID: bob },
+      body: { dataArray: [{ swapHex: made.body.data.offers[0].swapHex }] },
+    });
+    assert.equal(took.status, 200, JSON.stringify(took.body));
+    const txid = took.body.data.txIds[0];
+    await until('B holds DEED #2', async () => ((await tokensOf(b, bob, nft)) === 1 ? true : undefined), 30_000);
+    for (const o of [a, b]) {
+      const d = await call(o, 'GET', `/v1/token/${nft}`);
+      assert.equal(d.status, 200, JSON.stringify(d.body));
+      const serials = (d.body.data.serials as { sn: number; data: string[]; txid: string; vout: number }[]).map((x) => [
+        x.sn,
+        x.data,
+        x.txid === txid ? x.vout : 'elsewhere',
+      ]);
+      assert.deepEqual(
+        serials,
+        [
+          [1, ['plot 1'], 'elsewhere'],
+          [2, ['plot 2'], 1],
+        ],
+        'serial #2 is at output 1 of the swap',
+      );
+    }
   });
 
   it('refuses what the STAS layout cannot carry: a KST token in return, further payments', async () => {

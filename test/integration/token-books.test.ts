@@ -235,12 +235,18 @@ describe('token books: lookup, NFT serials on chain, token rows in History (two 
       for (const path of ['/v1/history', '/v2/history']) {
         const out = await rowOf(a, alice, txid, path);
         assert.equal(out.direction, 'out');
-        assert.deepEqual(out.tokens, [{ id: tokenId, symbol: 'CPN', amount: 5, direction: 'out', proven: true }], to);
+        assert.deepEqual(out.tokens, [{ id: tokenId, protocol: 'KST-20', symbol: 'CPN', amount: 5, direction: 'out', proven: true }], to);
         assert.equal(out.counterparty, to);
         assert.ok(out.fee > 0, `the BSV fee is shown: ${JSON.stringify(out)}`);
         assert.equal(out.feePaidBy, 'wallet');
         assert.equal(out.amount, -out.fee, 'amount stays the BSV net change: the fee the wallet paid');
       }
+      // The public service's shape lists the tokens among what the counterparty received.
+      const page = await call(a, 'GET', '/v1/history', { headers: { walletID: alice } });
+      const served = page.body.data.histories.find((h: { txId: string }) => h.txId === txid);
+      assert.deepEqual(served.to, [{ to, amount: 5, protocol: 'KST-20', tokenId, symbol: 'CPN' }]);
+      assert.equal(served.type, 'debit');
+      assert.ok(served.fee > 0);
       const inRow = await until(
         `${to} sees the tokens in its history`,
         async () => {
@@ -250,7 +256,7 @@ describe('token books: lookup, NFT serials on chain, token rows in History (two 
         30_000,
       );
       assert.equal(inRow.direction, 'in');
-      assert.deepEqual(inRow.tokens, [{ id: tokenId, symbol: 'CPN', amount: 5, direction: 'in', proven: true }]);
+      assert.deepEqual(inRow.tokens, [{ id: tokenId, protocol: 'KST-20', symbol: 'CPN', amount: 5, direction: 'in', proven: true }]);
       assert.equal(inRow.amount, 0);
       assert.equal(inRow.counterparty, 'alice@a.test', 'the sender, as its paymail delivered it');
     }
@@ -276,7 +282,13 @@ describe('token books: lookup, NFT serials on chain, token rows in History (two 
     const row = h.body.data.history.find((r: { txid: string }) => r.txid === txid);
     assert.deepEqual(
       [row.direction, row.amount, row.feePaidBy, row.counterparty, row.tokens],
-      ['out', 0, 'feeManager', to, [{ id: issued.body.data.tokenId, symbol: 'TIX', amount: 3, direction: 'out', proven: true }]],
+      [
+        'out',
+        0,
+        'feeManager',
+        to,
+        [{ id: issued.body.data.tokenId, protocol: 'KST-20', symbol: 'TIX', amount: 3, direction: 'out', proven: true }],
+      ],
     );
     assert.ok(row.fee > 0, JSON.stringify(row));
   });

@@ -273,15 +273,27 @@ describe('the SDK utilities, sweep, data on chain and metrics', () => {
     assert.equal(t.outputs[0].token.amount, 300);
     assert.equal(t.outputs[0].token.symbol, 'SWP');
 
-    // Nothing left: refused; a key holding only dust: refused, nothing moved.
+    // Nothing left: refused.
     const again = await sdk('POST', '/v1/drop', { privateKey: key.toWif() }, { dataArray: [{ amount: 1 }] });
     assert.equal(again.status, 400);
-    const dust = PrivateKey.fromRandom();
-    await faucet(dust.toAddress(), 1);
-    const tiny = await sdk('POST', '/v1/drop', { privateKey: dust.toWif() }, { dataArray: [{ amount: 1 }] });
-    assert.equal(tiny.status, 400, JSON.stringify(tiny.body));
-    assert.match(tiny.body.data.msg, /dust/);
-    assert.equal((await unspentAt(dust.toAddress())).length, 1);
+    // A 1-satoshi output may carry an ordinal: the sweep leaves it at the key and says so.
+    const ord = PrivateKey.fromRandom();
+    await faucet(ord.toAddress(), 1);
+    await faucet(ord.toAddress(), 20_000);
+    const swept = await sdk('POST', '/v1/drop', { privateKey: ord.toWif() }, { dataArray: [{ amount: 0.0002 }] });
+    assert.equal(swept.status, 200, JSON.stringify(swept.body));
+    assert.deepEqual(
+      swept.body.data.skipped.map((x: { reason: string }) => /ordinal/.test(x.reason)),
+      [true],
+    );
+    assert.deepEqual(
+      (await unspentAt(ord.toAddress())).map((u) => u.value),
+      [1],
+    );
+    const onlyOrdinal = await sdk('POST', '/v1/drop', { privateKey: ord.toWif() }, { dataArray: [{ amount: 1 }] });
+    assert.equal(onlyOrdinal.status, 400, JSON.stringify(onlyOrdinal.body));
+    assert.match(onlyOrdinal.body.data.msg, /nothing to sweep/);
+    assert.equal((await unspentAt(ord.toAddress())).length, 1);
     const noKey = await sdk('POST', '/v1/drop', {}, { dataArray: [{ amount: 1 }] });
     assert.equal(noKey.status, 400);
   });

@@ -62,12 +62,14 @@ describe('ordinals: BSV-21 on the local chain (one engine)', () => {
     );
     // History: the token moved, its symbol and direction, beside the BSV fee.
     const ha = (await run(engine.execute('history', { walletId: a }, admin, meta))).history.find((h) => h.txid === sent.txid)!;
-    assert.deepEqual(ha.tokens, [{ id: deployed.tokenId, symbol: 'GEM', amount: 250_000, direction: 'out', proven: true }]);
+    assert.deepEqual(ha.tokens, [
+      { id: deployed.tokenId, protocol: 'BSV-21', symbol: 'GEM', amount: 250_000, direction: 'out', proven: true },
+    ]);
     assert.equal(ha.fee, sent.fee);
     const hb = (await run(engine.execute('history', { walletId: b }, admin, meta))).history.find((h) => h.txid === sent.txid)!;
     assert.deepEqual(
       [hb.direction, hb.tokens],
-      ['in', [{ id: deployed.tokenId, symbol: 'GEM', amount: 250_000, direction: 'in', proven: true }]],
+      ['in', [{ id: deployed.tokenId, protocol: 'BSV-21', symbol: 'GEM', amount: 250_000, direction: 'in', proven: true }]],
     );
     // B sends part back.
     await run(engine.execute('sendBsv21', { walletId: b, tokenId: deployed.tokenId, to: await addressOf(a), amount: '1000' }, admin, meta));

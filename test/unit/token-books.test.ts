@@ -137,7 +137,10 @@ describe('History CSV: token transfers', () => {
   });
 
   it('adds the token id, symbol and signed amount to a token row; a plain row leaves them empty', () => {
-    const lines = historyCsv([row([{ id: 'ab-KST', symbol: 'KST', amount: 5, direction: 'out', proven: true }]), row([])]).split('\r\n');
+    const lines = historyCsv([
+      row([{ id: 'ab-KST', protocol: 'KST-20', symbol: 'KST', amount: 5, direction: 'out', proven: true }]),
+      row([]),
+    ]).split('\r\n');
     assert.match(lines[0], /,token_id,token_symbol,token_amount$/);
     assert.match(lines[1], /,ab-KST,KST,-5$/);
     assert.match(lines[2], /,,,$/);

@@ -11,9 +11,9 @@ import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { OpContext } from '../context.js';
 import { P2PKH_INPUT_BYTES, plainCoins, selectCoins } from '../payments/coin-select.js';
 import { SigningAccount } from '../payments/keyring.js';
-import { buildTransaction, changeAddressesOf, claimChangeAddress, currentFeePolicy, planAndReserve } from '../payments/plan.js';
+import { claimChangeAddress, currentFeePolicy } from '../payments/plan.js';
 import { isAddress, parsePaymentUri } from '../payments/uri.js';
-import { moveValue, type Reservation } from '../payments/value-flow.js';
+import { moveValue, plannedPayment, type Reservation } from '../payments/value-flow.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
 import { BSV20_CONTENT_TYPE, bsv21Json, mediaType, ordP2pkhScript, parseOrdOutput } from './envelope.js';
 import type { OrdinalServices } from './services.js';
@@ -172,6 +172,7 @@ export async function deployBsv21(ctx: Ctx, input: In<'deployBsv21'>): Promise<O
   if (!receive) throw new DomainError('CONFLICT', 'The wallet has no receiving address yet; try again.');
   const json = bsv21Json({ op: 'deploy+mint', amt: input.amt, sym: input.sym, dec: input.dec, icon: input.icon ?? null });
   const outputs = [{ script: ordP2pkhScript(pkhOf(receive.address), BSV20_CONTENT_TYPE, json), satoshis: 1 }];
+  const payment = plannedPayment(services, wallet, account, outputs, policy);
   const r = await moveValue(services, {
     intent: { kind: 'token-issue', wallet, outputs, tokenId: null },
     account,
@@ -180,16 +181,12 @@ export async function deployBsv21(ctx: Ctx, input: In<'deployBsv21'>): Promise<O
     delivery: null,
     policy,
     reserve: () => {
-      const plan = planAndReserve(services, wallet, outputs, policy);
+      const reservation = payment.reserve();
       // The inscribed output's address is taken now, so no other payment's change lands on it.
       services.repos.addresses.markUsed(wallet.id, receive.address);
-      return { attempt: plan.attempt, changeAddresses: changeAddressesOf(plan, wallet), plan };
+      return reservation;
     },
-    build: async ({ plan }) => {
-      const fm = plan.feeManager ? await services.keyring.open(plan.feeManager.wallet) : null;
-      const tx = await buildTransaction(plan, outputs, account, fm);
-      return { tx, fee: plan.fee, feePaidBy: plan.feeManager ? 'feeManager' : 'wallet', cancel: null };
-    },
+    build: payment.build,
   });
   return { txid: r.txid, fee: r.fee, tokenId: `${r.txid}_0` };
 }

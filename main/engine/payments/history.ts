@@ -53,10 +53,22 @@ export function serviceHistoryEntryOf(
   const credit = r.direction === 'in';
   const walletFee = !credit && r.feePaidBy === 'wallet' ? (r.fee ?? 0) : 0;
   const moved = credit ? r.amount : Math.max(0, -r.amount - walletFee);
+  const receiver = credit ? ownPaymail : r.direction === 'self' ? ownPaymail : r.counterparty;
+  // Tokens that changed hands (not a merge among the wallet's own outputs), each as the service lists them.
+  const tokens = r.tokens
+    .filter((t) => t.direction !== 'self')
+    .map((t) => ({
+      to: t.direction === 'in' ? ownPaymail : r.counterparty,
+      amount: t.amount,
+      protocol: t.protocol,
+      tokenId: t.id,
+      symbol: t.symbol,
+    }));
   return {
     txId: r.txid,
     from: credit ? r.counterparty : ownPaymail,
-    to: [{ to: credit ? ownPaymail : r.direction === 'self' ? ownPaymail : r.counterparty, amount: bsv(moved), protocol: 'BSV' }],
+    // A token transfer's BSV entry is left out when no BSV changed hands (its fee is `fee`).
+    to: [...(moved > 0 || tokens.length === 0 ? [{ to: receiver, amount: bsv(moved), protocol: 'BSV' }] : []), ...tokens],
     timestamp: new Date(r.time).toISOString(),
     totalAmount: bsv(moved),
     balance_change: bsv(r.amount),

@@ -5,6 +5,7 @@ import type { OPERATIONS } from '../../../shared/operations.js';
 import { hash160OfAddress, holderAddressOf } from '../../chain/script.js';
 import type { BroadcastResult, ChainUtxo, FeePolicy } from '../../chain/types.js';
 import type { OpContext } from '../context.js';
+import { plainCoins } from '../payments/coin-select.js';
 import { currentFeePolicy } from '../payments/plan.js';
 import { p2pkhScript } from '../token-templates/script-bytes.js';
 import { tokenIdOf } from '../token-templates/template.js';
@@ -227,7 +228,17 @@ export async function drop(ctx: OpContext<SweepServices>, input: ParsedInputOf<t
   for (const c of chainCoins)
     if (c.script !== plain && !services.tokenTemplates.recognise(c.script))
       out.skipped.push({ txid: c.txid, vout: c.vout, reason: 'not a plain P2PKH output of this key' });
-  const coins = chainCoins.filter((c) => c.script === plain).map(({ txid, vout, satoshis, script }) => ({ txid, vout, satoshis, script }));
+  // A 1-satoshi output may carry an ordinal (an inscription moved on as a plain P2PKH): it is never swept
+  // into a coin (payments/coin-select.ts, plainCoins); it stays at the key, said so.
+  for (const c of chainCoins)
+    if (c.script === plain && plainCoins([c]).length === 0)
+      out.skipped.push({ txid: c.txid, vout: c.vout, reason: 'a 1-satoshi output may carry an ordinal: left at the key' });
+  const coins = plainCoins(chainCoins.filter((c) => c.script === plain)).map(({ txid, vout, satoshis, script }) => ({
+    txid,
+    vout,
+    satoshis,
+    script,
+  }));
   if (!coins.length && !tokenOutputs.length)
     throw new DomainError('INSUFFICIENT_FUNDS', `The key's address ${address} holds nothing to sweep.`);
 

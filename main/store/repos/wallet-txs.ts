@@ -28,6 +28,8 @@ export interface WalletTx {
  */
 export interface TokenMove {
   id: string;
+  /** The token's protocol: KST-20, KST-789, STAS, STAS-20, STAS-789 or BSV-21. */
+  protocol: string;
   symbol: string;
   amount: number;
   direction: 'in' | 'out' | 'self';
@@ -115,6 +117,7 @@ export function createWalletTxRepo(db: Db) {
     [number, string, number, string],
     {
       token_id: string;
+      protocol: string;
       satoshis: number;
       sign: number;
       proven: number;
@@ -123,10 +126,10 @@ export function createWalletTxRepo(db: Db) {
       splittable: number | null;
     }
   >(
-    `SELECT m.token_id, m.satoshis, m.sign, m.proven, t.symbol, t.sats_per_token, t.splittable FROM (
-       SELECT token_id, satoshis, 1 AS sign, validity = 'valid' AS proven FROM token_utxos WHERE wallet_row = ? AND txid = ? AND validity <> 'forged'
+    `SELECT m.token_id, m.protocol, m.satoshis, m.sign, m.proven, t.symbol, t.sats_per_token, t.splittable FROM (
+       SELECT token_id, protocol, satoshis, 1 AS sign, validity = 'valid' AS proven FROM token_utxos WHERE wallet_row = ? AND txid = ? AND validity <> 'forged'
        UNION ALL
-       SELECT token_id, satoshis, -1 AS sign, 1 AS proven FROM token_utxos WHERE wallet_row = ? AND spent_by = ?
+       SELECT token_id, protocol, satoshis, -1 AS sign, 1 AS proven FROM token_utxos WHERE wallet_row = ? AND spent_by = ?
      ) m LEFT JOIN tokens t ON t.token_id = m.token_id ORDER BY m.token_id`,
   );
   const tokenMoves = (walletRow: number, txid: string): TokenMove[] => {
@@ -134,6 +137,7 @@ export function createWalletTxRepo(db: Db) {
     for (const o of tokenOutputs.all(walletRow, txid, walletRow, txid)) {
       const m = by.get(o.token_id) ?? {
         id: o.token_id,
+        protocol: o.protocol,
         symbol: o.symbol ?? o.token_id.split('-').pop()!,
         amount: 0,
         direction: 'self',
@@ -176,6 +180,7 @@ export function createWalletTxRepo(db: Db) {
     }
     return [...by.entries()].map(([id, m]) => ({
       id,
+      protocol: 'BSV-21',
       symbol: m.symbol,
       amount: Number(m.net < 0n ? -m.net : m.net),
       direction: m.net > 0n ? 'in' : m.net < 0n ? 'out' : 'self',
