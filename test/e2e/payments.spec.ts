@@ -73,9 +73,12 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
-  expect(csv.split('\r\n')[0]).toBe('time,txid,direction,amount_satoshis,fee_satoshis,fee_paid_by,counterparty,memo,state,confirmations');
+  expect(csv.split('\r\n')[0]).toBe(
+    'time,txid,direction,amount_satoshis,fee_satoshis,fee_paid_by,counterparty,memo,state,confirmations,token_id,token_symbol,token_amount',
+  );
   expect(csv).toContain(`,${txid},`);
-  expect(csv).toContain(',Lunch,confirmed,1');
+  // A plain payment moved no tokens: its token columns are empty.
+  expect(csv).toContain(',Lunch,confirmed,1,,,');
 
   // Not enough money is said in plain words before Confirm, and Confirm cannot be pressed.
   await nav(page).filter({ hasText: 'Send' }).click();
