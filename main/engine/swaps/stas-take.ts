@@ -104,7 +104,9 @@ async function planStas(
     return { payWith, payCoin: null, funding: f.funding, payParent: f.payParent, offeredParent };
   }
   // A STAS swap pays the asked BSV from one coin (input 1) and the fee from another (input 2).
-  for (const payCoin of coins.filter((c) => c.satoshis >= o.asked.satoshis)) {
+  // Its change returns to its own script (the layout says so), so it must be a coin at one of the wallet's HD
+  // addresses, which the books watch (not a BRC-29 payment's one-off key).
+  for (const payCoin of coins.filter((c) => c.satoshis >= o.asked.satoshis && c.chain !== null && c.idx !== null)) {
     const f = await fundingFor(payCoin.script, payCoin.txid, false, payCoin);
     if (f) return { payWith: null, payCoin, funding: f.funding, payParent: f.payParent, offeredParent };
   }
