@@ -4,6 +4,8 @@ import { amountText, parseAmount } from '../shared/amounts.js';
 import { ApiError, createApiClient, UnexpectedAnswerError, UnreachableError, type HttpCallResult } from '../shared/api-client.js';
 import type { AnyContract, InputOf, OutputOf } from '../shared/operation.js';
 import { OPERATIONS, type PaymentRequest } from '../shared/operations.js';
+import { cleanRemoteText } from '../shared/remote-text.js';
+import { APPROVAL_STATES } from '../shared/contracts/approvals.js';
 
 /**
  * `keystead balance | history | pay | approvals | approve | reject | audit | payees`: scripting against a running Keystead's
@@ -33,6 +35,23 @@ export const REMOTE_HELP = {
 export const REMOTE_ENV = `Environment: KEYSTEAD_URL (default http://127.0.0.1:7480), KEYSTEAD_TOKEN (an authToken from login),
   or KEYSTEAD_UID with KEYSTEAD_API_KEY (an API key from Profile or POST /api/v1/apiKeys).`;
 
+/**
+ * Text that others wrote (a payer's note or name, an app's description, a paymail host's error, a token's
+ * symbol), as one inert line for the terminal: the engine cleans it where it comes in, and this cleans it
+ * again, so an older row or a lying server cannot forge a line or send escape sequences (SECURITY.md).
+ */
+const printable = (s: string | null | undefined, maxLength = 500): string => (s ? cleanRemoteText(s, maxLength) : '');
+
+/** Characters JSON leaves raw that a terminal acts on (C1 controls, line separators, bidi overrides). */
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `--json` output: nothing is changed, but the characters above are written as `\uXXXX` escapes (only
+ * strings hold them, so the JSON reads back the same) and JSON already escapes the C0 controls.
+ */
+const json = (value: unknown): string =>
+  JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 class CliError extends Error {
   constructor(
     message: string,
@@ -46,7 +65,7 @@ class CliError extends Error {
 class AwaitingApproval extends CliError {
   readonly approvalId: string;
   constructor(readonly answer: ApiError) {
-    super(answer.message, 4);
+    super(printable(answer.message, 2000), 4);
     this.approvalId = String((answer as ApiError & { approvalId?: unknown }).approvalId ?? '');
   }
 }
@@ -127,7 +146,7 @@ function remote(url: string, env: NodeJS.ProcessEnv): Remote {
         throw new CliError(`cannot reach Keystead at ${url}. Is it running (npm run serve)? Set --url or KEYSTEAD_URL otherwise.`, 3);
       if (e instanceof UnexpectedAnswerError) throw new CliError(`unexpected answer from ${url} (HTTP ${e.httpStatus}).`, 1);
       if (e instanceof ApiError && e.code === 'APPROVAL_REQUIRED') throw new AwaitingApproval(e);
-      if (e instanceof ApiError) throw new CliError(`${e.message} (${e.code})`, 1);
+      if (e instanceof ApiError) throw new CliError(`${printable(e.message, 2000)} (${printable(e.code, 64)})`, 1);
       throw e;
     }
   }
@@ -144,9 +163,7 @@ async function balance(o: Options, api: Remote, out: (s: string) => void) {
   const shown = wanted !== undefined ? wallets.filter((w) => w.walletID === wanted) : wallets;
   if (wanted !== undefined && !shown.length) throw new CliError(`there is no wallet ${wanted} in your account.`, 1);
   if (o.flags.has('--json'))
-    return out(
-      JSON.stringify({ wallets: shown.map((w) => ({ walletID: w.walletID, walletTitle: w.walletTitle, ...w.balance })) }, null, 2),
-    );
+    return out(json({ wallets: shown.map((w) => ({ walletID: w.walletID, walletTitle: w.walletTitle, ...w.balance })) }));
   for (const w of shown) {
     const { confirmed, unconfirmed } = w.balance;
     out(
@@ -160,17 +177,20 @@ async function history(o: Options, api: Remote, out: (s: string) => void) {
   const limit = Number(o.flags.get('--limit') ?? 20);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError('--limit must be a whole number from 1 to 200.', 2);
   const data = (await api.call(OPERATIONS.history, { walletId: walletOf(o), maxResults: limit })).output;
-  if (o.flags.has('--json')) return out(JSON.stringify({ walletID: data.walletID, history: data.history }, null, 2));
+  if (o.flags.has('--json')) return out(json({ walletID: data.walletID, history: data.history }));
   if (!data.history.length) return out('No transactions yet.');
   for (const e of data.history) {
     const fee = e.fee === null ? '' : ` fee ${e.fee} sat${e.feePaidBy === 'feeManager' ? ' (fee manager)' : ''}`;
     // Tokens moved, signed as the wallet saw them (a merge among its own outputs moves none).
     const tokens = e.tokens
       .filter((t) => t.direction !== 'self')
-      .map((t) => `  ${t.direction === 'out' ? '-' : '+'}${t.amount} ${t.symbol}${t.proven ? '' : ' (unproven)'}`)
+      .map((t) => `  ${t.direction === 'out' ? '-' : '+'}${t.amount} ${printable(t.symbol, 64)}${t.proven ? '' : ' (unproven)'}`)
       .join('');
+    // Counterparty and memo are often a stranger's words (a payer's note and name, an app's description).
+    const who = printable(e.counterparty);
+    const memo = printable(e.memo);
     out(
-      `${e.time}  ${e.state.padEnd(9)} ${e.direction.padEnd(4)} ${bsv(e.amount).padStart(18)}${fee}${tokens}  ${e.txid}${e.counterparty ? `  ${e.counterparty}` : ''}${e.memo ? `  "${e.memo}"` : ''}`,
+      `${e.time}  ${e.state.padEnd(9)} ${e.direction.padEnd(4)} ${bsv(e.amount).padStart(18)}${fee}${tokens}  ${e.txid}${who ? `  ${who}` : ''}${memo ? `  "${memo}"` : ''}`,
     );
   }
 }
@@ -204,7 +224,7 @@ async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: s
     `Total    ${bsv(quote.cost)} leaves the wallet; ${bsv(quote.availableAfter)} remains`,
   ];
   if (!o.flags.has('--json')) for (const line of review) err(line);
-  if (!quote.sufficient) throw new CliError(quote.problem ?? 'the wallet cannot pay this.', 1);
+  if (!quote.sufficient) throw new CliError(printable(quote.problem, 2000) || 'the wallet cannot pay this.', 1);
   if (!o.flags.has('--yes')) throw new CliError('not paid: add --yes to pay.', 1);
   // The review's id goes with it: the API pays exactly the outputs printed above, or refuses.
   let answer: HttpCallResult<OutputOf<typeof OPERATIONS.pay>>;
@@ -213,17 +233,16 @@ async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: s
   } catch (e) {
     if (!(e instanceof AwaitingApproval)) throw e;
     const { approvalId, answer: a } = e;
-    if (o.flags.has('--json'))
-      out(JSON.stringify({ status: 'pending', code: a.code, msg: a.message, approvalId, idempotencyKey: key }, null, 2));
+    if (o.flags.has('--json')) out(json({ status: 'pending', code: a.code, msg: a.message, approvalId, idempotencyKey: key }));
     else {
-      err(`Awaiting approval: ${a.message}`);
+      err(`Awaiting approval: ${printable(a.message, 2000)}`);
       out(approvalId);
     }
     return 4;
   }
   const { status, msg, output: paid } = answer;
   if (o.flags.has('--json')) {
-    out(JSON.stringify({ status, msg, ...paid, idempotencyKey: key }, null, 2));
+    out(json({ status, msg, ...paid, idempotencyKey: key }));
     return 0;
   }
   err(`Paid (${paid.state}, delivered by ${paid.delivered}); idempotency key ${key}`);
@@ -242,18 +261,21 @@ function printApproval(a: Approval, out: (s: string) => void) {
   out(`${a.approvalId}  ${a.state.replace('_', ' ')}${a.canVote ? '  (awaiting your vote)' : ''}`);
   out(`  ${approvalAmount(r)} from ${r.walletTitle} (${r.walletID}) by ${a.initiator.email ?? a.initiator.uid}, ${r.operation}`);
   for (const o of r.outputs) out(`  to ${o.address ?? `script ${o.script.slice(0, 40)}…`}  ${bsv(o.satoshis)}`);
-  if (r.counterparty) out(`  counterparty ${r.counterparty}`);
-  if (r.memo) out(`  memo "${r.memo}"`);
+  const who = printable(r.counterparty);
+  const memo = printable(r.memo);
+  if (who) out(`  counterparty ${who}`);
+  if (memo) out(`  memo "${memo}"`);
   out(`  needs ${a.words}`);
   const approvals = a.votes.filter((v) => v.vote === 'approve').length;
   out(
     `  votes ${approvals}/${a.needed}${a.votes.length ? `: ${a.votes.map((v) => `${v.vote} by ${v.email ?? v.uid}`).join(', ')}` : ''}; expires ${a.expiresAt}`,
   );
   if (a.txid) out(`  txid ${a.txid}`);
-  if (a.error) out(`  ${a.error}`);
+  const error = printable(a.error, 2000);
+  if (error) out(`  ${error}`);
 }
 
-const APPROVAL_STATE_FLAGS = ['awaiting_approval', 'approved', 'sent', 'failed', 'rejected', 'expired', 'cancelled'] as const;
+const APPROVAL_STATE_FLAGS = APPROVAL_STATES;
 
 async function approvals(o: Options, api: Remote, out: (s: string) => void) {
   if (o.positional.length) throw new CliError(`approvals takes no arguments.\n\n${REMOTE_HELP.approvals}`, 2);
@@ -263,7 +285,7 @@ async function approvals(o: Options, api: Remote, out: (s: string) => void) {
     throw new CliError(`--state must be one of ${APPROVAL_STATE_FLAGS.join(', ')}.`, 2);
   const state = o.flags.has('--all') ? 'all' : ((given as (typeof APPROVAL_STATE_FLAGS)[number] | undefined) ?? 'awaiting_approval');
   const data = (await api.call(OPERATIONS.listApprovals, { state })).output;
-  if (o.flags.has('--json')) return out(JSON.stringify(data, null, 2));
+  if (o.flags.has('--json')) return out(json(data));
   if (!data.approvals.length) out(state === 'awaiting_approval' ? 'No payments are awaiting approval.' : 'No payments.');
   for (const a of data.approvals) printApproval(a, out);
   out(`${data.awaitingMyVote} awaiting your vote.`);
@@ -284,12 +306,12 @@ async function vote(command: 'approve' | 'reject', o: Options, api: Remote, out:
     command === 'approve'
       ? await api.call(OPERATIONS.approvePayment, { approvalId, otp })
       : await api.call(OPERATIONS.rejectPayment, { approvalId, otp, reason: flagText(o, '--reason') });
-  if (o.flags.has('--json')) return out(JSON.stringify({ msg, ...a }, null, 2));
+  if (o.flags.has('--json')) return out(json({ msg, ...a }));
   if (a.state === 'sent') {
     err(`Approved: the payment was sent.`);
     return out(String(a.txid));
   }
-  if (a.state === 'failed') throw new CliError(`approved, but the payment failed: ${a.error ?? 'no reason given'}`, 1);
+  if (a.state === 'failed') throw new CliError(`approved, but the payment failed: ${printable(a.error, 2000) || 'no reason given'}`, 1);
   if (a.state === 'approved') return out('Approved: it waits for its initiator to send it with the wallet’s password.');
   if (a.state === 'rejected') return out(`Rejected ${a.approvalId}: nothing moves.`);
   const approvals = a.votes.filter((v) => v.vote === 'approve').length;
@@ -305,7 +327,7 @@ async function audit(o: Options, api: Remote, out: (s: string) => void, err: (s:
     throw new CliError(`audit needs verify or export.\n\n${REMOTE_HELP.audit}`, 2);
   if (sub === 'verify') {
     const v = (await api.callOrg(OPERATIONS.auditVerify, {})).output;
-    if (o.flags.has('--json')) out(JSON.stringify(v, null, 2));
+    if (o.flags.has('--json')) out(json(v));
     else if (v.ok) {
       out(`ok: ${v.entries} entries and ${v.checkpoints} checkpoints verified; audit key ${v.publicKey}`);
       if (v.unanchored.length) err(`not anchored on chain: ${v.unanchored.join(', ')}`);
@@ -322,8 +344,8 @@ async function audit(o: Options, api: Remote, out: (s: string) => void, err: (s:
   const format = flagText(o, '--format') ?? 'json';
   if (format !== 'csv' && format !== 'json') throw new CliError('--format must be csv or json.', 2);
   const data = (await api.callOrg(OPERATIONS.auditExport, { from, to, format })).output;
-  const { csv, ...json } = data;
-  const text = format === 'csv' ? (csv ?? '') : `${JSON.stringify(json, null, 2)}\n`;
+  const { csv, ...rest } = data;
+  const text = format === 'csv' ? (csv ?? '') : `${json(rest)}\n`;
   const file = flagText(o, '--out');
   if (!file) {
     out(text.replace(/\r?\n$/, ''));
@@ -341,15 +363,15 @@ async function audit(o: Options, api: Remote, out: (s: string) => void, err: (s:
 type Payee = OutputOf<typeof OPERATIONS.addPayee>;
 
 const payeeLine = (p: Payee) =>
-  `${p.payeeId}  ${p.name}  ${p.kind} ${p.destination}  ${p.state === 'removed' ? 'removed' : p.usable ? 'usable' : `cooling off until ${p.usableFrom}`}${p.note ? `  "${p.note}"` : ''}`;
+  `${p.payeeId}  ${printable(p.name)}  ${p.kind} ${printable(p.destination)}  ${p.state === 'removed' ? 'removed' : p.usable ? 'usable' : `cooling off until ${p.usableFrom}`}${printable(p.note) ? `  "${printable(p.note)}"` : ''}`;
 
 /** `payees` (list), `payees add`, `payees remove <id>`: the organisation's payee book. */
 async function payees(o: Options, api: Remote, out: (s: string) => void, err: (s: string) => void) {
   const [sub = 'list', ...rest] = o.positional;
-  const json = o.flags.has('--json');
+  const asJson = o.flags.has('--json');
   if (sub === 'list' && !rest.length) {
     const data = (await api.callOrg(OPERATIONS.listPayees, { includeRemoved: o.flags.has('--all') })).output;
-    if (json) return out(JSON.stringify(data, null, 2));
+    if (asJson) return out(json(data));
     if (!data.payees.length) out('No payees in the book.');
     for (const p of data.payees) out(payeeLine(p));
     return out(`Cooling-off period: ${data.coolingOffHours} hours.`);
@@ -359,14 +381,14 @@ async function payees(o: Options, api: Remote, out: (s: string) => void, err: (s
     const destination = flagText(o, '--destination');
     if (!name || !destination) throw new CliError(`payees add needs --name and --destination.\n\n${REMOTE_HELP.payees}`, 2);
     const { output: p } = await api.callOrg(OPERATIONS.addPayee, { name, destination, note: flagText(o, '--note') });
-    if (json) return out(JSON.stringify(p, null, 2));
-    err(`Added ${p.name} (${p.kind} ${p.destination}); it may be paid without approvers from ${p.usableFrom}.`);
+    if (asJson) return out(json(p));
+    err(`Added ${printable(p.name)} (${p.kind} ${p.destination}); it may be paid without approvers from ${p.usableFrom}.`);
     return out(p.payeeId);
   }
   if (sub === 'remove' && rest.length === 1) {
     const { output: p } = await api.callOrg(OPERATIONS.removePayee, { id: rest[0] });
-    if (json) return out(JSON.stringify(p, null, 2));
-    return out(`Removed ${p.name} (${p.payeeId}): its destination is no longer in the book.`);
+    if (asJson) return out(json(p));
+    return out(`Removed ${printable(p.name)} (${p.payeeId}): its destination is no longer in the book.`);
   }
   throw new CliError(`payees takes list, add or remove <payeeId>.\n\n${REMOTE_HELP.payees}`, 2);
 }

@@ -34,7 +34,10 @@ export interface LiveEventData {
   /** The payee book changed: a payee added, updated or removed (its id), or the cooling-off period set (payeeId null). */
   payees: { change: 'added' | 'updated' | 'removed' | 'settings'; payeeId: string | null };
   /** A payment awaiting approval was asked for, voted on, sent, or ended (rejected, expired, cancelled, failed). */
-  approval: { approvalId: string; state: 'awaiting_approval' | 'approved' | 'sent' | 'failed' | 'rejected' | 'expired' | 'cancelled' };
+  approval: {
+    approvalId: string;
+    state: 'awaiting_approval' | 'approved' | 'sending' | 'sent' | 'failed' | 'rejected' | 'expired' | 'cancelled';
+  };
   /** The payment policy changed: a version proposed, approved, rejected, or put in force. */
   policy: { version: number; state: 'proposed' | 'active' | 'rejected' | 'superseded' };
   /** A BRC-100 app called for the first time (pending: someone should decide), or was allowed, denied or revoked. */

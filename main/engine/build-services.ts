@@ -20,6 +20,7 @@ import { anchorAuditCheckpoint } from './fees/audit-anchor.js';
 import type { AuthoriseValueMove } from './value-move.js';
 import { createPolicyAuthoriser } from './policies/authorise.js';
 import { runApproved } from './run-approved.js';
+import { settleSendingApprovals } from './policies/approval-ops.js';
 import { KeyRing } from './payments/keyring.js';
 import { OrdinalBooks } from './ordinals/books.js';
 import { LocalOrdinalsIndex } from './ordinals/local-index.js';
@@ -159,6 +160,8 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
   const reconcile = () =>
     (reconciling ??= (async () => {
       await settleAttempts(services);
+      // An approved request left `sending` (a crash, or its payment was open) follows its payment.
+      settleSendingApprovals(services);
       await reconcileBooks(services);
       await tokenValidator.run();
       await ordinalBooks.validatePending();

@@ -10,7 +10,7 @@ import { executeOperation, type OperationResult } from './execute.js';
 import type { PaymailHost } from './paymail/host.js';
 import { Brc100Host } from './apps/brc100.js';
 import { releaseUnsignedReservations } from './payments/settle.js';
-import { usdRateOf } from './rates/rates.js';
+import { RATE_TTL_MS, refreshRates, usdRateOf } from './rates/rates.js';
 
 export interface EngineOptions extends BuildOptions {
   /** Network only: how often wallets are re-scanned, in ms (0: never). */
@@ -76,6 +76,11 @@ export function createEngine({ syncIntervalMs = 30_000, ...options }: EngineOpti
   // Open payments are settled, and the books checked, every few seconds (half the broadcast window, 30 s at most).
   const settler = setInterval(() => void ready.then(reconcile), Math.min(30_000, Math.max(1_000, config.broadcastWindowMs / 2)));
   settler.unref();
+  // On the network the USD rate is kept fresh in the background (policy limits in USD use it, and refuse a
+  // rate older than an hour): a payment never waits for the rate provider.
+  const rater = chain.network === 'local' ? null : setInterval(() => void refreshRates(services), RATE_TTL_MS);
+  rater?.unref();
+  if (rater) void refreshRates(services);
 
   return {
     config,
@@ -90,6 +95,7 @@ export function createEngine({ syncIntervalMs = 30_000, ...options }: EngineOpti
     openEventStream: (request, deliver, end) => services.eventStreams.open(request, deliver, end),
     close() {
       clearInterval(settler);
+      if (rater) clearInterval(rater);
       services.appGate.wakeAll();
       bookEvents.flush();
       sync.stop();

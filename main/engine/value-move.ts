@@ -30,6 +30,19 @@ export interface ValueMoveIntent {
   tokenId: string | null;
   /** The paymail or payment URI it pays, when there is one (value-flow.ts fills it from the move). */
   counterparty?: string | null;
+  /**
+   * Whether the counterparty's paymail is vouched for by its host: every output leaving the wallet pays an
+   * address that paymail's host gave this engine when it resolved it (paymail/vouched.ts). Only then does the
+   * policy treat the outputs as paying that paymail; otherwise a counterparty is a caller's label, and the
+   * outputs are judged by their addresses.
+   */
+  paymailVouched?: boolean;
+  /**
+   * What the move moves in its asset's own unit, when its outputs' satoshis do not say it: a BSV-21 send's
+   * units (written in its inscriptions), an inscription (one NFT). Without it the policy measures a token
+   * move by its token's satoshis per token, and BSV in satoshis.
+   */
+  measure?: { asset: 'tokens' | 'nfts'; amount: number };
 }
 
 /**

@@ -28,6 +28,7 @@ export function openChain(cfg: ChainConfig, dataDir: string, password: string, n
     wocUrl: cfg.wocUrl ?? defaults.wocUrl,
     wocApiKey: cfg.wocApiKey,
     devUrl: cfg.network === 'remote' ? (defaults as { devUrl?: string }).devUrl : undefined,
+    logger,
   });
   // Another Keystead's local node is known to no public indexer: Keystead indexes it itself unless one is given.
   const ordinalsIndexerUrl = cfg.ordinalsIndexerUrl ?? (cfg.network === 'remote' ? null : PUBLIC_ENDPOINTS[cfg.network].ordinalsIndexerUrl);

@@ -801,4 +801,49 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE UNIQUE INDEX swap_offers_open_output ON swap_offers(offered_txid, offered_vout) WHERE status = 'open';
       `,
   },
+  {
+    version: 26,
+    name: "approved payments claimed before they are carried out: the 'sending' state",
+    // An approved request is moved to `sending` in one conditional UPDATE before its operation runs, so only
+    // one caller carries it out (policies/approval-ops.ts); one left `sending` by a crash follows its payment.
+    // A CHECK cannot be altered: both tables are rebuilt (the votes too, as they reference the requests; the
+    // renames carry the votes' reference over to the new requests table).
+    sql: `
+      CREATE TABLE approval_requests_v26 (
+        id               TEXT PRIMARY KEY,
+        operation        TEXT NOT NULL,
+        input            TEXT NOT NULL,
+        review           TEXT NOT NULL,
+        wallet_row       INTEGER NOT NULL,
+        initiator_uid    TEXT NOT NULL,
+        initiator_key    TEXT,
+        policy_version   INTEGER NOT NULL,
+        rule             TEXT NOT NULL,
+        needed           INTEGER NOT NULL CHECK (needed >= 1),
+        approver_roles   TEXT NOT NULL,
+        approver_uids    TEXT NOT NULL,
+        state            TEXT NOT NULL CHECK (state IN ('awaiting_approval','approved','sending','sent','failed','rejected','expired','cancelled')),
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        decided_at       INTEGER,
+        txid             TEXT,
+        error            TEXT
+      );
+      INSERT INTO approval_requests_v26 SELECT id, operation, input, review, wallet_row, initiator_uid, initiator_key, policy_version,
+        rule, needed, approver_roles, approver_uids, state, created_at, expires_at, decided_at, txid, error FROM approval_requests;
+      CREATE TABLE approval_votes_v26 (
+        request_id  TEXT NOT NULL REFERENCES approval_requests_v26(id),
+        voter_uid   TEXT NOT NULL,
+        vote        TEXT NOT NULL CHECK (vote IN ('approve','reject')),
+        at          INTEGER NOT NULL,
+        PRIMARY KEY (request_id, voter_uid)
+      );
+      INSERT INTO approval_votes_v26 SELECT request_id, voter_uid, vote, at FROM approval_votes;
+      DROP TABLE approval_votes;
+      DROP TABLE approval_requests;
+      ALTER TABLE approval_requests_v26 RENAME TO approval_requests;
+      ALTER TABLE approval_votes_v26 RENAME TO approval_votes;
+      CREATE INDEX approval_requests_open ON approval_requests(created_at) WHERE state = 'awaiting_approval';
+    `,
+  },
 ];

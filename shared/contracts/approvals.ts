@@ -9,7 +9,8 @@ import { ADMIN, ALL_ROLES, WALLET_USERS } from './access.js';
  * as the initiator, and only with exactly the reviewed outputs.
  */
 
-export const APPROVAL_STATES = ['awaiting_approval', 'approved', 'sent', 'failed', 'rejected', 'expired', 'cancelled'] as const;
+/** `sending`: approved and being carried out by one call (a second call to send it is refused with CONFLICT). */
+export const APPROVAL_STATES = ['awaiting_approval', 'approved', 'sending', 'sent', 'failed', 'rejected', 'expired', 'cancelled'] as const;
 export const approvalState = z.enum(APPROVAL_STATES);
 
 export const approvalId = z

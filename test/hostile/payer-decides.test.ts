@@ -465,6 +465,28 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
     assert.deepEqual(await outgoing(w), []);
   });
 
+  it("a URI's amount never overrides the caller's: when both are given they must agree", async () => {
+    const w = await fundedWallet('Amounts', 100_000);
+    const address = PrivateKey.fromRandom().toAddress();
+    for (const uri of [`bitcoin:${address}?amount=5`, `bitcoin:${address}?amount=0.00002`, 'payto:shop@honest.test?amount=3000']) {
+      const r = await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri, amount: 1000 } });
+      assert.equal(r.status, 400, `${uri}: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.data.code, 'VALIDATION_FAILED');
+      assert.match(r.body.data.msg, /the URI asks for \d+ satoshis and the request says 1000/);
+    }
+    const same = await call('POST', '/v1/URI', {
+      headers: { walletID: w },
+      body: { uri: `bitcoin:${address}?amount=0.00001`, amount: 1000 },
+    });
+    assert.equal(same.status, 200, JSON.stringify(same.body));
+    assert.equal(same.body.data.data.outputs[0].satoshis, 1000);
+    const onlyUri = await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: `bitcoin:${address}?amount=0.00002` } });
+    assert.equal(onlyUri.body.data.data.outputs[0].satoshis, 2000);
+    const onlyCaller = await call('POST', '/v1/URI', { headers: { walletID: w }, body: { uri: `bitcoin:${address}`, amount: 1500 } });
+    assert.equal(onlyCaller.body.data.data.outputs[0].satoshis, 1500);
+    assert.equal(await balanceOf(w), 100_000, 'nothing was paid');
+  });
+
   it('/v1/pay pays exactly the reviewed request: a changed output, receiver or wallet is 409 and nothing is paid', async () => {
     const w = await fundedWallet('Reviewer', 1_000_000);
     const other = await fundedWallet('Other', 100_000);
@@ -480,6 +502,11 @@ describe('a lying paymail host is never paid what it asks instead of what the pa
       { ...resolved, outputs: [...resolved.outputs, { script: p2pkh(), satoshis: 1_000 }] },
       { ...resolved, peerData: 'another-reference' },
       { ...resolved, peer: `${liar.url}/receive/shop@liar.test` },
+      // Where the signed transaction goes, how, with which note, under which name: all part of the review.
+      { ...resolved, peerBeef: `${liar.url}/beef/shop@liar.test` },
+      { ...resolved, peerProtocol: null },
+      { ...resolved, memo: 'paid in full, do not chase' },
+      { ...resolved, uri: 'payto:partner@trusted.test' },
     ];
     for (const body of tampered) {
       const r = await call('POST', '/v1/pay', { headers: { walletID: w }, body: { ...body, reviewId } });

@@ -7,6 +7,7 @@ import { startHeadless, type Headless } from '../helpers/headless.js';
 import { ADMIN, request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startPair, stopPair } from '../helpers/two-instances.js';
 import { until } from '../helpers/until.js';
 
 const setUp = setUpOrg;
@@ -47,37 +48,12 @@ describe('payments between two instances on one local chain', () => {
   let bob: string;
 
   before(async () => {
-    a = await setUp(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test'] }),
-    );
-    b = await setUp(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-b',
-        args: [
-          '--network',
-          'remote',
-          '--remote-url',
-          a.host.url,
-          '--sync-interval',
-          '1',
-          '--paymail-domain',
-          'b.test',
-          '--paymail-hosts',
-          `a.test=${a.host.url}`,
-        ],
-      }),
-    );
-    const mapped = await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } });
-    assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
+    ({ a, b } = await startPair({ paymailBetween: true }));
     alice = await wallet(a, { walletTitle: 'Alice', paymail: 'alice', paymailActivate: true });
     bob = await wallet(b, { walletTitle: 'Bob', paymail: 'bob', paymailActivate: true });
     await fund(a, a, alice, [200_000]);
   });
-  after(async () => {
-    await b?.host.stop();
-    await a?.host.stop();
-  });
+  after(() => stopPair(a, b));
 
   it("B's paymail host answers capability discovery and PKI", async () => {
     const caps = await request(b.host.url, 'GET', '/.well-known/bsvalias');

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startHeadless } from '../helpers/headless.js';
-import { createOrgWallet, orgCall as call, setUpOrg, type Org } from '../helpers/org.js';
+import { createOrgWallet, orgCall as call, type Org } from '../helpers/org.js';
 import { stasFormatTemplate } from '../helpers/stas-format-template.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startPair, stopPair } from '../helpers/two-instances.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -61,31 +61,7 @@ describe('STAS-family swaps through the engine, between two instances', () => {
     const templates = process.env.KEYSTEAD_TEST_STAS_TEMPLATES ?? tempDir();
     if (!process.env.KEYSTEAD_TEST_STAS_TEMPLATES)
       for (const p of ['STAS-20', 'STAS-789']) writeFileSync(path.join(templates, `${p}.hex`), `${stasFormatTemplate(p)}\n`);
-    a = await setUpOrg(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-a',
-        args: ['--mine-interval', '0', '--paymail-domain', 'a.test', '--token-templates', templates],
-      }),
-    );
-    b = await setUpOrg(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-b',
-        args: [
-          '--network',
-          'remote',
-          '--remote-url',
-          a.host.url,
-          '--sync-interval',
-          '1',
-          '--paymail-domain',
-          'b.test',
-          '--token-templates',
-          templates,
-        ],
-      }),
-    );
+    ({ a, b } = await startPair({ args: ['--token-templates', templates] }));
     alice = await createOrgWallet(a, { walletTitle: 'Alice' });
     bob = await createOrgWallet(b, { walletTitle: 'Bob' });
     await fund(a, a, alice, 200_000);
@@ -104,10 +80,7 @@ describe('STAS-family swaps through the engine, between two instances', () => {
     assert.equal(gift.status, 200, JSON.stringify(gift.body));
     await until('A proves the SSILV gift', async () => ((await tokensOf(a, alice, silver)) === 1 ? true : undefined), 30_000);
   });
-  after(async () => {
-    await b?.host.stop();
-    await a?.host.stop();
-  });
+  after(() => stopPair(a, b));
 
   it('STAS-20 for BSV: three inputs, the asked BSV from one coin and the fee from another; both sides move', async () => {
     const made = await call(a, 'POST', '/v1/offer', {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startHeadless } from '../helpers/headless.js';
 import { ADMIN } from '../helpers/http.js';
-import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
+import { createOrgWallet, orgCall, type Org } from '../helpers/org.js';
 import { createRelysia, refusal, type Relysia } from '../helpers/relysia-sdk.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startPair, stopPair } from '../helpers/two-instances.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -49,16 +48,7 @@ describe('atomic swaps over the API, between two instances on one local chain', 
   let relysiaB: Relysia;
 
   before(async () => {
-    a = await setUpOrg(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test'] }),
-    );
-    b = await setUpOrg(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-b',
-        args: ['--network', 'remote', '--remote-url', a.host.url, '--sync-interval', '1', '--paymail-domain', 'b.test'],
-      }),
-    );
+    ({ a, b } = await startPair());
     alice = await createOrgWallet(a, { walletTitle: 'Alice' });
     carol = await createOrgWallet(a, { walletTitle: 'Carol' });
     bob = await createOrgWallet(b, { walletTitle: 'Bob' });
@@ -81,10 +71,7 @@ describe('atomic swaps over the API, between two instances on one local chain', 
     relysiaB = createRelysia(b.host.url, {});
     await relysiaB.authentication.v1.auth({ email: ADMIN.email, password: ADMIN.password });
   });
-  after(async () => {
-    await b?.host.stop();
-    await a?.host.stop();
-  });
+  after(() => stopPair(a, b));
 
   it('token for BSV: Alice offers 100 GOLD for 0.0002 BSV (split off first), Bob inspects and takes it; it cannot be taken twice', async () => {
     const made = await call(a, 'POST', '/v1/offer', {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { PrivateKey } from '@bsv/sdk';
-import { ROOT, startHeadless } from '../helpers/headless.js';
+import { ROOT } from '../helpers/headless.js';
 import { ADMIN } from '../helpers/http.js';
-import { createOrgWallet, orgCall as call, setUpOrg, type Org } from '../helpers/org.js';
+import { createOrgWallet, orgCall as call, type Org } from '../helpers/org.js';
 import { Rng } from '../helpers/rng.js';
-import { tempDir } from '../helpers/tmp.js';
+import { startPair, stopPair } from '../helpers/two-instances.js';
 import { ChainTokens, pkhOfAddress, pkhOfKey, WalletKeys, type ChainToken } from '../helpers/token-chain.js';
 import { untilValue } from '../helpers/until.js';
 
@@ -102,28 +102,7 @@ describe('token books property: random token moves between two instances keep wa
   };
 
   before(async () => {
-    a = await setUpOrg(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test'] }),
-    );
-    b = await setUpOrg(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-b',
-        args: [
-          '--network',
-          'remote',
-          '--remote-url',
-          a.host.url,
-          '--sync-interval',
-          '1',
-          '--paymail-domain',
-          'b.test',
-          '--paymail-hosts',
-          `a.test=${a.host.url}`,
-        ],
-      }),
-    );
-    assert.equal((await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } })).status, 200);
+    ({ a, b } = await startPair({ paymailBetween: true }));
     parties = [
       await walletOf(a, 'Alice', 'a.test'),
       await walletOf(a, 'Bob', 'a.test'),
@@ -148,10 +127,7 @@ describe('token books property: random token moves between two instances keep wa
       swapsAnswer = probe.status !== 410 && probe.status !== 404;
     }
   });
-  after(async () => {
-    await b?.host.stop();
-    await a?.host.stop();
-  });
+  after(() => stopPair(a, b));
 
   // ---- the books: chain, model, instances ----------------------------------------------------------------
 

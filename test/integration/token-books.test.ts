@@ -4,10 +4,9 @@ import { Hash, PrivateKey, Transaction, Utils } from '@bsv/sdk';
 import { DEFAULT_FEE_POLICY } from '../../main/chain/policy.js';
 import { buildTokenSpend } from '../../main/engine/tokens/build.js';
 import { KST789 } from '../../main/engine/token-templates/kst.js';
-import { startHeadless } from '../helpers/headless.js';
 import { request } from '../helpers/http.js';
-import { createOrgWallet, orgCall as call, setUpOrg, type Org } from '../helpers/org.js';
-import { tempDir } from '../helpers/tmp.js';
+import { createOrgWallet, orgCall as call, type Org } from '../helpers/org.js';
+import { startPair, stopPair } from '../helpers/two-instances.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -60,37 +59,13 @@ describe('token books: lookup, NFT serials on chain, token rows in History (two 
   };
 
   before(async () => {
-    a = await setUpOrg(
-      await startHeadless({ dataDir: tempDir(), password: 'pw-a', args: ['--mine-interval', '0', '--paymail-domain', 'a.test'] }),
-    );
-    b = await setUpOrg(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-b',
-        args: [
-          '--network',
-          'remote',
-          '--remote-url',
-          a.host.url,
-          '--sync-interval',
-          '1',
-          '--paymail-domain',
-          'b.test',
-          '--paymail-hosts',
-          `a.test=${a.host.url}`,
-        ],
-      }),
-    );
-    assert.equal((await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } })).status, 200);
+    ({ a, b } = await startPair({ paymailBetween: true }));
     alice = await createOrgWallet(a, { walletTitle: 'Alice', paymail: 'alice', paymailActivate: true });
     bob = await createOrgWallet(a, { walletTitle: 'Bob', paymail: 'bob', paymailActivate: true });
     carol = await createOrgWallet(b, { walletTitle: 'Carol', paymail: 'carol', paymailActivate: true });
     await fund(a, alice, 400_000);
   });
-  after(async () => {
-    await b?.host.stop();
-    await a?.host.stop();
-  });
+  after(() => stopPair(a, b));
 
   it('lookup of a key outside the organisation lists the tokens its address holds, on the local chain and over the network provider', async () => {
     const issued = await call(a, 'POST', '/api/v1/issue', {

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startHeadless } from '../helpers/headless.js';
-import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
+import { createOrgWallet, orgCall, type Org } from '../helpers/org.js';
 import { stasFormatTemplate } from '../helpers/stas-format-template.js';
 import { tempDir } from '../helpers/tmp.js';
+import { startPair, stopPair } from '../helpers/two-instances.js';
 import { until } from '../helpers/until.js';
 
-const setUp = setUpOrg;
 const call = orgCall;
 const wallet = createOrgWallet;
 
@@ -33,34 +32,7 @@ describe('tokens over the API, between two instances on one local chain', () => 
   before(async () => {
     const templates = tempDir();
     writeFileSync(path.join(templates, 'STAS-20.hex'), `${stasFormatTemplate('STAS-20')}\n`);
-    a = await setUp(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-a',
-        args: ['--mine-interval', '0', '--paymail-domain', 'a.test', '--token-templates', templates],
-      }),
-    );
-    b = await setUp(
-      await startHeadless({
-        dataDir: tempDir(),
-        password: 'pw-b',
-        args: [
-          '--network',
-          'remote',
-          '--remote-url',
-          a.host.url,
-          '--sync-interval',
-          '1',
-          '--paymail-domain',
-          'b.test',
-          '--paymail-hosts',
-          `a.test=${a.host.url}`,
-          '--token-templates',
-          templates,
-        ],
-      }),
-    );
-    assert.equal((await call(a, 'POST', '/v1/paymailHosts', { body: { domain: 'b.test', url: b.host.url } })).status, 200);
+    ({ a, b } = await startPair({ args: ['--token-templates', templates], paymailBetween: true }));
     alice = await wallet(a, { walletTitle: 'Alice', paymail: 'alice', paymailActivate: true });
     bob = await wallet(b, { walletTitle: 'Bob', paymail: 'bob', paymailActivate: true });
     await fund(a, a, alice, 300_000);
@@ -73,10 +45,7 @@ describe('tokens over the API, between two instances on one local chain', () => 
       30_000,
     );
   });
-  after(async () => {
-    await b?.host.stop();
-    await a?.host.stop();
-  });
+  after(() => stopPair(a, b));
 
   it('issues a KST-20 token, shows it under both token routes, sends part to another instance’s paymail, which proves it and sends some back', async () => {
     const issued = await call(a, 'POST', '/api/v1/issue', {

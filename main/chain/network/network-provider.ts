@@ -14,6 +14,9 @@ import type {
 import { classifyArc } from './classify.js';
 import { headerFromWoc, UntrustedHeader } from './woc-header.js';
 import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
+import { silentLogger, type Logger } from '../../log/logger.js';
+import { DEFAULT_FEE_POLICY } from '../policy.js';
+import { isDustLimit, MAX_DUST_LIMIT, readMiningFee, readUsdRate } from './answers.js';
 
 export interface NetworkConfig {
   /** mainnet, testnet, or remote (another Keystead's local node). */
@@ -23,8 +26,11 @@ export interface NetworkConfig {
   /** WhatsOnChain base including the network, e.g. https://api.whatsonchain.com/v1/bsv/main */
   wocUrl: string;
   wocApiKey?: string;
+  /** Satoshis; a whole number from 0 to MAX_DUST_LIMIT (1 if not given). */
   dustLimit?: number;
   http?: Partial<HttpOptions>;
+  /** Where refused answers are reported (silent if not given). */
+  logger?: Logger;
   /** remote: the other Keystead's development routes (faucet, mining), under its /chain/dev. */
   devUrl?: string;
 }
@@ -56,10 +62,17 @@ export class NetworkProvider implements ChainProvider {
   readonly network: string;
   readonly describe: string;
   private readonly http: HttpOptions;
+  /** The last fee policy ARC answered that passed every check; a refused answer never replaces it. */
   private policyCache: { at: number; policy: FeePolicy } | null = null;
+  private readonly dustLimit: number;
+  private readonly logger: Logger;
   readonly dev?: DevChain;
 
   constructor(private readonly cfg: NetworkConfig) {
+    if (cfg.dustLimit !== undefined && !isDustLimit(cfg.dustLimit))
+      throw new RangeError(`dustLimit must be a whole number of satoshis from 0 to ${MAX_DUST_LIMIT}`);
+    this.dustLimit = cfg.dustLimit ?? 1;
+    this.logger = cfg.logger ?? silentLogger();
     this.network = cfg.network;
     this.describe = `ARC ${cfg.arcUrl} + WhatsOnChain ${cfg.wocUrl}`;
     this.http = { ...DEFAULT_HTTP, ...cfg.http };
@@ -211,19 +224,36 @@ export class NetworkProvider implements ChainProvider {
     return { height: b.blocks, hash: b.bestblockhash };
   }
 
+  /**
+   * ARC's mining fee, cached 10 minutes. An answer that fails `readMiningFee` (a wrong type, fractional or
+   * absurd bytes, a rate above 1 satoshi per byte) is refused and logged: the last good policy stays in use,
+   * or the default (1 satoshi per 1,000 bytes) before there is one. An unreachable ARC is still an error.
+   */
   async getFeePolicy(): Promise<FeePolicy> {
     if (this.policyCache && Date.now() - this.policyCache.at < 10 * 60_000) return this.policyCache.policy;
     const r = await httpRequest(`${this.cfg.arcUrl}/v1/policy`, { headers: this.arcHeaders() }, this.http);
-    const fee = (r.body as { policy?: { miningFee?: { satoshis: number; bytes: number } } })?.policy?.miningFee;
-    if (r.status !== 200 || !fee || !(fee.bytes > 0)) throw new ProviderError(`ARC policy answered HTTP ${r.status} without a mining fee`);
-    const policy = { satoshis: fee.satoshis, bytes: fee.bytes, dustLimit: this.cfg.dustLimit ?? 1 };
+    if (r.status !== 200) throw new ProviderError(`ARC policy answered HTTP ${r.status}`);
+    const fee = readMiningFee(r.body);
+    if (!fee.ok) {
+      const kept = this.policyCache?.policy ?? { ...DEFAULT_FEE_POLICY, dustLimit: this.dustLimit };
+      this.logger.warn(
+        { provider: 'ARC', kept: { satoshis: kept.satoshis, bytes: kept.bytes } },
+        `refused ARC's fee policy: ${fee.reason}; keeping ${this.policyCache ? 'the last good policy' : 'the default policy'}`,
+      );
+      return kept;
+    }
+    const policy = { ...fee.value, dustLimit: this.dustLimit };
     this.policyCache = { at: Date.now(), policy };
     return policy;
   }
 
+  /** WhatsOnChain's USD rate, or null when the answer is not a plausible one (refused and logged). */
   async getUsdRate(): Promise<ExchangeRate | null> {
-    const b = (await this.wocOk('/exchangerate')) as { currency?: string; rate?: number; time?: number };
-    if (typeof b.rate !== 'number') return null;
-    return { currency: 'USD', rate: b.rate, source: 'whatsonchain', time: new Date((b.time ?? Date.now() / 1000) * 1000).toISOString() };
+    const rate = readUsdRate(await this.wocOk('/exchangerate'), Date.now());
+    if (!rate.ok) {
+      this.logger.warn({ provider: 'WhatsOnChain' }, `refused WhatsOnChain's USD rate: ${rate.reason}`);
+      return null;
+    }
+    return { currency: 'USD', rate: rate.value.rate, source: 'whatsonchain', time: rate.value.time };
   }
 }

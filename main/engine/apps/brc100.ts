@@ -14,6 +14,7 @@ import { permitOf } from './permissions/permit.js';
 import { RootKeys } from './root-key.js';
 import type { Brc100Services } from './services.js';
 import { invalidOperation, invalidParameter, notImplemented, unauthorized, WalletErr } from './werr.js';
+import { isWalletPaymentProtocol } from './permissions/scope.js';
 
 /** Calls that reveal key material or put the wallet's name to something: written to the audit trail with the app. */
 const AUDITED = new Set<WalletMethod>(['revealCounterpartyKeyLinkage', 'revealSpecificKeyLinkage', 'decrypt', 'createSignature']);
@@ -242,7 +243,12 @@ export class Brc100Host {
         const data = a.optionalBytes(args, 'data');
         const hashToDirectlySign = a.optionalBytes(args, 'hashToDirectlySign', 32);
         if (!data && !hashToDirectlySign) throw invalidParameter('data', 'given (or hashToDirectlySign)');
-        return wallet.createSignature({ ...key(), counterparty: a.counterparty(args, 'anyone'), data, hashToDirectlySign });
+        const spec = key();
+        if (isWalletPaymentProtocol(spec.protocolID[1]))
+          throw unauthorized(
+            'The wallet payment protocol (BRC-29) signs only for the wallet: its keys hold the coins paid into it. Spend them with createAction.',
+          );
+        return wallet.createSignature({ ...spec, counterparty: a.counterparty(args, 'anyone'), data, hashToDirectlySign });
       }
       case 'verifySignature': {
         const data = a.optionalBytes(args, 'data');

@@ -2,6 +2,7 @@ import { Hash, Utils, type Transaction } from '@bsv/sdk';
 import type { Logger } from '../../log/logger.js';
 import type { OrdinalOutput, OrdinalValidity } from '../../store/repos/ordinals.js';
 import type { CoreServices, Repos } from '../context.js';
+import { ownFee } from '../sync/own-fee.js';
 import type { SideBooks } from '../sync/wallet-sync.js';
 import { addressOfPkh, parseOrdOutput } from './envelope.js';
 import type { OrdinalsIndex } from './ordinals-index.js';
@@ -126,7 +127,11 @@ export class OrdinalBooks implements SideBooks {
    */
   private historyRows(tx: Transaction, txid: string, height: number | null, touched: Set<number>, spent: (OrdinalOutput | null)[]): void {
     const { repos, now } = this.services;
-    const fee = this.feeOf(tx, spent);
+    const fee = ownFee(
+      this.services.repos,
+      tx,
+      spent.map((s) => s?.satoshis ?? null),
+    );
     for (const walletRow of touched) {
       const out = spent.some((o) => o?.walletRow === walletRow);
       const existing = repos.walletTxs.row(walletRow, txid);
@@ -162,23 +167,6 @@ export class OrdinalBooks implements SideBooks {
         time: now(),
       });
     }
-  }
-
-  /** The network fee when every input is the organisation's (ordinals and coins), and who paid it. */
-  private feeOf(tx: Transaction, spent: (OrdinalOutput | null)[]): { fee: number; paidBy: 'wallet' | 'feeManager' } | null {
-    const { repos } = this.services;
-    const feeManager = repos.wallets?.feeManager()?.id;
-    let total = 0;
-    let paidBy: 'wallet' | 'feeManager' = 'wallet';
-    for (const [i, input] of tx.inputs.entries()) {
-      const ordinal = spent[i];
-      const coin = ordinal ? null : input.sourceTXID ? repos.walletUtxos.get(input.sourceTXID, input.sourceOutputIndex) : null;
-      if (!ordinal && !coin) return null;
-      if (coin && coin.walletRow === feeManager) paidBy = 'feeManager';
-      total += ordinal ? ordinal.satoshis : coin!.satoshis;
-    }
-    const fee = total - tx.outputs.reduce((n, o) => n + (o.satoshis ?? 0), 0);
-    return fee >= 0 ? { fee, paidBy } : null;
   }
 
   /** Whom a wallet sent ordinals to: the paymail or address its send named, else the first ordinal output not its own. */

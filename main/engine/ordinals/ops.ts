@@ -9,6 +9,7 @@ import { parseTransactionHex } from '../../chain/transaction-bytes.js';
 import type { OrdinalOutput } from '../../store/repos/ordinals.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { OpContext } from '../context.js';
+import type { ValueMoveIntent } from '../value-move.js';
 import { P2PKH_INPUT_BYTES, plainCoins, selectCoins } from '../payments/coin-select.js';
 import { SigningAccount } from '../payments/keyring.js';
 import { claimChangeAddress, currentFeePolicy } from '../payments/plan.js';
@@ -235,6 +236,8 @@ async function spendOrdinals(
     inputs: OrdinalInput[];
     outputs: (changeAddress: () => string) => { script: string; satoshis: number }[];
     tokenId: string;
+    /** What the policy counts: BSV-21 units, or one inscription. */
+    measure: NonNullable<ValueMoveIntent['measure']>;
     memo: string;
     counterparty: string;
   },
@@ -245,7 +248,7 @@ async function spendOrdinals(
   const own = repos.addresses.at(wallet.id, 1, 0)?.address ?? repos.addresses.at(wallet.id, 0, 0)!.address;
   const preview = move.outputs(() => own);
   return moveValue(services, {
-    intent: { kind: 'token-transfer', wallet, outputs: preview, tokenId: move.tokenId },
+    intent: { kind: 'token-transfer', wallet, outputs: preview, tokenId: move.tokenId, measure: move.measure },
     account,
     memo: move.memo,
     counterparty: move.counterparty,
@@ -342,6 +345,8 @@ export async function sendBsv21(ctx: Ctx, input: In<'sendBsv21'>): Promise<Out<'
     inputs: picked.map((row) => ({ kind: 'ordinal', row })),
     outputs: (changeAddress) => [transfer(dest.pkh, amount), ...(rest > 0n ? [transfer(pkhOf(changeAddress()), rest)] : [])],
     tokenId: input.tokenId,
+    // Units past 2^53 count as the largest exact number: a limit compares them as at least that.
+    measure: { asset: 'tokens', amount: amount > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(amount) },
     memo: `${input.amount} ${sym} (BSV-21)`,
     counterparty: dest.counterparty,
   });
@@ -393,6 +398,7 @@ export async function sendInscription(ctx: Ctx, input: In<'sendInscription'>): P
     inputs: [from],
     outputs: () => [{ script: `76a914${dest.pkh}88ac`, satoshis: 1 }],
     tokenId: input.outpoint,
+    measure: { asset: 'nfts', amount: 1 },
     memo: `Inscription ${input.outpoint}`,
     counterparty: dest.counterparty,
   });

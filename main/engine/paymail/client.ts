@@ -1,7 +1,9 @@
 import { resolveSrv } from 'node:dns/promises';
 import { guardedRequest, PAYMAIL_LIMITS, OutboundError, checkTarget, type OutboundLimits, type Resolver } from '../../net/guarded-http.js';
 import { DomainError } from '../../../shared/errors.js';
+import { cleanRemoteText } from '../../../shared/remote-text.js';
 import { parseBasicDestination, parseP2pDestination, type P2pDestination } from './destination-answer.js';
+import { PaymailVouches } from './vouched.js';
 
 /** BRFC ids of the capabilities Keystead uses. */
 export const CAP = {
@@ -35,6 +37,8 @@ export interface PaymailTransport {
 export class PaymailClient {
   private readonly capCache = new Map<string, { at: number; caps: Record<string, string | boolean> }>();
   private readonly limits: OutboundLimits;
+  /** The addresses this client's resolutions were answered with: what a payment's paymail is believed for (vouched.ts). */
+  readonly vouches = new PaymailVouches();
 
   constructor(
     private readonly hostMap: () => ReadonlyMap<string, string>,
@@ -60,7 +64,10 @@ export class PaymailClient {
       await checkTarget(url, { trusted: (origin) => origin === own, resolve: this.transport.resolve }, this.limits.timeoutMs);
     } catch (err) {
       if (err instanceof OutboundError)
-        throw new DomainError('PAYMAIL_FAILED', `${domain}'s paymail service points at ${destinationHost(url)}: ${err.message}.`);
+        throw new DomainError(
+          'PAYMAIL_FAILED',
+          cleanRemoteText(`${domain}'s paymail service points at ${destinationHost(url)}: ${err.message}.`, 500),
+        );
       throw err;
     }
   }
@@ -123,7 +130,12 @@ export class PaymailClient {
     if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} does not offer P2P payment destinations.`);
     const body = opts.token ? { satoshis, token: { tokenId: opts.token.tokenId, protocol: opts.token.protocol } } : { satoshis };
     const r = await this.call(url, 'POST', body, `${paymail} refused a payment destination`);
-    return parseP2pDestination(r, satoshis, `${paymail} (host ${destinationHost(url)})`);
+    const dest = parseP2pDestination(r, satoshis, `${paymail} (host ${destinationHost(url)})`);
+    this.vouches.record(
+      paymail,
+      dest.outputs.map((o) => o.script),
+    );
+    return dest;
   }
 
   /** Basic address resolution: the host's answer must be one standard P2PKH output script. */
@@ -134,7 +146,9 @@ export class PaymailClient {
     const url = await this.endpoint(paymail, CAP.paymentDestination);
     if (!url) throw new DomainError('PAYMAIL_FAILED', `${paymail} offers no payment destination.`);
     const r = await this.call(url, 'POST', request, `${paymail} refused a payment destination`);
-    return parseBasicDestination(r, `${paymail} (host ${destinationHost(url)})`);
+    const script = parseBasicDestination(r, `${paymail} (host ${destinationHost(url)})`);
+    this.vouches.record(paymail, [script]);
+    return script;
   }
 
   async pki(paymail: string): Promise<string> {
@@ -188,11 +202,12 @@ export class PaymailClient {
       // Only a request Keystead refused to send is a definite failure; an unusable answer (too large, not
       // JSON, cut off) may come from a host that acted on the request, so its outcome stays open.
       const definite = err.kind === 'address' || err.kind === 'url';
-      throw new DomainError('PAYMAIL_FAILED', `${failure}: ${err.message}`, { definite });
+      throw new DomainError('PAYMAIL_FAILED', cleanRemoteText(`${failure}: ${err.message}`, 500), { definite });
     }
     if (r.status >= 400) {
       const said = (r.body as { message?: unknown } | null)?.message;
-      const msg = typeof said === 'string' ? said.slice(0, 300) : `HTTP ${r.status}`;
+      // The host's words reach history, the API and a terminal: one inert line (SECURITY.md, counterparty text).
+      const msg = (typeof said === 'string' && cleanRemoteText(said, 300)) || `HTTP ${r.status}`;
       // A 4xx is the host's definite answer; anything else (unreachable, 5xx) leaves the outcome open.
       throw new DomainError(r.status === 404 ? 'NOT_FOUND' : 'PAYMAIL_FAILED', `${failure}: ${msg}`, { definite: r.status < 500 });
     }

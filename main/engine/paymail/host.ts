@@ -14,6 +14,7 @@ import { addCost, NO_COST, scriptCost } from '../../chain/script-cost.js';
 import { paysIssuedOutput, tokenRequestOf } from './ref-payment.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 import { basicDestinationBody, p2pDestinationBody, receiveBeefBody, receiveTransactionBody } from '../../../shared/routes/paymail.js';
+import { cleanRemoteText } from '../../../shared/remote-text.js';
 
 /** A paymail protocol failure, answered as `{code, message}` with its HTTP status (the protocol's shape). */
 export class PaymailError extends Error {
@@ -28,6 +29,10 @@ export class PaymailError extends Error {
 
 /** How long a P2P destination (its reference and outputs) may be paid. */
 export const REFERENCE_TTL_MS = 30 * 60_000;
+
+/** The longest note and sender name a payer's metadata may leave in history (cut there, after cleaning). */
+export const NOTE_LENGTH = 500;
+export const SENDER_LENGTH = 200;
 
 /** Destinations one alias hands out per minute (and at once): anyone who can reach the host may ask. */
 export const DESTINATIONS_PER_MINUTE = 60;
@@ -259,7 +264,8 @@ export class PaymailHost {
     }
     const sender = await this.senderOf(meta);
     this.services.sync.applyTransaction(tx, txid, null);
-    const note = typeof meta.note === 'string' ? meta.note.slice(0, 500) : null;
+    // A stranger's words, as history and the CLI will show them: one inert line (SECURITY.md, counterparty text).
+    const note = typeof meta.note === 'string' ? cleanRemoteText(meta.note, NOTE_LENGTH) || null : null;
     this.services.repos.walletTxs.annotate(w.id, txid, note, sender);
     return { txid, note: 'Payment received. Thank you.' };
   }
@@ -289,7 +295,7 @@ export class PaymailHost {
    * theirs. Anything short of that is recorded as unverified.
    */
   private async senderOf(meta: { sender?: unknown; pubkey?: unknown; signature?: unknown }): Promise<string | null> {
-    const sender = typeof meta.sender === 'string' && meta.sender.trim() ? meta.sender.trim().toLowerCase().slice(0, 200) : null;
+    const sender = typeof meta.sender === 'string' ? cleanRemoteText(meta.sender.toLowerCase(), SENDER_LENGTH) || null : null;
     const signed = typeof meta.signature === 'string' && meta.signature !== '';
     if (!sender) return null;
     if (!signed || !/^[^@\s]+@[^@\s]+$/.test(sender)) return `${sender} (unverified)`;

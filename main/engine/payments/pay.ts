@@ -9,7 +9,7 @@ import type { AuditServices } from '../audit/services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { currentFeePolicy } from './plan.js';
 import { plannedPayment, recordValueMove, sendRecordedMove } from './value-flow.js';
-import { assertReviewed } from './review.js';
+import { assertReviewed, reviewedOf } from './review.js';
 import { recordSuccessInside } from '../audit/audit-log.js';
 
 type PayInput = ParsedInputOf<typeof OPERATIONS.pay>;
@@ -39,13 +39,7 @@ export async function pay(ctx: OpContext<PaymentServices & AuditServices>, input
   const caller = callerOf(ctx);
   const { services } = ctx;
   // A reviewed payment is checked before anything else: what is signed is what was reviewed.
-  if (input.reviewId)
-    assertReviewed(input.reviewId, {
-      walletID: (await resolveWallet(ctx, input.walletId)).walletId,
-      outputs: input.outputs,
-      peer: input.peer,
-      peerData: input.peerData,
-    });
+  if (input.reviewId) assertReviewed(input.reviewId, reviewedOf((await resolveWallet(ctx, input.walletId)).walletId, input));
   const key = input.idempotencyKey;
   if (key) {
     const claim = services.repos.payments.claimKey(caller.uid, key, services.now(), requestHash(input));

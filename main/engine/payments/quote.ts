@@ -8,7 +8,7 @@ import type { OpContext } from '../context.js';
 import type { PaymentServices } from './services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { chooseCoins, currentFeePolicy } from './plan.js';
-import { reviewIdOf } from './review.js';
+import { reviewedOf, reviewIdOf } from './review.js';
 
 /** Exact (no floating point): 1234 → "0.00001234 BSV". */
 const sats = (n: number) => `${amountText(n, 'BSV')} BSV`;
@@ -41,7 +41,7 @@ export async function quotePayment(
     available,
     rate: usd ? { currency: 'USD', rate: usd.rate } : null,
     // Pay given this id pays exactly these recipients from this wallet, or refuses.
-    reviewId: reviewIdOf({ walletID: wallet.walletId, outputs, peer: input.peer, peerData: input.peerData }),
+    reviewId: reviewIdOf(reviewedOf(wallet.walletId, input)),
   };
   try {
     const choice = chooseCoins(services, wallet, outputs, policy);

@@ -19,8 +19,20 @@ export async function resolveUri(
   input: ParsedInputOf<typeof OPERATIONS.resolveUri>,
 ): Promise<OutputOf<typeof OPERATIONS.resolveUri>> {
   const parsed = parsePaymentUri(input.uri);
-  const satoshis = parsed.satoshis ?? input.amount ?? null;
   const target = parsed.kind === 'paymail' ? parsed.paymail : parsed.address;
+  // The URI's amount and the caller's must agree: neither silently overrides the other.
+  if (
+    parsed.satoshis !== undefined &&
+    parsed.satoshis !== null &&
+    input.amount !== undefined &&
+    input.amount !== null &&
+    parsed.satoshis !== input.amount
+  )
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `amount: the URI asks for ${parsed.satoshis} satoshis and the request says ${input.amount}; send one amount, or the same in both`,
+    );
+  const satoshis = parsed.satoshis ?? input.amount ?? null;
   if (satoshis === null || satoshis <= 0)
     throw new DomainError('VALIDATION_FAILED', `amount: say how many satoshis to send to ${target} (in the URI or as amount)`);
   const memo = parsed.purpose ?? `Send to ${target}`;

@@ -11,6 +11,7 @@ import { identityPubKeyHex } from '../wallets/identity-key.js';
 import type { PaymentServices } from './services.js';
 import { chainSees, completeAttempt } from './settle.js';
 import { beefOf } from '../paymail/beef.js';
+import { cleanRemoteText, txidOf } from '../../../shared/remote-text.js';
 
 /**
  * A signed transaction on its way out, whatever built it (a payment, a token issue or transfer): it is
@@ -81,7 +82,7 @@ export async function sendSubmission(services: PaymentServices, s: Submission): 
 
 type Delivery =
   | { kind: 'broadcast' }
-  | { kind: 'delivered'; peerTxid: string }
+  | { kind: 'delivered'; peerTxid: string | null }
   | { kind: 'refused-by-chain'; error: DomainError; reason: string }
   | { kind: 'refused-by-receiver'; error: DomainError; reason: string }
   | { kind: 'unclear'; error: DomainError };
@@ -101,7 +102,14 @@ async function deliver(services: PaymentServices, s: Submission): Promise<Delive
       const answer = beef
         ? await services.paymail.deliver(s.delivery.beefPeer!, { beef, reference: s.delivery.reference, metadata })
         : await services.paymail.deliver(s.delivery.peer, { hex: s.tx.toHex(), reference: s.delivery.reference, metadata });
-      return { kind: 'delivered', peerTxid: answer.txid };
+      // The receiver's txid is kept and shown only if it is one (64 hex digits); anything else it said is not.
+      const peerTxid = txidOf(answer.txid);
+      if (peerTxid === null)
+        services.logger.warn(
+          { txid, answered: cleanRemoteText(answer.txid, 80), answeredLength: answer.txid.length },
+          'the P2P receiver answered something that is not a txid; it is ignored',
+        );
+      return { kind: 'delivered', peerTxid };
     } catch (err) {
       // Anything but the receiver's clear refusal leaves the outcome open: it may have the transaction.
       if (err instanceof DomainError && err.details.definite === true)

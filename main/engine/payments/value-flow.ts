@@ -7,6 +7,7 @@ import type { SigningAccount } from './keyring.js';
 import { buildTransaction, changeAddressesOf, planAndReserve, type PaymentOutput, type Plan } from './plan.js';
 import type { PaymentServices } from './services.js';
 import { recordSubmission, sendSubmission, type Submission } from './submit.js';
+import { leavingOutputs, paymailOf } from '../policies/authorise.js';
 
 /**
  * The one way value leaves a wallet: a payment, a token's contract and issue, a token transfer, merge or
@@ -82,9 +83,10 @@ export async function moveValue<R extends Reservation>(services: PaymentServices
 export async function recordValueMove<R extends Reservation>(services: PaymentServices, move: ValueMove<R>): Promise<RecordedMove<R>> {
   // The policy's check and the reservation are one database transaction: a limit's window and the coins are
   // taken together, and a refusal (or a move sent for approval) reserves nothing.
+  const counterparty = move.intent.counterparty ?? move.counterparty;
+  const intent = { ...move.intent, counterparty, paymailVouched: paymailVouched(services, move.intent, counterparty) };
   const held = services.db.transaction(() => {
-    const ticket =
-      services.authoriseValueMove({ ...move.intent, counterparty: move.intent.counterparty ?? move.counterparty }) ?? undefined;
+    const ticket = services.authoriseValueMove(intent) ?? undefined;
     return ticket?.awaiting ? { ticket, reservation: null } : { ticket, reservation: move.reserve() };
   })();
   if (!held.reservation) throw held.ticket!.awaiting!;
@@ -101,6 +103,17 @@ export async function recordValueMove<R extends Reservation>(services: PaymentSe
     });
     throw err;
   }
+}
+
+/**
+ * Whether the paymail a move names vouched for where it pays: its host gave this engine the address of every
+ * output leaving the wallet when the engine resolved it (paymail/vouched.ts). A caller's label alone is not.
+ */
+function paymailVouched(services: PaymentServices, intent: ValueMoveIntent, counterparty: string | null): boolean {
+  const paymail = paymailOf(counterparty);
+  if (!paymail || !services.paymail) return false;
+  const addresses = leavingOutputs(services, intent).map((o) => o.address);
+  return addresses.every((a): a is string => a !== null) && services.paymail.vouches.vouches(paymail, addresses);
 }
 
 /** Sends a recorded move (P2P or broadcast) and follows it; a failure here leaves its coins reserved until it settles. */

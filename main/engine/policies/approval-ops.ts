@@ -123,31 +123,121 @@ function confirmVoter(ctx: OpContext<PolicyServices>, who: Caller, otp: string |
   checkSecondFactor(ctx.services, factor, otp, ctx.meta.clientId, { allowRecovery: false });
 }
 
-async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { walletPassword?: string }): Promise<void> {
+/** Requests this process is carrying out now: one `sending` that is not here was cut off (a crash). */
+const carrying = new Set<string>();
+
+/** The CONFLICT a call answers when another call has the request already (claimed it, or holds its idempotency key). */
+const IN_PROGRESS = 'This approved payment is already being carried out; its outcome will be settled. Wait for it, then look again.';
+
+/** pay's answer (and a batch item's) to a second call under the idempotency key of a payment still in progress. */
+const keyInProgress = (err: unknown) => err instanceof DomainError && err.code === 'CONFLICT' && /still in progress/.test(err.message);
+
+/**
+ * Ends the claim of a request (sending → `state`). Sent: counted as moved from now on, whichever of its moves
+ * paid the reviewed outputs. Failed: nothing moved, its place in the windows is given back (unless `keep`).
+ * Approved again: it keeps its place while it waits.
+ */
+function ended(
+  services: PolicyServices,
+  id: string,
+  state: 'sent' | 'failed' | 'approved',
+  extra: { txid?: string; error?: string } = {},
+  keep = false,
+): boolean {
+  const moved = services.db.transaction(() => {
+    if (!services.repos.approvals.transition(id, 'sending', state, state === 'approved' ? null : services.now(), extra)) return false;
+    if (state === 'sent') services.repos.policies.holdApproval(id);
+    if (state === 'failed' && !keep) services.repos.policies.releaseApproval(id);
+    return true;
+  })();
+  if (moved) services.events.publish('approval', { approvalId: id, state }, { kind: 'everyone' });
+  return moved;
+}
+
+/**
+ * A request claimed (`sending`) whose call is gone, or whose operation failed: it follows the payment its
+ * operation recorded. Sent (delivered, or the chain has it): `sent`, never failed. Still open: it stays
+ * `sending` until the payment settles (settleSendingApprovals). Nothing recorded: `approved` again, to be sent
+ * (or carried out on the next try) — unless its operation keeps no idempotency key and its coins were
+ * reserved, when whether it was signed cannot be told: it ends `failed` and keeps its place in the windows.
+ */
+function follow(services: PolicyServices, row: ApprovalRow): void {
+  const paid = services.repos.approvals.payment(row.id);
+  if (paid.outcome === 'sent') ended(services, row.id, 'sent', paid.txid ? { txid: paid.txid } : {});
+  else if (paid.outcome === 'open') return;
+  else if (keyed(row) || !services.repos.approvals.moveReserved(row.id)) ended(services, row.id, 'approved');
+  else
+    ended(
+      services,
+      row.id,
+      'failed',
+      {
+        error:
+          'Keystead stopped while carrying this out and cannot tell whether it was sent; it still counts in the limits. Check the wallet’s history before asking again.',
+      },
+      true,
+    );
+}
+
+/** Operations whose payments are found by the idempotency key the request runs under (pay, invoices, batches). */
+const KEYED = new Set(['pay', 'payInvoice', 'send']);
+const keyed = (row: ApprovalRow) => KEYED.has(row.operation);
+
+/**
+ * Requests left `sending` (a crash cut off the call carrying them out, or their payment was still open):
+ * each follows its payment (follow). Run with the payments' settlement, at start and then every few seconds.
+ */
+export function settleSendingApprovals(services: PolicyServices): void {
+  for (const row of services.repos.approvals.list('sending')) {
+    if (carrying.has(row.id)) continue;
+    try {
+      follow(services, row);
+    } catch (err) {
+      services.logger.error(
+        { approvalId: row.id, err: (err as Error).message },
+        'settling an approved payment failed; it is tried again later',
+      );
+    }
+  }
+}
+
+/**
+ * Carries out an approved request once. False when another call claimed it first (nothing ran here). Only
+ * the call that moves it from approved to sending runs it: a second one (a double click, the initiator's
+ * send racing the last vote) never runs the operation again nor ends the request.
+ */
+async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { walletPassword?: string }): Promise<boolean> {
   // An app's action waits, approved, for the app to ask for it again (see isAppAction): nothing runs here.
-  if (isAppAction(row.operation)) return;
+  if (isAppAction(row.operation)) return true;
+  if (!services.repos.approvals.claim(row.id)) return false;
+  carrying.add(row.id);
   try {
     const { txid } = await services.runApproved(row, secrets);
-    services.db.transaction(() => {
-      services.repos.approvals.transition(row.id, 'approved', 'sent', services.now(), txid ? { txid } : {});
-      // Counted as moved from now on, whichever of its moves paid the reviewed outputs.
-      services.repos.policies.holdApproval(row.id);
-    })();
-    services.events.publish('approval', { approvalId: row.id, state: 'sent' }, { kind: 'everyone' });
+    ended(services, row.id, 'sent', txid ? { txid } : {});
+    return true;
   } catch (err) {
     // A wallet that needs its password waits, approved, for its initiator to send it (the password is never
     // stored); a wrong password is the sender's to correct, not the approval's end.
     const locked = err instanceof DomainError && ['WALLET_LOCKED', 'PASSWORD_REQUIRED', 'WRONG_PASSWORD'].includes(err.code);
-    if (locked && secrets.walletPassword) throw err;
-    if (locked) return;
+    if (locked) {
+      ended(services, row.id, 'approved');
+      if (secrets.walletPassword) throw err;
+      return true;
+    }
+    // Another call holds its idempotency key: the payment is in progress there and this one is no failure.
+    if (keyInProgress(err)) throw new DomainError('CONFLICT', IN_PROGRESS);
+    // What the operation recorded decides: a payment it stored is followed (sent, or settled later), never failed.
+    if (services.repos.approvals.payment(row.id).outcome !== 'none') {
+      follow(services, services.repos.approvals.byId(row.id)!);
+      return true;
+    }
     const message = err instanceof DomainError ? err.message : 'Keystead could not send it (the error was logged).';
     if (!(err instanceof DomainError))
       services.logger.error({ approvalId: row.id, err: (err as Error).message }, 'an approved payment failed');
-    services.db.transaction(() => {
-      services.repos.approvals.transition(row.id, 'approved', 'failed', services.now(), { error: message });
-      services.repos.policies.releaseApproval(row.id);
-    })();
-    services.events.publish('approval', { approvalId: row.id, state: 'failed' }, { kind: 'everyone' });
+    ended(services, row.id, 'failed', { error: message });
+    return true;
+  } finally {
+    carrying.delete(row.id);
   }
 }
 
@@ -172,7 +262,12 @@ export async function approvePayment(
     return approvals >= row.needed && services.repos.approvals.transition(row.id, 'awaiting_approval', 'approved', now);
   })();
   services.events.publish('approval', { approvalId: row.id, state: last ? 'approved' : 'awaiting_approval' }, { kind: 'everyone' });
-  if (last) await carryOut(services, services.repos.approvals.byId(row.id)!, {});
+  // The initiator's sendApproved may claim it first (it is approved from the vote's commit): the vote stands,
+  // and the answer shows the request as that call left it.
+  if (last)
+    await carryOut(services, services.repos.approvals.byId(row.id)!, {}).catch((err: unknown) => {
+      if (!(err instanceof DomainError && err.message === IN_PROGRESS)) throw err;
+    });
   return output(services, services.repos.approvals.byId(row.id)!, who);
 }
 
@@ -231,11 +326,16 @@ export async function sendApproved(
   const who = callerOf(ctx);
   const row = load(services, input.approvalId, who);
   if (row.initiatorUid !== who.uid) throw new DomainError('FORBIDDEN', 'Only who asked for this payment may send it.');
+  if (row.state === 'sending') throw new DomainError('CONFLICT', IN_PROGRESS);
   if (row.state !== 'approved')
     throw new DomainError('CONFLICT', `This payment is ${row.state.replace('_', ' ')}; only an approved one waiting to be sent can be.`);
   if (isAppAction(row.operation))
     throw new DomainError('CONFLICT', 'This is an app’s action: the app sends it when it asks for the same action again.');
-  await carryOut(services, row, { walletPassword: input.walletPassword });
+  if (!(await carryOut(services, row, { walletPassword: input.walletPassword }))) {
+    const now = services.repos.approvals.byId(row.id)!.state;
+    if (now === 'sending') throw new DomainError('CONFLICT', IN_PROGRESS);
+    throw new DomainError('CONFLICT', `This payment is ${now.replace('_', ' ')}; only an approved one waiting to be sent can be.`);
+  }
   return output(services, services.repos.approvals.byId(row.id)!, who);
 }
 

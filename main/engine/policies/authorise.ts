@@ -6,6 +6,7 @@ import { holderAddressOf, p2pkhAddressOf } from '../../chain/script.js';
 import { callScope, type CallScope } from '../context.js';
 import type { ValueMoveIntent, ValueMoveTicket } from '../value-move.js';
 import { payeeFor } from '../payees/book.js';
+import { rateForPolicy } from '../rates/guard.js';
 import { assetKey, evaluate, type Destination, type MoveFacts } from './evaluate.js';
 import { approvalExpiryMs } from './settings.js';
 import type { PolicyServices } from './services.js';
@@ -32,8 +33,8 @@ function needsStoredSecret(input: unknown): boolean {
   return typeof i.privateKey === 'string' || typeof i.secretKey === 'string';
 }
 
-/** The paymail a move pays, when its counterparty is one (`alias@domain`, or a `payto:`/URI naming one). */
-function paymailOf(counterparty: string | null | undefined): string | null {
+/** The paymail a move's counterparty names, when it is one (`alias@domain`, or a `payto:`/URI naming one). */
+export function paymailOf(counterparty: string | null | undefined): string | null {
   if (!counterparty) return null;
   const bare = counterparty
     .replace(/^(payto|bitcoin|pay):/i, '')
@@ -65,7 +66,7 @@ export class PolicyCache {
  * The outputs of a move that leave its wallet, with the address each pays (null for data). What stays in the
  * wallet (a token transfer's change back to it) moves nothing: only what leaves counts and is reviewed.
  */
-export function leavingOutputs(services: Pick<PolicyServices, 'repos'>, move: ValueMoveIntent) {
+export function leavingOutputs(services: { repos: Pick<PolicyServices['repos'], 'addresses'> }, move: ValueMoveIntent) {
   return move.outputs
     .map((o) => ({ script: o.script, satoshis: o.satoshis, address: p2pkhAddressOf(o.script) ?? holderAddressOf(o.script) }))
     .filter((o) => o.address === null || services.repos.addresses.owner(o.address)?.walletRow !== move.wallet.id);
@@ -73,13 +74,17 @@ export function leavingOutputs(services: Pick<PolicyServices, 'repos'>, move: Va
 
 export function factsOf(services: Pick<PolicyServices, 'repos'>, move: ValueMoveIntent, scope: CallScope | undefined): MoveFacts {
   const caller = scope?.caller ?? null;
-  const paymail = paymailOf(move.counterparty);
+  // A paymail counts only when its host vouched for the outputs (value-move.ts): else the caller's label.
+  const paymail = move.paymailVouched ? paymailOf(move.counterparty) : null;
   const leaving = leavingOutputs(services, move);
   const destinations: Destination[] = leaving.map((o) => ({ address: o.address, paymail }));
   const satoshis = leaving.reduce((s, o) => s + o.satoshis, 0);
   let asset: MoveFacts['asset'] = 'bsv';
   let amount = satoshis;
-  if (move.tokenId) {
+  if (move.measure) {
+    asset = move.measure.asset;
+    amount = move.measure.amount;
+  } else if (move.tokenId) {
     const token = services.repos.tokens.get(move.tokenId);
     const nft = token !== null && (token.supply === 1 || !token.splittable);
     asset = nft ? 'nfts' : 'tokens';
@@ -112,8 +117,9 @@ export function lookupsFor(services: Pick<PolicyServices, 'repos'>, facts: MoveF
           : 0
         : services.repos.policies.windowTotal({ asset, since, walletRow: facts.walletRow }),
     satoshisPerUnit: (currency: string) => {
-      const rate = services.repos.rates.get(currency.toUpperCase());
-      return rate && rate.rate > 0 ? 1e8 / rate.rate : null;
+      // A provider's rate older than an hour measures nothing: the limit fails closed (rates/guard.ts).
+      const rate = rateForPolicy(services.repos.rates, currency, now);
+      return rate ? 1e8 / rate.rate : null;
     },
   };
 }
@@ -158,16 +164,20 @@ export function createPolicyAuthoriser(
       const reviewed = scope.approval;
       const paymail = paymailOf(reviewed.counterparty);
       const leaving = leavingOutputs(services, move);
-      const same = paymail
-        ? paymailOf(move.counterparty) === paymail &&
+      // The reviewed outputs exactly; or, for a paymail, the same amounts to fresh scripts its host gave this
+      // engine when it resolved the paymail again (vouched), never scripts a caller merely labelled with it.
+      const same =
+        sameMultiset(
+          leaving.map((o) => `${o.script}:${o.satoshis}`),
+          reviewed.outputs.map((o) => `${o.script}:${o.satoshis}`),
+        ) ||
+        (paymail !== null &&
+          move.paymailVouched === true &&
+          paymailOf(move.counterparty) === paymail &&
           sameMultiset(
             leaving.map((o) => String(o.satoshis)),
             reviewed.outputs.map((o) => String(o.satoshis)),
-          )
-        : sameMultiset(
-            leaving.map((o) => `${o.script}:${o.satoshis}`),
-            reviewed.outputs.map((o) => `${o.script}:${o.satoshis}`),
-          );
+          ));
       if (!same)
         throw new DomainError(
           'APPROVAL_MISMATCH',

@@ -105,7 +105,16 @@ export function previewPolicy(
     input.tokenId && input.tokens !== undefined && input.outputs.length === 0 ? [{ script: '', satoshis: input.tokens }] : input.outputs;
   const facts: MoveFacts = factsOf(
     services,
-    { kind: 'payment', wallet: wallet as never, outputs, tokenId: input.tokenId ?? null, counterparty: input.paymail ?? null },
+    // The review shows what the caller just resolved: its paymail is believed here, and the pay itself believes
+    // it only for outputs that paymail's host vouched for (payments/value-flow.ts).
+    {
+      kind: 'payment',
+      wallet: wallet as never,
+      outputs,
+      tokenId: input.tokenId ?? null,
+      counterparty: input.paymail ?? null,
+      paymailVouched: true,
+    },
     { operation: 'previewPolicy', input: null, caller: ctx.caller, approval: null },
   );
   if (input.tokenId && input.tokens !== undefined) facts.amount = input.tokens;

@@ -5,6 +5,7 @@ import type { RateRow } from '../../store/repos/rates.js';
 import type { OpContext } from '../context.js';
 import type { RateServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
+import { judgeUsdRate } from './guard.js';
 
 /** How long a rate fetched from the network stays fresh. */
 export const RATE_TTL_MS = 5 * 60_000;
@@ -27,7 +28,15 @@ export async function refreshRates(services: RateServices): Promise<void> {
   try {
     const r = await services.chain.getUsdRate();
     if (r) {
-      services.repos.rates.set({ currency: 'USD', rate: r.rate, source: r.source, updatedAt: services.now() });
+      // The provider's answer is hostile like any input: implausible or too fast a move keeps the last good rate.
+      const now = services.now();
+      const verdict = r.currency === 'USD' ? judgeUsdRate(usd, r.rate, now) : { accept: false as const, reason: `it is in ${r.currency}` };
+      if (!verdict.accept) {
+        services.logger.warn({ source: r.source, kept: usd?.rate ?? null }, `refused the provider's USD rate: ${verdict.reason}`);
+        return;
+      }
+      if (verdict.note) services.logger.warn({ source: r.source }, verdict.note);
+      services.repos.rates.set({ currency: 'USD', rate: r.rate, source: r.source, updatedAt: now });
       if (r.rate !== usd?.rate) services.events.publish('rate', { currency: 'USD', rate: r.rate, source: r.source }, { kind: 'everyone' });
     }
   } catch {

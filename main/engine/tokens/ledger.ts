@@ -1,6 +1,7 @@
 import { Hash, Utils, type Transaction } from '@bsv/sdk';
 import { addressOfHash160 } from '../../chain/script.js';
 import type { CoreServices, Repos } from '../context.js';
+import { ownFee } from '../sync/own-fee.js';
 import type { SideBooks } from '../sync/wallet-sync.js';
 import type { TokenUtxo } from '../../store/repos/tokens.js';
 import type { TemplateRegistry } from '../token-templates/registry.js';
@@ -80,7 +81,11 @@ export class TokenLedger implements SideBooks {
     // shown, and reconciled with the chain like every other: one that vanishes is undone, tokens and all.
     // A sender's row gets the fee and who paid it, and whom it sent to; a receiver's, who sent (the key
     // that unlocked the tokens; a paymail sender's host names it instead).
-    const fee = this.feeOf(tx, spent);
+    const fee = ownFee(
+      this.services.repos,
+      tx,
+      spent.map((s) => s?.satoshis ?? null),
+    );
     for (const walletRow of touched) {
       const out = spent.some((u) => u?.walletRow === walletRow);
       const existing = repos.walletTxs.row(walletRow, txid);
@@ -137,26 +142,6 @@ export class TokenLedger implements SideBooks {
         time: fmTx.time,
       });
     return [...touched];
-  }
-
-  /**
-   * The network fee when every input is the organisation's (its token outputs and coins, the fee manager's
-   * included), and who paid it: the fee manager when one of its coins funded the transaction.
-   */
-  private feeOf(tx: Transaction, spent: (TokenUtxo | null)[]): { fee: number; paidBy: 'wallet' | 'feeManager' } | null {
-    const { repos } = this.services;
-    const feeManager = repos.wallets?.feeManager()?.id;
-    let total = 0;
-    let paidBy: 'wallet' | 'feeManager' = 'wallet';
-    for (const [i, input] of tx.inputs.entries()) {
-      const token = spent[i];
-      const coin = token ? null : input.sourceTXID ? repos.walletUtxos.get(input.sourceTXID, input.sourceOutputIndex) : null;
-      if (!token && !coin) return null;
-      if (coin && coin.walletRow === feeManager) paidBy = 'feeManager';
-      total += token ? token.satoshis : coin!.satoshis;
-    }
-    const fee = total - tx.outputs.reduce((n, o) => n + (o.satoshis ?? 0), 0);
-    return fee >= 0 ? { fee, paidBy } : null;
   }
 
   /**

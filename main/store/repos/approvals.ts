@@ -1,6 +1,14 @@
 import type { Db } from '../database.js';
 
-export type ApprovalState = 'awaiting_approval' | 'approved' | 'sent' | 'failed' | 'rejected' | 'expired' | 'cancelled';
+/** `sending`: approved and claimed by the one call carrying it out (or cut off there by a crash; see claim). */
+export type ApprovalState = 'awaiting_approval' | 'approved' | 'sending' | 'sent' | 'failed' | 'rejected' | 'expired' | 'cancelled';
+
+/**
+ * What became of the payments an approved request's operation recorded, found by the idempotency key it ran
+ * under (its id, or `send:<id>#<item>` for a batch's items): `sent` when one was delivered or the chain has
+ * it (txid), `open` while one awaits its outcome, `none` when nothing was recorded or what was failed.
+ */
+export type ApprovalPayment = { outcome: 'sent'; txid: string | null } | { outcome: 'open' } | { outcome: 'none' };
 
 export interface ApprovalRow {
   id: string;
@@ -90,6 +98,16 @@ export function createApprovalRepo(db: Db) {
   const move = db.prepare(
     'UPDATE approval_requests SET state = ?, decided_at = coalesce(?, decided_at), txid = coalesce(?, txid), error = ? WHERE id = ? AND state = ?',
   );
+  const claim = db.prepare("UPDATE approval_requests SET state = 'sending', error = NULL WHERE id = ? AND state = 'approved'");
+  const payments = db.prepare<[string], { key_state: string; response: string | null; attempt_state: string | null; txid: string | null }>(
+    `SELECT i.state AS key_state, i.response, p.state AS attempt_state, p.txid
+       FROM approval_requests a
+       JOIN idempotency i ON i.uid = a.initiator_uid
+        AND (i.key = a.id OR substr(i.key, 1, length(a.id) + 6) = 'send:' || a.id || '#')
+       LEFT JOIN payment_attempts p ON p.attempt = i.attempt
+      WHERE a.id = ?`,
+  );
+  const moveStates = db.prepare<[string], { state: string }>('SELECT state FROM value_moves WHERE approval_id = ?');
   const insertVote = db.prepare('INSERT OR IGNORE INTO approval_votes (request_id, voter_uid, vote, at) VALUES (?, ?, ?, ?)');
   const votes = db.prepare<[string], { voter_uid: string; vote: 'approve' | 'reject'; at: number }>(
     'SELECT voter_uid, vote, at FROM approval_votes WHERE request_id = ? ORDER BY at, voter_uid',
@@ -118,6 +136,35 @@ export function createApprovalRepo(db: Db) {
       extra: { txid?: string; error?: string } = {},
     ): boolean {
       return move.run(to, at, extra.txid ?? null, extra.error ?? null, id, from).changes === 1;
+    },
+    /**
+     * Claims an approved request for the one call that carries it out: approved → sending in one conditional
+     * UPDATE, in a transaction of its own. False when it was not approved (another call claimed it first).
+     */
+    claim(id: string): boolean {
+      return db.transaction(() => claim.run(id).changes === 1)();
+    },
+    /** What the request's operation recorded and what became of it (ApprovalPayment). */
+    payment(id: string): ApprovalPayment {
+      const rows = payments.all(id);
+      const sent = rows.find((r) => r.attempt_state === 'done' || r.attempt_state === 'pending' || (r.key_state === 'done' && r.response));
+      if (sent) {
+        let txid = sent.txid;
+        try {
+          const t = (JSON.parse(sent.response ?? '{}') as { txid?: unknown }).txid;
+          if (!txid && typeof t === 'string') txid = t;
+        } catch {
+          // the attempt's txid (if any) is enough
+        }
+        return { outcome: 'sent', txid };
+      }
+      if (rows.some((r) => r.attempt_state === 'sending' || r.attempt_state === 'unknown' || r.attempt_state === 'cancelling'))
+        return { outcome: 'open' };
+      return { outcome: 'none' };
+    },
+    /** Whether the request's move passed the policy's check as approved (its coins were reserved at least). */
+    moveReserved(id: string): boolean {
+      return moveStates.all(id).some((m) => m.state === 'held' || m.state === 'done');
     },
     /** One vote per person: false when this person has voted already. */
     vote(id: string, voterUid: string, vote: 'approve' | 'reject', at: number): boolean {

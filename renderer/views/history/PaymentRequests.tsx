@@ -8,7 +8,15 @@ import { useSession } from '../../state/store.js';
 import { reviewAmount, STATE_COLOR, STATE_LABEL, type Approval } from '../policies/approval-words.js';
 
 /** Requests that moved nothing (yet): a sent one is a transaction in the table below, so it is not repeated here. */
-const SHOWN: ReadonlySet<Approval['state']> = new Set(['awaiting_approval', 'approved', 'rejected', 'expired', 'cancelled', 'failed']);
+const SHOWN: ReadonlySet<Approval['state']> = new Set([
+  'awaiting_approval',
+  'approved',
+  'sending',
+  'rejected',
+  'expired',
+  'cancelled',
+  'failed',
+]);
 
 /** Where the reviewed payment goes: the paymail or URI paid, else its outputs' addresses. */
 function destinationOf(review: Approval['review']): string {

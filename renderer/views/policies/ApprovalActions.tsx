@@ -27,7 +27,13 @@ function Vote({ a, twoStep, onDone }: { a: Approval; twoStep: boolean; onDone: (
     withCode(async () => {
       const r = await call(OPS.approvePayment, { approvalId: a.approvalId, otp: otp.trim() || undefined });
       notifySuccess(
-        r.state === 'sent' ? 'Approved: the payment was sent.' : r.state === 'failed' ? 'Approved, but it failed.' : 'Approval recorded.',
+        r.state === 'sent'
+          ? 'Approved: the payment was sent.'
+          : r.state === 'sending'
+            ? 'Approved: the payment is being sent.'
+            : r.state === 'failed'
+              ? 'Approved, but it failed.'
+              : 'Approval recorded.',
       );
       onDone();
     }),
@@ -84,6 +90,7 @@ function Initiator({ a, onDone }: { a: Approval; onDone: () => void }) {
     const r = await call(OPS.sendApproved, { approvalId: a.approvalId, walletPassword });
     setWalletPassword('');
     if (r.state === 'sent') notifySuccess('The approved payment was sent.');
+    else if (r.state === 'sending') notifySuccess('The approved payment is being sent.');
     onDone();
   });
   if (a.state === 'awaiting_approval')

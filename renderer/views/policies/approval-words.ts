@@ -14,6 +14,7 @@ export function reviewAmount(review: Approval['review']): string {
 export const STATE_LABEL: Record<Approval['state'], string> = {
   awaiting_approval: 'awaiting approval',
   approved: 'approved',
+  sending: 'being sent',
   sent: 'sent',
   failed: 'failed',
   rejected: 'rejected',
@@ -24,6 +25,7 @@ export const STATE_LABEL: Record<Approval['state'], string> = {
 export const STATE_COLOR: Record<Approval['state'], string> = {
   awaiting_approval: 'yellow',
   approved: 'blue',
+  sending: 'cyan',
   sent: 'teal',
   failed: 'red',
   rejected: 'red',

@@ -1,6 +1,7 @@
 import { Hash, P2PKH, ProtoWallet, Utils, type PrivateKey, type Transaction } from '@bsv/sdk';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { cleanRemoteText } from '../../../../shared/remote-text.js';
 import { p2pkhAddressOf } from '../../../chain/script.js';
 import { ScriptVerifier } from '../../../chain/script-check.js';
 import { BadBeef, BEEF_SCRIPT_LIMIT_MS, BeefUncheckable, verifiedBeef } from '../../paymail/beef-check.js';
@@ -257,7 +258,8 @@ async function internalize(call: AppCall, note: (detail: string) => void): Promi
     repos.walletTxs.annotate(
       wallet.id,
       txid,
-      args.description.slice(0, 500),
+      // The app's words, shown in history and printed by the CLI: cleaned like every counterparty's text.
+      cleanRemoteText(args.description, 500),
       sender ? `BRC-29 from ${sender.paymentRemittance.senderIdentityKey}` : null,
     );
   }

@@ -17,6 +17,14 @@ export const isReservedBasket = (basket: string) => basket === 'default' || bask
 export const isReservedProtocol = (name: string) => name.startsWith('admin');
 
 /**
+ * BRC-29's protocol (`[2, '3241645161d8']`, "wallet payment"): its keys are the keys of the coins paid into the
+ * wallet by BRC-29 (payments/keyring.ts). An app may derive them (to pay by BRC-29, to check a payment) but
+ * never sign with them: a signature with one is a spend of a wallet coin past the payment policy and the app's
+ * spending authorisation. Compared as key derivation compares names (trimmed, lower case), at every level.
+ */
+export const isWalletPaymentProtocol = (name: string) => name.trim().toLowerCase() === '3241645161d8';
+
+/**
  * The subject of a grant of a protocol's privileged keys: `privileged:<name>`. A colon is in no BRC-43
  * protocol name, so no grant of a protocol's everyday keys can be mistaken for one of its privileged keys.
  */

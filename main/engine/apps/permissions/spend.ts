@@ -3,6 +3,7 @@ import type { AppRow } from '../../../store/repos/apps.js';
 import type { SpendHold, SpendRequest } from '../call.js';
 import type { AppPermissionServices } from '../services.js';
 import { invalidParameter, unauthorized } from '../werr.js';
+import { rateForPolicy } from '../../rates/guard.js';
 import { ask, permissionChanged, recordRequest, requestKey, stillAllowed } from './judge.js';
 
 /** The start of the calendar month (UTC) `now` falls in: authorisations are per month. */
@@ -12,10 +13,11 @@ export function monthStart(now: number): number {
 }
 
 /** The authorisation in satoshis: a currency amount at the latest rate the engine has; none: null. */
-export function limitSatoshis(services: Pick<AppPermissionServices, 'repos'>, limit: SpendLimit): number | null {
+export function limitSatoshis(services: Pick<AppPermissionServices, 'repos' | 'now'>, limit: SpendLimit): number | null {
   if ('satoshis' in limit) return limit.satoshis;
-  const rate = services.repos.rates.get(limit.currency);
-  if (!rate || !(rate.rate > 0)) return null;
+  // A provider's rate older than an hour measures nothing (rates/guard.ts): the authorisation fails closed.
+  const rate = rateForPolicy(services.repos.rates, limit.currency, services.now());
+  if (!rate) return null;
   return Math.floor((Number(limit.amount) * 1e8) / rate.rate);
 }
 
