@@ -321,8 +321,34 @@ describe('paymail requests reach only public addresses, or the exact origin an a
       () => new Map(),
       async () => [{ name: 'localhost.', port: internal.port, priority: 0, weight: 0 }],
     );
-    await assert.rejects(client.capabilities('srv.test'), refusedAs(/loopback/));
+    await assert.rejects(client.capabilities('srv.test'), refusedAs(/outside srv\.test/));
     assert.deepEqual(internal.hits, []);
+  });
+
+  it('follows a DNS SRV record only within the paymail domain: a forged answer naming another host is refused before any request', async () => {
+    const forged = (name: string) => async () => [
+      { name: 'pay.shop.test.', port: 443, priority: 20, weight: 0 },
+      { name, port: 443, priority: 10, weight: 0 },
+    ];
+    const resolved: string[] = [];
+    const resolve = async (host: string) => {
+      resolved.push(host);
+      return [{ address: '203.0.113.7', family: 4 }];
+    };
+    for (const name of ['pay.attacker.test.', 'shop.test.attacker.test', 'evilshop.test', 'attacker.test', 'SHOP.TEST.evil.test.']) {
+      const client = new PaymailClient(() => new Map(), forged(name), { resolve });
+      await assert.rejects(client.capabilities('shop.test'), refusedAs(/outside shop\.test.*map shop\.test/), name);
+      await assert.rejects(client.p2pDestination('bob@shop.test', 1000), refusedAs(/outside shop\.test/), name);
+    }
+    assert.deepEqual(resolved, [], 'no forged host was even looked up');
+    // The domain itself and its subdomains are followed (their certificates speak for the domain).
+    for (const name of ['shop.test.', 'paymail.shop.test.', 'WWW.Shop.Test']) {
+      const client = new PaymailClient(() => new Map(), forged(name));
+      assert.equal(await client.hostFor('shop.test'), `https://${name.replace(/\.$/, '').toLowerCase()}:443`);
+    }
+    // An admin's mapping is the way to trust a host elsewhere: DNS is not asked.
+    const mapped = new PaymailClient(() => new Map([['shop.test', 'https://pay.provider.test']]), forged('pay.attacker.test'));
+    assert.equal(await mapped.hostFor('shop.test'), 'https://pay.provider.test');
   });
 
   it('connects to the address it checked, never to a second DNS answer', async () => {

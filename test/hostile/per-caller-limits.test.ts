@@ -234,7 +234,7 @@ describe('API keys: only a password sign-in mints them; they show when they were
     assert.equal(await lastUsed(), new Date(clock.now).toISOString());
   });
 
-  it('an API key cannot create keys or rotate another key; it may rotate itself (engine)', async () => {
+  it('an API key cannot create keys, rotate another key or manage users; it may rotate itself (engine)', async () => {
     t = testEngine();
     const { engine } = t;
     const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
@@ -249,6 +249,17 @@ describe('API keys: only a password sign-in mints them; they show when they were
       (await engine.execute('listApiKeys', {}, admin, meta)).output.apiKeys.map((k) => k.label),
       ['a', 'b'],
     );
+    // Nor manage users: a key could make an admin with a password of its own choosing and sign in as them.
+    const org = { authToken: s.authToken, serviceId: s.serviceId };
+    const keyA = { ...viaA, serviceId: s.serviceId };
+    const users = () => engine.execute('listUsers', {}, org, meta).then((r) => r.output.users.map((u: { email: string }) => u.email));
+    const before = await users();
+    const mate = { email: 'mate@acme.io', password: 'a-password-of-mine', role: 'admin' };
+    await rejectsWith(engine.execute('createUser', mate, keyA, meta), 'SESSION_REQUIRED', /manage users/);
+    const operator = (await engine.execute('createUser', { ...mate, email: 'op@acme.io', role: 'operator' }, org, meta)).output;
+    await rejectsWith(engine.execute('updateUser', { userId: operator.uid, role: 'admin' }, keyA, meta), 'SESSION_REQUIRED');
+    await rejectsWith(engine.execute('deleteUser', { userId: operator.uid }, keyA, meta), 'SESSION_REQUIRED');
+    assert.deepEqual(await users(), [...before, 'op@acme.io'], 'no user was made or removed by the key');
     const a2 = (await engine.execute('rotateApiKey', { keyId: a.keyId }, viaA, meta)).output;
     await rejectsWith(engine.execute('me', {}, viaA, meta), 'INVALID_CREDENTIALS');
     await engine.execute('me', {}, { uid: a2.uid, apiKey: a2.apiKey }, meta);

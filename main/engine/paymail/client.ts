@@ -72,20 +72,38 @@ export class PaymailClient {
     }
   }
 
+  /**
+   * Where `domain`'s paymail service is: the host an admin mapped it to, else its DNS SRV record's target, else
+   * the domain itself. An SRV answer is not authenticated (no DNSSEC is checked here), so it is followed only
+   * to the domain itself or one of its subdomains, whose TLS certificates speak for the domain: a forged SRV
+   * answer pointing anywhere else would hand the domain's payments to that host. A paymail hosted elsewhere
+   * is paid once an admin maps the domain to its host (Paymail hosts), an explicit and audited trust.
+   */
   async hostFor(domain: string): Promise<string> {
     const mapped = this.hostMap().get(domain.toLowerCase());
     if (mapped) return mapped.replace(/\/+$/, '');
+    let records: Awaited<ReturnType<SrvResolver>> = [];
     try {
-      const records = await Promise.race([
+      records = await Promise.race([
         this.srv(`_bsvalias._tcp.${domain}`),
         new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 3000)),
       ]);
-      const best = [...records].sort((a, b) => a.priority - b.priority || b.weight - a.weight)[0];
-      if (best) return `https://${best.name.replace(/\.$/, '')}:${best.port}`;
     } catch {
       /* no SRV record: the domain itself serves paymail */
     }
-    return `https://${domain}`;
+    const best = [...records].sort((a, b) => a.priority - b.priority || b.weight - a.weight)[0];
+    if (!best) return `https://${domain}`;
+    const target = String(best.name).replace(/\.$/, '').toLowerCase();
+    const own = domain.toLowerCase().replace(/\.$/, '');
+    if (target !== own && !target.endsWith(`.${own}`))
+      throw new DomainError(
+        'PAYMAIL_FAILED',
+        cleanRemoteText(
+          `${domain}'s DNS SRV record points at ${target}, outside ${domain}; an unauthenticated DNS answer cannot vouch for another host. An admin can map ${domain} to its paymail host under Paymail hosts.`,
+          500,
+        ),
+      );
+    return `https://${target}:${best.port}`;
   }
 
   async capabilities(domain: string): Promise<Record<string, string | boolean>> {

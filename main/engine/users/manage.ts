@@ -1,5 +1,6 @@
 import { OPERATIONS } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
+import { requireSession } from '../auth/api-key-ops.js';
 import { hashPassword } from '../auth/password.js';
 import { newId } from '../auth/tokens.js';
 import type { OpContext } from '../context.js';
@@ -9,10 +10,19 @@ import { toUserOutput } from './user-output.js';
 
 export const LAST_ADMIN = 'The organisation must keep at least one admin. Make another user admin first.';
 
+/**
+ * Managing users needs a session (a sign-in with the password), as minting API keys does: a key could
+ * otherwise make a user with a password of its choosing (an admin, with an admin's key) and sign in as them,
+ * a credential that outlives the key's revocation; or demote and remove the other admins that four-eyes
+ * rests on.
+ */
+const USERS_NEED_SESSION = 'manage users';
+
 export async function createUser(
   ctx: OpContext<AuthServices>,
   input: ParsedInputOf<typeof OPERATIONS.createUser>,
 ): Promise<OutputOf<typeof OPERATIONS.createUser>> {
+  requireSession(ctx, USERS_NEED_SESSION);
   const { repos, db } = ctx.services;
   const taken = () => new DomainError('CONFLICT', `A user with the e-mail ${input.email} already exists.`);
   if (repos.users.activeByEmail(input.email)) throw taken();
@@ -40,6 +50,7 @@ export function updateUser(
   ctx: OpContext<AuthServices>,
   input: ParsedInputOf<typeof OPERATIONS.updateUser>,
 ): OutputOf<typeof OPERATIONS.updateUser> {
+  requireSession(ctx, USERS_NEED_SESSION);
   const { repos, db } = ctx.services;
   return db.transaction(() => {
     const user = repos.users.byUid(input.userId);
@@ -68,6 +79,7 @@ export function deleteUser(
   ctx: OpContext<AuthServices>,
   input: ParsedInputOf<typeof OPERATIONS.deleteUser>,
 ): OutputOf<typeof OPERATIONS.deleteUser> {
+  requireSession(ctx, USERS_NEED_SESSION);
   const { repos, db } = ctx.services;
   db.transaction(() => {
     const user = repos.users.byUid(input.userId);
