@@ -21,6 +21,9 @@ import { definitionOf, registerRoute } from './route-binding.js';
 import { SERVICE_ROUTES } from '../../shared/routes/service.js';
 import type { LocalNode } from '../chain/local/local-node.js';
 
+/** How long a client may take to send one whole request (headers and body). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export interface ServerOptions {
   engine: Engine;
   /** The embedded node, whose ARC/WhatsOnChain routes are served under /chain. */
@@ -42,7 +45,16 @@ export async function buildServer({
   bodyLimit = DEFAULT_BODY_LIMIT,
 }: ServerOptions): Promise<FastifyInstance> {
   const startedAt = Date.now();
-  const app = Fastify({ bodyLimit, logger: false, trustProxy: false, return503OnClosing: true, clientErrorHandler: answerClientError });
+  // A request must arrive whole within a minute (a slow sender cannot hold a connection open for ever; the
+  // event stream, once answered, is not a request being received any more).
+  const app = Fastify({
+    bodyLimit,
+    logger: false,
+    trustProxy: false,
+    return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+  });
 
   // JSON bodies: fastify's parser (it strips __proto__ poisoning), except that an empty body is no body,
   // so a bodiless DELETE sent with Content-Type: application/json is accepted like any other.

@@ -28,12 +28,19 @@ export interface Brc100ServerOptions {
  * The host[:port] an Origin or Originator header names: a URL's host (`http://app.example` → `app.example`),
  * or a bare host as the header may carry it. Null when it names none (absent, `null`, not a host).
  */
-export function originatorOf(header: string | string[] | undefined): string | null {
+export function originatorOf(header: string | string[] | undefined, fromBrowserPage = false): string | null {
   if (typeof header !== 'string' || header.trim() === '' || header.trim() === 'null') return null;
   let host = header.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) {
     try {
-      host = new URL(host).host;
+      const url = new URL(host);
+      // The app's name drops the scheme, so a browser page served over plain HTTP (which anyone on the network
+      // path can write) would pass for the HTTPS app of the same host: in a browser only a local development
+      // server may use it. A process (@bsv/sdk's HTTPWalletJSON in Node writes `Origin: http://<originator>`)
+      // names itself, as it could with Originator anyway.
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+      if (fromBrowserPage && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return null;
+      host = url.host;
     } catch {
       return null;
     }
@@ -41,6 +48,9 @@ export function originatorOf(header: string | string[] | undefined): string | nu
   const parsed = originatorSchema.safeParse(host);
   return parsed.success ? parsed.data : null;
 }
+
+const isLoopbackHost = (hostname: string) =>
+  hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\./.test(hostname) || hostname === '[::1]';
 
 /**
  * The BRC-100 listener (`--brc100-listen`): `POST /<method>` with the JSON @bsv/sdk's HTTPWalletJSON sends,
@@ -97,11 +107,15 @@ export async function buildBrc100Server({ engine, limits: given = {} }: Brc100Se
   );
 
   app.post<{ Params: { method: string } }>('/:method', async (req, reply) => {
-    const fromOrigin = originatorOf(req.headers.origin);
+    // Browsers mark every request with Sec-Fetch-Site (a page cannot remove it); processes do not send it.
+    const fromOrigin = originatorOf(req.headers.origin, req.headers['sec-fetch-site'] !== undefined);
     const fromOriginator = originatorOf(req.headers.originator);
     // `Origin: null` is a sandboxed or file:// page: it could name any app in Originator, so it names none.
     if (req.headers.origin !== undefined && !fromOrigin)
-      return refuse(reply, 'The Origin header names no host (null or not a web origin).');
+      return refuse(
+        reply,
+        'The Origin header names no app: null, not a web origin, or a plain-HTTP page served from another machine (serve the app over HTTPS).',
+      );
     if (req.headers.originator !== undefined && !fromOriginator) return refuse(reply, 'The Originator header names no host.');
     if (fromOrigin && fromOriginator && fromOrigin !== fromOriginator) {
       return refuse(reply, `The Origin (${fromOrigin}) and Originator (${fromOriginator}) headers name different apps.`);

@@ -113,7 +113,7 @@ describe("BRC-100 apps under the organisation's permissions, driven by @bsv/sdk 
     await decide(org, { id: asked.id, grant: false });
     await assert.rejects(waiting, unauthorized(/denied this app protocol \[1, "tracking pixels"\]/));
     await assert.rejects(app.createHmac(spec), unauthorized(/denied/));
-    const raw = await request(base, 'POST', '/createHmac', { body: spec, headers: { origin: 'http://denied-proto.example' } });
+    const raw = await request(base, 'POST', '/createHmac', { body: spec, headers: { origin: 'https://denied-proto.example' } });
     assert.equal(raw.status, 400);
     assert.equal(raw.body.isError, true);
     assert.equal(raw.body.name, 'WERR_UNAUTHORIZED');

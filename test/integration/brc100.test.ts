@@ -184,7 +184,7 @@ describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () =
       app.getPublicKey({ identityKey: true, privileged: true, privilegedReason: 'why' }),
       (e: Error & { parameter?: string }) => e.parameter === 'privilegedReason',
     );
-    const raw = await request(base, 'POST', '/listActions', { body: { labels: [], limit: 0 }, headers: { origin: 'http://app.example' } });
+    const raw = await request(base, 'POST', '/listActions', { body: { labels: [], limit: 0 }, headers: { origin: 'https://app.example' } });
     assert.equal(raw.status, 400);
     assert.equal(raw.body.isError, true);
     assert.equal(raw.body.name, 'WERR_INVALID_PARAMETER');
@@ -223,11 +223,28 @@ describe('BRC-100 apps over the listener, driven by @bsv/sdk WalletClient', () =
 
     const mismatched = await request(base, 'POST', '/getPublicKey', {
       body: { identityKey: true },
-      headers: { origin: 'http://evil.example', originator: 'app.example' },
+      headers: { origin: 'https://evil.example', originator: 'app.example' },
     });
     assert.equal(mismatched.status, 400);
     assert.equal(mismatched.body.isError, true);
     assert.match(mismatched.body.message, /different apps/);
+    // A browser page over plain HTTP (anyone on the network path can write one) never passes for the HTTPS app
+    // of its host; the browser marks its request (Sec-Fetch-Site), which the page cannot remove.
+    for (const origin of ['http://app.example', 'http://app.example:80']) {
+      for (const site of ['cross-site', 'same-site', 'none']) {
+        const plain = await request(base, 'POST', '/getPublicKey', {
+          body: { identityKey: true },
+          headers: { origin, 'sec-fetch-site': site },
+        });
+        assert.equal(plain.status, 400, `${origin} ${site}`);
+        assert.match(plain.body.message, /plain-HTTP page/, origin);
+      }
+    }
+    const secure = await request(base, 'POST', '/getPublicKey', {
+      body: { identityKey: true },
+      headers: { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' },
+    });
+    assert.equal(secure.status, 200, JSON.stringify(secure.body));
     // A sandboxed or file:// page sends `Origin: null`: it may not claim an allowed app through Originator.
     const sandboxed = await request(base, 'POST', '/getPublicKey', {
       body: { identityKey: true },

@@ -116,25 +116,43 @@ describe('STAS-family swaps through the engine, between two instances', () => {
     assert.match(again.body.data.msg, /already spent/);
   });
 
-  it('STAS-20 for STAS-20: Bob pays 20 SSILV from a larger output and keeps its change at output 2', async () => {
-    const made = await call(a, 'POST', '/v1/offer', {
+  it('STAS-20 for STAS-20: never given out as hex; kept by Keystead, Dave (same organisation) pays 20 SSILV from a larger output and keeps its change at output 2', async () => {
+    // The STAS script rebuilds output 0 from input 1, but input 1 can be a look-alike anyone wrote: given out,
+    // the offer could be taken with fake SSILV.
+    const refused = await call(a, 'POST', '/v1/offer', {
+      headers: { walletID: alice },
+      body: { dataArray: [{ tokenId: gold, tokenAmount: 50, wantedTokenId: silver, wantedAmount: 20 }] },
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.match(refused.body.data.msg, /can ask only for BSV/);
+    const dave = await createOrgWallet(a, { walletTitle: 'Dave' });
+    await fund(a, a, dave, 100_000);
+    const daveAddress = (await call(a, 'GET', '/v1/address', { headers: { walletID: dave } })).body.data.address;
+    const sent = await call(b, 'POST', '/v1/send', {
+      headers: { walletID: bob },
+      body: { dataArray: [{ to: daveAddress, amount: 100, tokenId: silver }] },
+    });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    await until('A proves Dave’s 100 SSILV', async () => ((await tokensOf(a, dave, silver)) === 100 ? true : undefined), 30_000);
+    const made = await call(a, 'POST', '/v1/exchangeOffer', {
       headers: { walletID: alice },
       body: { dataArray: [{ tokenId: gold, tokenAmount: 50, wantedTokenId: silver, wantedAmount: 20 }] },
     });
     assert.equal(made.status, 200, JSON.stringify(made.body));
-    const took = await call(b, 'POST', '/v1/swap', {
-      headers: { walletID: bob },
-      body: { dataArray: [{ swapHex: made.body.data.offers[0].swapHex }] },
+    assert.equal(made.body.data.offers[0].swapHex, '', 'an offer for tokens is not given out as hex');
+    const took = await call(a, 'POST', '/v1/exchangeSwap', {
+      headers: { walletID: dave },
+      body: { dataArray: [{ swapId: made.body.data.offers[0].offerId }] },
     });
     assert.equal(took.status, 200, JSON.stringify(took.body));
     const tx = await chainTx(a, took.body.data.txIds[0]);
     assert.deepEqual(
       tx.outputs.map((x) => x.satoshis),
-      [20, 50, 479, tx.outputs[3].satoshis],
-      'asked SSILV to Alice, offered SGOLD to Bob, Bob’s SSILV change, the funding change',
+      [20, 50, 80, tx.outputs[3].satoshis],
+      'asked SSILV to Alice, offered SGOLD to Dave, Dave’s SSILV change, the funding change',
     );
-    await until('B holds 150 SGOLD', async () => ((await tokensOf(b, bob, gold)) === 150 ? true : undefined), 30_000);
-    await until('B holds 479 SSILV', async () => ((await tokensOf(b, bob, silver)) === 479 ? true : undefined), 30_000);
+    await until('Dave holds 50 SGOLD', async () => ((await tokensOf(a, dave, gold)) === 50 ? true : undefined), 30_000);
+    await until('Dave holds 80 SSILV', async () => ((await tokensOf(a, dave, silver)) === 80 ? true : undefined), 30_000);
     await until('A holds 21 SSILV', async () => ((await tokensOf(a, alice, silver)) === 21 ? true : undefined), 30_000);
     assert.equal(await tokensOf(a, alice, gold), 850);
   });
@@ -181,7 +199,7 @@ describe('STAS-family swaps through the engine, between two instances', () => {
   });
 
   it('refuses what the STAS layout cannot carry: a KST token in return, further payments', async () => {
-    const mixed = await call(a, 'POST', '/v1/offer', {
+    const mixed = await call(a, 'POST', '/v1/exchangeOffer', {
       headers: { walletID: alice },
       body: { dataArray: [{ tokenId: gold, tokenAmount: 5, wantedTokenId: kst, wantedAmount: 1 }] },
     });

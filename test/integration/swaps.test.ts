@@ -117,23 +117,51 @@ describe('atomic swaps over the API, between two instances on one local chain', 
     assert.match(again.body.data.msg, /already spent/);
   });
 
-  it('token for token: Alice offers 200 GOLD for 50 SILVER; Bob pays with a larger SILVER output and keeps its change', async () => {
-    const made = await call(a, 'POST', '/v1/offer', {
+  it('token for token: never given out as hex (a taker could pay with a look-alike); kept by Keystead and taken by a wallet of the organisation, with change', async () => {
+    // Given out, the maker's SINGLE|ANYONECANPAY signature would commit only to output 0's script: anyone can
+    // write a SILVER-shaped output from a plain coin and take the GOLD for nothing.
+    for (const body of [
+      { tokenId: gold, tokenAmount: 200, wantedTokenId: silver, wantedAmount: 50 },
+      { tokenId: gold, tokenAmount: 200, type: 'token', wantedTokenId: silver, wantedAmount: 50 },
+    ]) {
+      const refused = await call(a, 'POST', '/v1/offer', { headers: { walletID: alice }, body: { dataArray: [body] } });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.match(refused.body.data.msg, /can ask only for BSV.*look-alike.*exchangeOffer/);
+    }
+    const sdkRefused = await refusal(
+      relysiaA.transaction.v1.offer({ data: { dataArray: [{ tokenId: gold, tokenAmount: 5, wantedTokenId: silver, wantedAmount: 1 }] } }),
+      400,
+    );
+    assert.equal(sdkRefused.code, 'VALIDATION_FAILED');
+    // Dave, a wallet of A's organisation, holds 60 SILVER from Bob.
+    const dave = await createOrgWallet(a, { walletTitle: 'Dave' });
+    await fund(a, a, dave, 100_000);
+    const daveAddress = (await call(a, 'GET', '/v1/address', { headers: { walletID: dave } })).body.data.address;
+    const sent = await call(b, 'POST', '/v1/send', {
+      headers: { walletID: bob },
+      body: { dataArray: [{ to: daveAddress, amount: 60, tokenId: silver }] },
+    });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    await until('A proves Dave’s 60 SILVER', async () => ((await tokensOf(a, dave, silver))?.amount === 60 ? true : undefined), 30_000);
+    const made = await call(a, 'POST', '/v1/exchangeOffer', {
       headers: { walletID: alice },
       body: { dataArray: [{ tokenId: gold, tokenAmount: 200, wantedTokenId: silver, wantedAmount: 50 }] },
     });
     assert.equal(made.status, 200, JSON.stringify(made.body));
     const o = made.body.data.offers[0];
     assert.deepEqual([o.wanted.type, o.wanted.tokenId, o.wanted.tokenAmount], ['token', silver, 50]);
-    const took = await call(b, 'POST', '/v1/swap', { headers: { walletID: bob }, body: { dataArray: [{ swapHex: o.swapHex }] } });
+    assert.equal(o.swapHex, '', 'an offer for tokens is not given out as hex');
+    const listed = await call(a, 'GET', '/v1/offers', { headers: { walletID: alice } });
+    assert.equal(listed.body.data.offers.find((x: { offerId: string }) => x.offerId === o.offerId)?.swapHex, '', 'nor listed with it');
+    const took = await call(a, 'POST', '/v1/exchangeSwap', { headers: { walletID: dave }, body: { dataArray: [{ swapId: o.offerId }] } });
     assert.equal(took.status, 200, JSON.stringify(took.body));
-    await until('Bob holds 300 GOLD', async () => ((await tokensOf(b, bob, gold))?.amount === 300 ? true : undefined), 30_000);
+    await until('Dave holds 200 GOLD', async () => ((await tokensOf(a, dave, gold))?.amount === 200 ? true : undefined), 30_000);
     await until(
-      'Alice proves the 50 SILVER paid to her',
+      'Alice holds the 50 SILVER paid to her',
       async () => ((await tokensOf(a, alice, silver))?.amount === 51 ? true : undefined),
       30_000,
     );
-    assert.equal((await tokensOf(b, bob, silver))?.amount, 449);
+    assert.equal((await tokensOf(a, dave, silver))?.amount, 10, 'Dave keeps the change of his larger SILVER output');
     assert.equal((await tokensOf(a, alice, gold))?.amount, 700);
   });
 

@@ -30,7 +30,16 @@ describe('BRC-100 listener settings', () => {
 
 describe('originators', () => {
   it('are the host an Origin or Originator header names', () => {
+    assert.equal(originatorOf('https://App.Example'), 'app.example');
+    // A process names itself (@bsv/sdk's HTTPWalletJSON in Node sends `Origin: http://<originator>`).
     assert.equal(originatorOf('http://App.Example'), 'app.example');
+    assert.equal(originatorOf('ftp://app.example'), null);
+    // A browser page over plain HTTP only from this machine (a development server): elsewhere anyone on the
+    // network path writes the page.
+    assert.equal(originatorOf('http://localhost:5173', true), 'localhost:5173');
+    assert.equal(originatorOf('http://127.0.0.1:8080', true), '127.0.0.1:8080');
+    assert.equal(originatorOf('http://App.Example', true), null);
+    assert.equal(originatorOf('https://App.Example', true), 'app.example');
     assert.equal(originatorOf('https://app.example:8443/path'), 'app.example:8443');
     assert.equal(originatorOf('app.example'), 'app.example');
     assert.equal(originatorOf('localhost:8080'), 'localhost:8080');

@@ -70,8 +70,14 @@ describe('engine: swaps against hostile takers', () => {
       /whole number of satoshis/,
     );
     await assert.rejects(
-      exec('offer', { walletId: maker, dataArray: [{ tokenId, wantedTokenId: tokenId, wantedAmount: 1 }] }),
+      exec('exchangeOffer', { walletId: maker, dataArray: [{ tokenId, wantedTokenId: tokenId, wantedAmount: 1 }] }),
       /token it offers/,
+    );
+    // An offer for tokens is never given out as hex: its maker's signature commits only to output 0's script,
+    // which a taker could write from a plain coin.
+    await assert.rejects(
+      exec('offer', { walletId: maker, dataArray: [{ tokenId, wantedTokenId: tokenId, wantedAmount: 1 }] }),
+      /can ask only for BSV/,
     );
   });
 
@@ -136,5 +142,74 @@ describe('engine: swaps against hostile takers', () => {
     assert.equal(await held(victim, tokenId), undefined, 'the look-alike is not a holding');
     const offers = (await exec('listOffers', { walletId: maker })).offers;
     assert.deepEqual([offers[0].status, offers[0].takenTxid], ['taken', tx.id('hex')]);
+  });
+  it('an NFT serial is asked for only when its data tells it from the others; inspect names no serial any of several would pay', async () => {
+    const maker = await fundedWallet('Maker', [200_000]);
+    const { tokenId: gold } = await exec('issueToken', {
+      walletId: maker,
+      name: 'Gold',
+      protocolId: 'KST-20',
+      symbol: 'GOLD',
+      tokenSupply: 10,
+      satsPerToken: 1,
+    });
+    // Serials 1 and 2 carry the same data (none of their own); 3 has its own.
+    const { tokenId: deeds } = await exec('issueToken', {
+      walletId: maker,
+      name: 'Deeds',
+      protocolId: 'KST-789',
+      symbol: 'DEED',
+      tokenSupply: 3,
+      satsPerToken: 1,
+      data: { 3: ['plot 3'] },
+    });
+    await assert.rejects(
+      exec('exchangeOffer', { walletId: maker, dataArray: [{ tokenId: gold, tokenAmount: 1, wantedTokenId: deeds, wantedSn: 2 }] }),
+      /DEED #2 carries the same data as #1, so a swap cannot tell them apart/,
+    );
+    const made = await exec('exchangeOffer', {
+      walletId: maker,
+      dataArray: [{ tokenId: gold, tokenAmount: 1, wantedTokenId: deeds, wantedSn: 3 }],
+    });
+    assert.equal(made.offers[0].wanted.sn, 3);
+  });
+
+  it('inspectOffer flags an offer asking for a fungible token amount that is not a whole number of tokens', async () => {
+    const maker = await fundedWallet('Maker', [200_000]);
+    const gold = await exec('issueToken', {
+      walletId: maker,
+      name: 'Gold',
+      protocolId: 'KST-20',
+      symbol: 'GOLD',
+      tokenSupply: 10,
+      satsPerToken: 1,
+    });
+    const bars = await exec('issueToken', {
+      walletId: maker,
+      name: 'Bars',
+      protocolId: 'KST-20',
+      symbol: 'BAR',
+      tokenSupply: 5,
+      satsPerToken: 1000,
+    });
+    // A stranger's offer of the GOLD output asking for 1,999 satoshis of BAR: shown as "1 BAR", it would take almost 2.
+    const goldTx = Transaction.fromHex(node.txHex(gold.issueTxid)!);
+    const barTx = Transaction.fromHex(node.txHex(bars.issueTxid)!);
+    const goldVout = goldTx.outputs.findIndex((o) => o.satoshis === 10);
+    const barScript = barTx.outputs.find((o) => o.satoshis === 5000)!.lockingScript;
+    const hostile = new Transaction(1, [], [], 0);
+    hostile.addInput({
+      sourceTXID: gold.issueTxid,
+      sourceOutputIndex: goldVout,
+      unlockingScript: new UnlockingScript(),
+      sequence: KST20.swap!.offerSequence,
+    });
+    hostile.addOutput({ lockingScript: barScript, satoshis: 1999 });
+    const seen = (await exec('inspectOffer', { dataArray: [{ swapHex: hostile.toHex() }] })).offers[0];
+    assert.equal(seen.valid, false);
+    assert.ok(
+      seen.problems.some((p: string) => /asks for 1999 satoshis of BAR, not a whole number of tokens \(1000 satoshis each\)/.test(p)),
+      JSON.stringify(seen.problems),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { DomainError } from '../../../shared/errors.js';
+import { clientKey } from '../client-key.js';
 
 /**
  * Throttles password guesses per key (an account, a client, the database). The first few failures are
@@ -37,10 +38,7 @@ export interface ThrottleTicket {
 }
 
 /** Every loopback address reaches the server, so they are one client: changing 127.0.0.x buys nothing. */
-export function clientKey(clientId: string): string {
-  const id = clientId.replace(/^::ffff:/, '');
-  return /^127\.|^::1$|^localhost$/.test(id) ? 'client:loopback' : `client:${id}`;
-}
+export { clientKey };
 
 export const accountKey = (emailOrUid: string) => `account:${emailOrUid.trim().toLowerCase()}`;
 

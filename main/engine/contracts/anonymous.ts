@@ -1,6 +1,7 @@
 import { DomainError } from '../../../shared/errors.js';
 import type { OpContext } from '../context.js';
 import type { ContractServices } from './services.js';
+import { clientKey } from '../client-key.js';
 
 /** Calls a client without credentials may make: a burst, then this many a minute (compiles and transpiles together). */
 export const ANONYMOUS_PER_MINUTE = 30;
@@ -21,7 +22,9 @@ const tables = new WeakMap<object, Map<string, Bucket>>();
  */
 export function workerOwner(ctx: OpContext<ContractServices>): string {
   if (ctx.caller) return ctx.caller.uid;
-  const client = `client:${ctx.meta.clientId}`;
+  // Every loopback address is one client (as for sign-in throttling): a local process cannot mint new buckets
+  // by sending from 127.0.0.2, 127.0.0.3, …
+  const client = clientKey(ctx.meta.clientId);
   let table = tables.get(ctx.services.compiler);
   if (!table) tables.set(ctx.services.compiler, (table = new Map()));
   const now = ctx.services.now();

@@ -21,7 +21,7 @@ import { submitTokenSpend } from '../tokens/spend.js';
 import { p2pkhScript, utf8Hex, withOwner } from '../token-templates/script-bytes.js';
 import type { TokenProtocol, TokenTemplate } from '../token-templates/template.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
-import type { Offered, Wanted } from './read.js';
+import { serialsWithData, type Offered, type Wanted } from './read.js';
 import type { SwapServices } from './services.js';
 
 type OfferItem = z.infer<typeof exchangeOfferItem>;
@@ -41,6 +41,21 @@ function bsvSatoshis(field: string, text: string): number {
   return sats;
 }
 
+/** Whether an offer asks for tokens in return (else BSV). */
+const asksForTokens = (item: OfferItem) =>
+  item.wantedTokenId !== undefined || (item.type !== undefined && item.type.toUpperCase() !== 'BSV');
+
+/**
+ * Whether an offer's signed hex may leave Keystead. The maker signs its offered input SINGLE|ANYONECANPAY:
+ * it commits to output 0's script and value, nothing else. For BSV that is the payment itself. For tokens it
+ * is only a script, and any script can be written by anyone: a taker could build output 0 from a plain coin
+ * (or from a look-alike token input) and take the offered tokens for nothing the chain would call that token.
+ * So an offer for tokens stays inside Keystead, taken only by the organisation's own wallets (exchangeSwap),
+ * whose token inputs come from the books and are proven; and so does one with further payments, which only
+ * Keystead completes.
+ */
+const handsOutHex = (payments: readonly unknown[], wanted: Pick<Wanted, 'type'>) => payments.length === 0 && wanted.type === 'BSV';
+
 /** What the offer asks for: its output 0 (paying the maker), and how the answer describes it. */
 function askedOutput(
   services: SwapServices,
@@ -49,8 +64,7 @@ function askedOutput(
   maker: string,
 ): { script: string; satoshis: number; wanted: Wanted } {
   const to = addressOfHash160(maker);
-  const forToken = item.wantedTokenId !== undefined || (item.type !== undefined && item.type.toUpperCase() !== 'BSV');
-  if (!forToken) {
+  if (!asksForTokens(item)) {
     if (item.amount === undefined) throw invalid('amount: give the BSV wanted for the tokens');
     const satoshis = bsvSatoshis('amount', item.amount);
     return {
@@ -87,8 +101,18 @@ function askedOutput(
     if (item.wantedSn === undefined) throw invalid('wantedSn: name the NFT wanted by its serial number');
     const serial = services.repos.tokens.serials(wantedToken.tokenId).find((s) => s.sn === item.wantedSn);
     if (!serial) throw new DomainError('NOT_FOUND', `${wantedToken.symbol} has no serial #${item.wantedSn}.`);
-    // The books keep a serial's data as the text it was issued with; the script carries its bytes.
+    // The books keep a serial's data as the text it was issued with; the script carries its bytes. The asked
+    // output names the serial only by those bytes: any serial with the same data would pay it.
     data = serial.data.map(utf8Hex);
+    const alike = serialsWithData(services, wantedToken.tokenId, data);
+    if (alike.length > 1)
+      throw invalid(
+        `wantedSn: ${wantedToken.symbol} #${item.wantedSn} carries the same data as ${alike
+          .filter((sn) => sn !== item.wantedSn)
+          .slice(0, 5)
+          .map((sn) => `#${sn}`)
+          .join(', ')}, so a swap cannot tell them apart: ask for a serial with data of its own, or for BSV`,
+      );
     satoshis = wantedToken.satsPerToken;
     tokens = 1;
   } else {
@@ -194,6 +218,10 @@ async function makeOffer(ctx: OpContext<SwapServices>, wallet: ResolvedWallet, i
     return { to: p.to, satoshis: bsvSatoshis(`payment[${i}].amount`, p.amount) };
   });
   if (payments.length && !kept) throw invalid('payment: only offers Keystead keeps (exchangeOffer) take further payments');
+  if (asksForTokens(item) && !kept)
+    throw invalid(
+      'wantedTokenId: an offer given out as hex can ask only for BSV. A token is a script anyone can write, so whoever took it could pay with a look-alike and keep your tokens. Ask for BSV, or swap tokens for tokens between this organisation’s wallets (exchangeOffer, taken with exchangeSwap), whose tokens Keystead proves.',
+    );
   if (payments.length && isStasProtocol(token.protocol))
     throw invalid(`payment: a ${token.protocol} swap has no room for further payments (its template fixes every output)`);
   // What is wanted is checked before anything moves (an offer may first split its tokens off).
@@ -271,8 +299,8 @@ async function makeOffer(ctx: OpContext<SwapServices>, wallet: ResolvedWallet, i
   services.logger.info({ offerId: id, tokenId: token.tokenId, walletId: wallet.walletId, kept }, 'swap offer made');
   return {
     offerId: id,
-    // An offer with further payments is never given out as hex: only Keystead completes it (exchangeSwap), with them.
-    swapHex: payments.length ? '' : hex,
+    // Only an offer for BSV alone is given out as hex (handsOutHex); any other only Keystead completes (exchangeSwap).
+    swapHex: handsOutHex(payments, asked.wanted) ? hex : '',
     offered,
     wanted: asked.wanted,
     makerAddress: addressOfHash160(maker),
@@ -322,7 +350,7 @@ export function recordOf(services: SwapServices, row: SwapOfferRow, walletId: st
   const offered = row.offered as Offered;
   return {
     offerId: row.id,
-    swapHex: row.payments.length ? '' : row.hex,
+    swapHex: handsOutHex(row.payments, row.wanted as Wanted) ? row.hex : '',
     offered,
     wanted: row.wanted as Wanted,
     makerAddress: services.repos.tokens.utxo(row.offeredTxid, row.offeredVout)?.address ?? '',

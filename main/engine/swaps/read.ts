@@ -99,6 +99,12 @@ export async function readOffer(services: SwapServices, hex: string): Promise<Re
     problems.push(`a ${token.protocol} offer cannot be paid in ${askedToken.token.protocol} tokens: a swap pairs tokens of one family`);
   const askedAddress = askedToken ? addressOfHash160(askedToken.token.owner) : p2pkhAddressOf(asked.script);
   if (!askedAddress) problems.push('the asked output pays neither an address nor a token owner');
+  // A fungible token is asked for in whole tokens: a remainder would be paid on top of the amount shown.
+  const askedRow = askedToken?.template.fungible ? services.repos.tokens.get(tokenIdOf(askedToken.token)) : null;
+  if (askedRow && askedRow.satsPerToken > 1 && asked.satoshis % askedRow.satsPerToken !== 0)
+    problems.push(
+      `the offer asks for ${asked.satoshis} satoshis of ${askedRow.symbol}, not a whole number of tokens (${askedRow.satsPerToken} satoshis each)`,
+    );
   // A forged look-alike must not be taken for tokens: the offered output must trace back to its issue.
   const valid = await services.tokenValidator.proveOutput(txid, vout, src.script);
   if (valid === false) problems.push('the offered tokens do not trace back to their issue (forged)');
@@ -154,12 +160,22 @@ export async function readOffer(services: SwapServices, hex: string): Promise<Re
   };
 }
 
-/** An NFT serial named by its data: the serial of the books whose data it is. */
+/**
+ * An NFT serial named by its data: the serial of the books whose data it is. Null when no serial, or more
+ * than one, carries that data: then any of them pays the offer, and none can be named.
+ */
 function serialOfData(services: SwapServices, token: TokenScript): number | null {
-  const serials = services.repos.tokens.serials(tokenIdOf(token));
-  // The script carries the data's bytes; the books keep the text it was issued with.
-  const data = token.data.join(',');
-  return serials.find((s) => s.data.map(utf8Hex).join(',') === data)?.sn ?? null;
+  const matching = serialsWithData(services, tokenIdOf(token), token.data);
+  return matching.length === 1 ? matching[0] : null;
+}
+
+/** The serials of a token whose issued data is these bytes (the script carries bytes; the books keep the text). */
+export function serialsWithData(services: Pick<SwapServices, 'repos'>, tokenId: string, dataHex: readonly string[]): number[] {
+  const data = dataHex.join(',');
+  return services.repos.tokens
+    .serials(tokenId)
+    .filter((s) => s.data.map(utf8Hex).join(',') === data)
+    .map((s) => s.sn);
 }
 
 async function spentState(services: SwapServices, txid: string, vout: number): Promise<boolean | null> {

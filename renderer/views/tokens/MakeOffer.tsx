@@ -53,7 +53,10 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
             wantedSn: blankToUndefined(wantedSn),
           }),
     };
-    const r = await call(OPS.offer, { walletId: walletId ?? undefined, dataArray: [item] }).catch(rethrowUnlessAwaiting(setAwaiting));
+    // An offer for tokens is never given out as hex (a taker could pay with a look-alike): Keystead keeps it,
+    // and a wallet of the organisation takes it by its id (exchangeSwap).
+    const op = wantKind === 'BSV' ? OPS.offer : OPS.exchangeOffer;
+    const r = await call(op, { walletId: walletId ?? undefined, dataArray: [item] }).catch(rethrowUnlessAwaiting(setAwaiting));
     if (!r) return;
     const waiting = waitingOf(r.errors);
     if (waiting) return setAwaiting(waiting);
@@ -171,20 +174,28 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
             <Text size="sm">
               Offers <b>{offeredWords(made.offered)}</b> for <b>{wantedWords(made.wanted)}</b>, paid to {made.wanted.to}.
             </Text>
-            <Group align="flex-start" gap="xs" wrap="nowrap">
-              <Textarea
-                label="Offer hex"
-                description="Hand this to the taker; it can be taken once, until you withdraw it."
-                value={made.swapHex}
-                readOnly
-                autosize
-                maxRows={6}
-                styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
-                style={{ flex: 1 }}
-                data-testid="offer-hex"
-              />
-              <CopyAction label="offer hex" value={made.swapHex} />
-            </Group>
+            {made.swapHex === '' ? (
+              <Text size="sm" data-testid="offer-kept">
+                Kept by Keystead as offer <b>{made.offerId}</b>: an offer for tokens is never handed out as hex, since whoever took it could
+                pay with look-alike tokens. A wallet of this organisation takes it by this id (exchangeSwap), paying with tokens Keystead
+                has proven. Withdraw it under My offers.
+              </Text>
+            ) : (
+              <Group align="flex-start" gap="xs" wrap="nowrap">
+                <Textarea
+                  label="Offer hex"
+                  description="Hand this to the taker; it can be taken once, until you withdraw it."
+                  value={made.swapHex}
+                  readOnly
+                  autosize
+                  maxRows={6}
+                  styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
+                  style={{ flex: 1 }}
+                  data-testid="offer-hex"
+                />
+                <CopyAction label="offer hex" value={made.swapHex} />
+              </Group>
+            )}
           </Stack>
         </Alert>
       )}
