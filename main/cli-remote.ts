@@ -52,6 +52,33 @@ const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const json = (value: unknown): string =>
   JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/** Controls a terminal acts on (ESC, CSI, carriage return, bidi overrides): every one but tab and line feed. */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const terminalSafe = (s: string) => s.replace(TERMINAL_UNSAFE, '');
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The credentials (a session token or an API key) go with every request: over plain HTTP only to this
+ * machine, where nobody on the network path can read them; another host must be reached over HTTPS.
+ */
+function refuseCleartextCredentials(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError(`--url ${url} is not a URL (e.g. http://127.0.0.1:7480 or https://keystead.example.com).`, 2);
+  }
+  if (parsed.protocol === 'https:') return;
+  if (parsed.protocol !== 'http:') throw new CliError(`--url must be http:// or https://, not ${parsed.protocol}`, 2);
+  if (!LOOPBACK_HOST.test(parsed.hostname))
+    throw new CliError(
+      `refusing to send credentials over plain HTTP to ${parsed.host}: anyone on the way could read them. Use https://, or run the command on that machine (http://127.0.0.1).`,
+      2,
+    );
+}
+
 class CliError extends Error {
   constructor(
     message: string,
@@ -167,7 +194,7 @@ async function balance(o: Options, api: Remote, out: (s: string) => void) {
   for (const w of shown) {
     const { confirmed, unconfirmed } = w.balance;
     out(
-      `${w.walletTitle.padEnd(24)} ${bsv(confirmed + unconfirmed).padStart(20)}  ${confirmed.toLocaleString('en-US')} sat confirmed${unconfirmed ? `, ${unconfirmed.toLocaleString('en-US')} unconfirmed` : ''}  (${w.walletID})`,
+      `${printable(w.walletTitle, 100).padEnd(24)} ${bsv(confirmed + unconfirmed).padStart(20)}  ${confirmed.toLocaleString('en-US')} sat confirmed${unconfirmed ? `, ${unconfirmed.toLocaleString('en-US')} unconfirmed` : ''}  (${w.walletID})`,
     );
   }
   if (!shown.length) out('No wallets yet.');
@@ -216,9 +243,10 @@ async function pay(o: Options, api: Remote, out: (s: string) => void, err: (s: s
   const quote = (await api.call(OPERATIONS.quotePayment, { ...resolved, walletId })).output;
   const key = typeof o.flags.get('--idempotency-key') === 'string' ? (o.flags.get('--idempotency-key') as string) : randomUUID();
   const review = [
-    `From     ${quote.walletTitle} (${quote.walletID}), available ${bsv(quote.available)}`,
+    `From     ${printable(quote.walletTitle, 100)} (${printable(quote.walletID, 80)}), available ${bsv(quote.available)}`,
     ...quote.recipients.map(
-      (r) => `To       ${r.address ?? `script ${r.script.slice(0, 40)}…`}  ${bsv(r.satoshis)} (${r.satoshis.toLocaleString('en-US')} sat)`,
+      (r) =>
+        `To       ${printable(r.address, 80) || `script ${printable(r.script.slice(0, 40))}…`}  ${bsv(r.satoshis)} (${r.satoshis.toLocaleString('en-US')} sat)`,
     ),
     `Fee      ${quote.fee} sat, paid by ${quote.feePaidBy === 'feeManager' ? 'the fee manager' : 'the wallet'}`,
     `Total    ${bsv(quote.cost)} leaves the wallet; ${bsv(quote.availableAfter)} remains`,
@@ -254,23 +282,27 @@ type Approval = OutputOf<typeof OPERATIONS.getApproval>;
 
 /** A reviewed amount in its asset's unit: BSV for BSV, token units, NFTs by count. */
 const approvalAmount = (r: Approval['review']) =>
-  r.asset === 'BSV' ? `${bsv(r.amount)} (${r.amount.toLocaleString('en-US')} sat)` : `${r.amount.toLocaleString('en-US')} ${r.asset}`;
+  r.asset === 'BSV'
+    ? `${bsv(r.amount)} (${r.amount.toLocaleString('en-US')} sat)`
+    : `${r.amount.toLocaleString('en-US')} ${printable(r.asset, 80)}`;
 
 function printApproval(a: Approval, out: (s: string) => void) {
   const r = a.review;
-  out(`${a.approvalId}  ${a.state.replace('_', ' ')}${a.canVote ? '  (awaiting your vote)' : ''}`);
-  out(`  ${approvalAmount(r)} from ${r.walletTitle} (${r.walletID}) by ${a.initiator.email ?? a.initiator.uid}, ${r.operation}`);
-  for (const o of r.outputs) out(`  to ${o.address ?? `script ${o.script.slice(0, 40)}…`}  ${bsv(o.satoshis)}`);
+  out(`${printable(a.approvalId, 80)}  ${printable(a.state.replace('_', ' '), 40)}${a.canVote ? '  (awaiting your vote)' : ''}`);
+  out(
+    `  ${approvalAmount(r)} from ${printable(r.walletTitle, 100)} (${printable(r.walletID, 80)}) by ${printable(a.initiator.email ?? a.initiator.uid, 200)}, ${printable(r.operation, 40)}`,
+  );
+  for (const o of r.outputs) out(`  to ${printable(o.address, 80) || `script ${printable(o.script.slice(0, 40))}…`}  ${bsv(o.satoshis)}`);
   const who = printable(r.counterparty);
   const memo = printable(r.memo);
   if (who) out(`  counterparty ${who}`);
   if (memo) out(`  memo "${memo}"`);
-  out(`  needs ${a.words}`);
+  out(`  needs ${printable(a.words, 500)}`);
   const approvals = a.votes.filter((v) => v.vote === 'approve').length;
   out(
-    `  votes ${approvals}/${a.needed}${a.votes.length ? `: ${a.votes.map((v) => `${v.vote} by ${v.email ?? v.uid}`).join(', ')}` : ''}; expires ${a.expiresAt}`,
+    `  votes ${approvals}/${a.needed}${a.votes.length ? `: ${a.votes.map((v) => `${printable(v.vote, 20)} by ${printable(v.email ?? v.uid, 200)}`).join(', ')}` : ''}; expires ${a.expiresAt}`,
   );
-  if (a.txid) out(`  txid ${a.txid}`);
+  if (a.txid) out(`  txid ${printable(a.txid, 80)}`);
   const error = printable(a.error, 2000);
   if (error) out(`  ${error}`);
 }
@@ -330,10 +362,12 @@ async function audit(o: Options, api: Remote, out: (s: string) => void, err: (s:
     if (o.flags.has('--json')) out(json(v));
     else if (v.ok) {
       out(`ok: ${v.entries} entries and ${v.checkpoints} checkpoints verified; audit key ${v.publicKey}`);
-      if (v.unanchored.length) err(`not anchored on chain: ${v.unanchored.join(', ')}`);
+      if (v.unanchored.length) err(`not anchored on chain: ${printable(v.unanchored.join(', '), 4000)}`);
     } else {
       const m = v.firstMismatch;
-      out(`mismatch at entry ${m?.id ?? '?'}${m?.day ? ` (${m.day})` : ''}: ${m?.reason ?? 'no reason given'}`);
+      out(
+        `mismatch at entry ${m?.id ?? '?'}${m?.day ? ` (${printable(m.day, 20)})` : ''}: ${printable(m?.reason, 2000) || 'no reason given'}`,
+      );
     }
     return v.ok ? 0 : 5;
   }
@@ -401,12 +435,16 @@ export async function runRemote(
   command: RemoteCommand,
   args: string[],
   env: NodeJS.ProcessEnv,
-  out = (s: string) => console.log(s),
-  err = (s: string) => console.error(s),
+  print = (s: string) => console.log(s),
+  printErr = (s: string) => console.error(s),
 ): Promise<number> {
+  // Whatever a field holds, nothing the server answered reaches the terminal as a control sequence.
+  const out = (s: string) => print(terminalSafe(s));
+  const err = (s: string) => printErr(terminalSafe(s));
   try {
     const o = parseOptions(args);
     const url = String(o.flags.get('--url') ?? env.KEYSTEAD_URL ?? 'http://127.0.0.1:7480').replace(/\/+$/, '');
+    refuseCleartextCredentials(url);
     const api = remote(url, env);
     if (command === 'balance') await balance(o, api, out);
     else if (command === 'history') await history(o, api, out);

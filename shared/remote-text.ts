@@ -33,6 +33,11 @@ export function cleanRemoteText(s: string, maxLength: number): string {
   return text;
 }
 
+/** Whether `s` holds a line break, a control character or a bidi override: not one inert line of text. */
+export function isOneInertLine(s: string): boolean {
+  return !/[\t\n\v\f\r\u0085\u2028\u2029]/.test(s) && !new RegExp(CONTROLS.source).test(s);
+}
+
 /** A transaction id as Keystead keeps one: 64 hex digits, lower case; anything else is not one (null). */
 export function txidOf(s: unknown): string | null {
   return typeof s === 'string' && s.length === 64 && /^[0-9a-f]{64}$/i.test(s) ? s.toLowerCase() : null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeRole, ROLES, type Role } from './roles.js';
+import { isOneInertLine } from './remote-text.js';
 
 /** Field schemas reused by several operations. Inputs are trimmed; e-mails are compared lower-case. */
 export const email = z
@@ -20,13 +21,22 @@ export const newPassword = z
 /** A password being checked, not chosen: any non-empty string, so old or odd passwords still log in. */
 export const givenPassword = z.string({ error: 'must be a string' }).min(1, { error: 'is required' }).max(200, { error: 'is too long' });
 
-export const personName = z.string({ error: 'must be a string' }).trim().max(100, { error: 'is too long' });
+/**
+ * Names others see (a wallet's title, a person's name, the organisation's) are shown in lists, approvals and
+ * the CLI's terminal: one line, without control characters or bidi overrides that would forge or reorder
+ * what an approver reads.
+ */
+const ONE_LINE = { error: 'must be one line of text, without control characters' };
 
-export const organisationName = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .min(1, { error: 'is required' })
-  .max(200, { error: 'is too long' });
+/** A name of at most `max` characters, trimmed; `required` refuses an empty one. */
+const oneLineName = (max: number, required: boolean, notText = 'must be a string') => {
+  const text = z.string({ error: notText }).trim();
+  return (required ? text.min(1, { error: 'is required' }) : text).max(max, { error: 'is too long' }).refine(isOneInertLine, ONE_LINE);
+};
+
+export const personName = oneLineName(100, false);
+export const organisationName = oneLineName(200, true);
+export const walletTitle = oneLineName(100, true, 'is required');
 
 /** A role in any accepted spelling ("Api User", "MANAGER"), delivered as the wire role. */
 export const role = z.string({ error: 'must be a string' }).transform((value, ctx): Role => {

@@ -29,3 +29,9 @@ export function blockHash(h: BlockHeader): string {
 }
 
 export const ZERO_HASH = '00'.repeat(32);
+
+/** The merkle root a header commits to (bytes 36–68, internal order), written as txids are. */
+export function merkleRootOfHeader(headerHex: string): string | null {
+  if (!/^[0-9a-f]{160}$/i.test(headerHex)) return null;
+  return Buffer.from(headerHex.slice(72, 136), 'hex').reverse().toString('hex');
+}

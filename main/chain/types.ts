@@ -102,6 +102,11 @@ export interface ChainProvider {
    */
   getHeldScripts?(address: string, limit: number): Promise<ChainUtxo[]>;
   getTxStatus(txid: string): Promise<TxStatus>;
+  /**
+   * A merkle path (BUMP hex) placing the transaction in the block at `height`, from an indexer, or null when it
+   * has none. Optional: checked against the header before any height is believed (engine/sync/proven-height.ts).
+   */
+  getMerkleProof?(txid: string, height: number): Promise<string | null>;
   getTip(): Promise<ChainTip>;
   /** The merkle root of the block at `height` (hex, as txids are written), or null when there is none: SPV checks of BEEF. */
   getMerkleRoot(height: number): Promise<string | null>;

@@ -27,8 +27,25 @@ export default function runInWorker(task: ToolTask): CompileResult | TranspileRe
   task.started.postMessage('started');
   task.started.close();
   if (task.kind === 'transpile') return transpileSolidity(task.source, { file: task.file });
-  if (task.kind === 'scrypt-ts') return compileScryptTs(task.source, task.file, task.optimize);
-  return compileWithImports(task.source, task.file, task.optimize, task.imports);
+  if (task.kind === 'scrypt-ts') return withinAnswerLimit(compileScryptTs(task.source, task.file, task.optimize), task.file);
+  return withinAnswerLimit(compileWithImports(task.source, task.file, task.optimize, task.imports), task.file);
+}
+
+/**
+ * Characters of ASM and hex (twice: the artifact holds it again) one answer may carry: 32 MiB. A source of a
+ * few lines can unroll into a script of megabytes whose ASM is several times larger still; an answer of
+ * 100 MB to a 150-byte request is refused rather than built, copied and held for a client that may never
+ * read it. It allows a locking script of about 5 MB with its ASM; the CLI compiles without this limit.
+ */
+export const MAX_ANSWER_CHARS = 32 * 1024 * 1024;
+
+export function withinAnswerLimit<R extends CompileResult>(r: R, file: string, maxChars = MAX_ANSWER_CHARS): R {
+  if (r.asm === null || r.hex === null) return r;
+  const size = r.asm.length + 2 * r.hex.length;
+  if (size <= maxChars) return r;
+  const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
+  const message = `the compiled contract's answer (a ${mb(r.hex.length / 2)} MB locking script, its ASM and artifact) would be ${mb(size)} MB; the API returns at most ${mb(maxChars)} MB. Compile it with the CLI (keystead compile), or make the script smaller (fewer or shorter loops).`;
+  return { ...r, artifact: null, asm: null, hex: null, diagnostics: [{ file, line: 1, column: 1, message, severity: 'error' }] };
 }
 
 function compileWithImports(source: string, file: string, optimize: boolean, imports: Record<string, string>): CompileResult {

@@ -145,6 +145,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     // The payment policy's check of every move (policies/authorise.ts), unless a test gives its own.
     authoriseValueMove: authoriseValueMove ?? createPolicyAuthoriser({ repos, now, logger, events: eventHub }),
     runApproved: (request, secrets) => runApproved(services, request, secrets),
+    carryingApprovals: new Set(),
     paymail: new PaymailClient(() => paymailHosts.map(), srv),
     paymailHosts,
     compiler: new CompilePool(compileLimits, { logger }),

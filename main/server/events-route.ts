@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { EVENT_TICKET_PARAM, type LiveEvent } from '../../shared/events.js';
 import { DomainError } from '../../shared/errors.js';
 import type { RouteInput } from '../../shared/route.js';
@@ -12,6 +13,26 @@ import { registerRoute } from './route-binding.js';
 const HEARTBEAT_MS = 15_000;
 /** Streams one user may hold open at once (each tab or script holds one). */
 export const MAX_STREAMS_PER_USER = 16;
+/**
+ * Bytes a stream may hold unsent (a client that stopped reading): past this it is ended, and the client
+ * reconnects with its last event id to catch up. A live client reads far faster than events come.
+ */
+export const MAX_UNSENT_BYTES = 1 << 20;
+
+/**
+ * Writes to a stream unless more than `maxUnsent` bytes already wait to be sent: a client that stopped
+ * reading gets its connection closed instead of its events buffered without bound in this process.
+ */
+export function boundedWriter(res: Writable, maxUnsent: number): (chunk: string) => void {
+  return (chunk) => {
+    if (res.writableEnded || res.destroyed) return;
+    if (res.writableLength > maxUnsent) {
+      res.destroy();
+      return;
+    }
+    res.write(chunk);
+  };
+}
 
 /**
  * `GET /v1/events`: the live event stream as Server-Sent Events. Credentials as on every route, or a
@@ -26,9 +47,7 @@ export function registerEventsRoute(app: FastifyInstance, engine: Engine): () =>
     const ticket = query[EVENT_TICKET_PARAM];
     const lastEventId = parseLastEventId(headers['last-event-id'] ?? query.lastEventId);
     const res = reply.raw;
-    const write = (chunk: string) => {
-      if (!res.writableEnded) res.write(chunk);
-    };
+    const write = boundedWriter(res, MAX_UNSENT_BYTES);
     const frame = (e: LiveEvent) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
     // Events delivered while the stream is being opened (the replay) wait until the headers are out.
     const early: LiveEvent[] = [];

@@ -846,4 +846,32 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX approval_requests_open ON approval_requests(created_at) WHERE state = 'awaiting_approval';
     `,
   },
+  {
+    version: 27,
+    name: 'four-eyes outlasts an admin removed, and counts only admins of a day or more',
+    // `admin_since`: when the user last became an admin (null for other roles); existing admins count from
+    // their creation. Kept by triggers, so no path that changes a role can forget it. When an admin is demoted
+    // or removed while another admin remains (there were two or more), four-eyes stays in force for a day
+    // (`policies.fourEyesUntil`, ms): demoting the other admin first does not let one admin change the policy
+    // alone. policies/four-eyes.ts reads both.
+    sql: `
+      ALTER TABLE users ADD COLUMN admin_since INTEGER;
+      UPDATE users SET admin_since = created_at WHERE role = 'admin';
+      CREATE TRIGGER users_admin_since_insert AFTER INSERT ON users WHEN NEW.role = 'admin'
+      BEGIN
+        UPDATE users SET admin_since = NEW.created_at WHERE uid = NEW.uid;
+      END;
+      CREATE TRIGGER users_admin_since_update AFTER UPDATE OF role ON users WHEN NEW.role IS NOT OLD.role
+      BEGIN
+        UPDATE users SET admin_since = CASE WHEN NEW.role = 'admin' THEN NEW.updated_at END WHERE uid = NEW.uid;
+      END;
+      CREATE TRIGGER users_admin_leaves AFTER UPDATE OF role, deleted_at ON users
+        WHEN OLD.role = 'admin' AND OLD.deleted_at IS NULL AND (NEW.role IS NOT 'admin' OR NEW.deleted_at IS NOT NULL)
+          AND (SELECT count(*) FROM users WHERE role = 'admin' AND deleted_at IS NULL) >= 1
+      BEGIN
+        INSERT INTO settings (key, value) VALUES ('policies.fourEyesUntil', CAST(NEW.updated_at + 86400000 AS TEXT))
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+      END;
+    `,
+  },
 ];

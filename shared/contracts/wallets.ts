@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byName, defineOperation } from '../operation.js';
-import { givenPassword } from '../schemas.js';
+import { givenPassword, walletTitle } from '../schemas.js';
 import {
   boolish,
   logoUrl,
@@ -56,7 +56,7 @@ const CREATE_WALLET_FIELDS = [
   'members',
 ];
 const createWalletInput = z.object({
-  walletTitle: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(100, { error: 'is too long' }),
+  walletTitle,
   mnemonicPhrase: optionalText(1000),
   /** A BRC-100 root private key (64 hex digits or WIF): the wallet answers apps with it (standard wallets only). */
   rootKey: optionalText(200),

@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  Hash,
-  HTTPWalletJSON,
-  MerklePath,
-  P2PKH,
-  PrivateKey,
-  ProtoWallet,
-  Random,
-  SatoshisPerKilobyte,
-  Transaction,
-  Utils,
-  WalletClient,
-  type WalletProtocol,
-} from '@bsv/sdk';
+import { Hash, HTTPWalletJSON, PrivateKey, Random, WalletClient, type WalletProtocol } from '@bsv/sdk';
+import { BRC29, internalizeBrc29Payment } from '../helpers/brc29.js';
 import { startHeadless } from '../helpers/headless.js';
-import { request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -27,7 +14,6 @@ import { tempDir } from '../helpers/tmp.js';
  * be a spend of the wallet's coin that no payment policy, spending authorisation or audit entry sees.
  */
 
-const BRC29: WalletProtocol = [2, '3241645161d8'];
 const ORIGIN = 'shop.example';
 
 describe('an app cannot sign with the keys of the coins paid into its wallet', () => {
@@ -49,39 +35,7 @@ describe('an app cannot sign with the keys of the coins paid into its wallet', (
     const identity = (await app().getPublicKey({ identityKey: true })).publicKey;
 
     // A BRC-29 payment of 5,000 satoshis into the wallet, internalized by the app (so it knows the key's derivation).
-    const funded = await orgCall(org, 'POST', '/chain/faucet', { body: { address: senderKey.toAddress(), satoshis: 100_000 } });
-    assert.equal(funded.status, 200, JSON.stringify(funded.body));
-    await orgCall(org, 'POST', '/chain/mine', { body: {} });
-    const txid = funded.body.data.txid as string;
-    const source = Transaction.fromHex((await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${txid}/hex`)).body as string);
-    source.merklePath = MerklePath.fromHex(
-      ((await request(org.host.url, 'GET', `/chain/arc/v1/tx/${txid}`)).body as { merklePath: string }).merklePath,
-    );
-    const [prefix, suffix] = [Utils.toBase64(Random(8)), Utils.toBase64(Random(8))];
-    keyID = `${prefix} ${suffix}`;
-    const { publicKey } = await new ProtoWallet(senderKey).getPublicKey({ protocolID: BRC29, keyID, counterparty: identity });
-    const payment = new Transaction();
-    payment.addInput({
-      sourceTransaction: source,
-      sourceOutputIndex: source.outputs.findIndex((o) => o.satoshis === 100_000),
-      unlockingScriptTemplate: new P2PKH().unlock(senderKey),
-    });
-    payment.addOutput({ lockingScript: new P2PKH().lock(Hash.hash160(Utils.toArray(publicKey, 'hex'))), satoshis: 5_000 });
-    payment.addOutput({ lockingScript: new P2PKH().lock(senderKey.toAddress()), change: true });
-    await payment.fee(new SatoshisPerKilobyte(1));
-    await payment.sign();
-    const internalized = await app().internalizeAction({
-      tx: payment.toAtomicBEEF(),
-      outputs: [
-        {
-          outputIndex: 0,
-          protocol: 'wallet payment',
-          paymentRemittance: { derivationPrefix: prefix, derivationSuffix: suffix, senderIdentityKey: counterparty },
-        },
-      ],
-      description: 'a payment',
-    });
-    assert.deepEqual(internalized, { accepted: true });
+    ({ keyID } = await internalizeBrc29Payment(org, app(), { sender: senderKey, identity, satoshis: 5_000, description: 'a payment' }));
 
     // The admin grants the BRC-29 protocol for every counterparty, as a paying app asks.
     const granted = await orgCall(org, 'POST', '/api/v1/apps/permissions', {

@@ -229,7 +229,7 @@ describe('keystead history and errors print strangers’ text as one inert line 
   let answer: (path: string) => { status: number; body: unknown };
   after(() => server?.close());
 
-  async function cli(args: string[]) {
+  async function cli(args: string[], command: 'history' | 'approvals' = 'history') {
     if (!server) {
       server = createServer((req, res) => {
         const a = answer(req.url ?? '');
@@ -241,7 +241,7 @@ describe('keystead history and errors print strangers’ text as one inert line 
     const out: string[] = [];
     const err: string[] = [];
     const code = await runRemote(
-      'history',
+      command,
       [...args, '--url', url],
       { KEYSTEAD_TOKEN: 't' },
       (s) => out.push(s),
@@ -294,6 +294,79 @@ describe('keystead history and errors print strangers’ text as one inert line 
     assert.deepEqual(JSON.parse(out.join('\n')).history, JSON.parse(JSON.stringify(history)));
   });
 
+  it('an approval an approver reads cannot be forged by its wallet title, initiator, outputs or words', async () => {
+    const forged = `\x1b[2K\r  to ${FORGED_LINE}\n  to 1FakeAddressOfTheAttacker  0.00001 BSV\x1b[8m`;
+    const approval = {
+      approvalId: `apr_${'a'.repeat(12)}\n  forged`,
+      state: 'awaiting_approval',
+      review: {
+        operation: `pay${forged}`,
+        walletID: `w${forged}`,
+        walletTitle: `Ops${forged}`,
+        asset: `KST${forged}`,
+        amount: 500_000_000,
+        outputs: [{ script: `76a9${forged}`, satoshis: 500_000_000, address: null }],
+        counterparty: null,
+        memo: null,
+      },
+      initiator: { uid: 'u', email: `eve@acme.test${forged}`, apiKeyId: null },
+      rule: 'r',
+      words: `two approvals${forged}`,
+      policyVersion: 1,
+      needed: 2,
+      approverRoles: [],
+      approverUsers: [],
+      votes: [{ uid: 'v', email: `x${forged}`, vote: 'approve', at: '2026-01-01T00:00:00.000Z' }],
+      canVote: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-02T00:00:00.000Z',
+      decidedAt: null,
+      txid: `cd${forged}`,
+      error: `failed${forged}`,
+    };
+    answer = () => ({
+      status: 200,
+      body: { statusCode: 200, data: { status: 'success', msg: 'ok', approvals: [approval], awaitingMyVote: 1 } },
+    });
+    const { code, out } = await cli([], 'approvals');
+    assert.equal(code, 0, out.join('\n'));
+    const lines = out.join('\n').split('\n');
+    for (const line of lines) assert.ok(!UNSAFE.test(line), JSON.stringify(line));
+    assert.equal(lines.filter((l) => /^\s+to /.test(l)).length, 1, 'one output line: the forged ones are not lines');
+    assert.ok(!lines.some((l) => l.startsWith('  to 1Fake')), JSON.stringify(lines));
+  });
+
+  it('sends credentials over plain HTTP only to this machine', async () => {
+    for (const url of [
+      'http://keystead.example.com:7480',
+      'http://10.0.0.5:7480',
+      'http://[2001:db8::1]:7480',
+      'http://127.0.0.1.evil.test',
+    ]) {
+      const err: string[] = [];
+      const code = await runRemote(
+        'balance',
+        ['--url', url],
+        { KEYSTEAD_TOKEN: 't' },
+        () => {},
+        (s) => err.push(s),
+      );
+      assert.equal(code, 2, url);
+      assert.match(err.join(''), /refusing to send credentials over plain HTTP/, url);
+    }
+    const err: string[] = [];
+    assert.equal(
+      await runRemote(
+        'balance',
+        ['--url', 'ftp://127.0.0.1'],
+        { KEYSTEAD_TOKEN: 't' },
+        () => {},
+        (s) => err.push(s),
+      ),
+      2,
+    );
+  });
+
   it("an API error's message is printed on one line", async () => {
     answer = () => ({
       status: 400,
@@ -303,5 +376,23 @@ describe('keystead history and errors print strangers’ text as one inert line 
     assert.equal(code, 1);
     assert.equal(err.length, 1);
     assert.equal(err[0], `keystead: refused: ${FORGED_LINE}[2J (PAYMAIL_FAILED)`);
+  });
+});
+
+describe('names others read (wallet titles, people, the organisation) are one inert line', () => {
+  it('refuses a line break, an escape or a bidi override in a wallet title or a name, and keeps ordinary text', async () => {
+    const { OPERATIONS } = await import('../../shared/operations.js');
+    const { organisationName, personName } = await import('../../shared/schemas.js');
+    for (const bad of ['Ops\n  to 1Fake', 'Ops\x1b[2K', 'Ops\u202eevil', 'Ops\rNew', 'a\u0000b', 'x\u2028y']) {
+      const r = OPERATIONS.createWallet.input.safeParse({ walletTitle: bad });
+      assert.equal(r.success, false, JSON.stringify(bad));
+      assert.match(JSON.stringify(r.error?.issues), /one line of text, without control characters/);
+      assert.equal(personName.safeParse(bad).success, false, JSON.stringify(bad));
+      assert.equal(organisationName.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+    for (const good of ['Ops', 'Trésorerie — EUR', '运营钱包', 'Ops 🚀']) {
+      assert.equal(OPERATIONS.createWallet.input.safeParse({ walletTitle: ` ${good} ` }).data?.walletTitle, good);
+      assert.equal(personName.safeParse(good).success, true);
+    }
   });
 });

@@ -438,3 +438,25 @@ describe('the headless host: hostile compiles never take it down, and users shar
     },
   );
 });
+
+describe('compile answers: a few lines cannot make a 100 MB answer', () => {
+  it('refuses an answer over the limit with a positioned error naming the sizes; a normal answer is unchanged', async () => {
+    const { withinAnswerLimit, MAX_ANSWER_CHARS } = await import('../../main/contracts/compile-worker.js');
+    const { compileScrypt } = await import('../../main/contracts/scrypt/compile.js');
+    const unrolled = (n: number) => `contract C { public function f(int x) { int y = x; loop (${n}) { y = y + 1; } require(y > 0); } }`;
+    const small = compileScrypt(unrolled(10), { file: 'c.scrypt' });
+    assert.ok(small.hex, JSON.stringify(small.diagnostics));
+    assert.equal(withinAnswerLimit(small, 'c.scrypt'), small, 'well under the limit: the same result');
+    const big = compileScrypt(unrolled(2_000), { file: 'c.scrypt' });
+    const size = big.asm!.length + 2 * big.hex!.length;
+    for (const limit of [size - 1, Math.floor(size / 2), 0]) {
+      const r = withinAnswerLimit(big, 'c.scrypt', limit);
+      assert.deepEqual([r.artifact, r.asm, r.hex], [null, null, null], `limit ${limit}`);
+      assert.equal(r.diagnostics.length, 1);
+      assert.deepEqual([r.diagnostics[0].file, r.diagnostics[0].line, r.diagnostics[0].column], ['c.scrypt', 1, 1]);
+      assert.match(r.diagnostics[0].message, /answer .* would be [\d.]+ MB; the API returns at most [\d.]+ MB/);
+    }
+    assert.equal(withinAnswerLimit(big, 'c.scrypt', size), big, 'exactly at the limit: answered');
+    assert.equal(MAX_ANSWER_CHARS, 32 * 1024 * 1024);
+  });
+});

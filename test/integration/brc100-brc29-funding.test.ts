@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  Hash,
-  HTTPWalletJSON,
-  MerklePath,
-  P2PKH,
-  PrivateKey,
-  ProtoWallet,
-  Random,
-  SatoshisPerKilobyte,
-  Transaction,
-  Utils,
-  WalletClient,
-  type WalletProtocol,
-} from '@bsv/sdk';
+import { HTTPWalletJSON, P2PKH, PrivateKey, Transaction, WalletClient } from '@bsv/sdk';
+import { internalizeBrc29Payment } from '../helpers/brc29.js';
 import { startHeadless } from '../helpers/headless.js';
 import { request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';
@@ -23,8 +11,6 @@ import { tempDir } from '../helpers/tmp.js';
  * A wallet whose coins all came in as BRC-29 payments an app internalized funds the app's actions with them:
  * signed at once, finished with signAction, and kept with noSend then sent; the local chain checks each script.
  */
-const BRC29: WalletProtocol = [2, '3241645161d8'];
-const b64 = (n: number) => Utils.toBase64(Random(n));
 const payee = () => new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
 
 describe('BRC-100 createAction funded by BRC-29 coins the wallet internalized', () => {
@@ -33,7 +19,6 @@ describe('BRC-100 createAction funded by BRC-29 coins the wallet internalized', 
   let walletId: string;
   let identity: string;
   const senderKey = PrivateKey.fromRandom();
-  const sender = new ProtoWallet(senderKey);
   const app = () => new WalletClient(new HTTPWalletJSON('shop.example', base), 'shop.example');
 
   const chainStatus = async (txid: string) =>
@@ -45,46 +30,8 @@ describe('BRC-100 createAction funded by BRC-29 coins the wallet internalized', 
   };
 
   /** A BRC-29 payment of `satoshis` to the wallet from a fresh mined coin of the sender, internalized by the app. */
-  async function internalized(satoshis: number): Promise<string> {
-    const f = await orgCall(org, 'POST', '/chain/faucet', { body: { address: senderKey.toAddress(), satoshis: 100_000 } });
-    assert.equal(f.status, 200, JSON.stringify(f.body));
-    await orgCall(org, 'POST', '/chain/mine', { body: {} });
-    const source = Transaction.fromHex(
-      (await request(org.host.url, 'GET', `/chain/woc/v1/bsv/local/tx/${f.body.data.txid}/hex`)).body as string,
-    );
-    const proof = (await request(org.host.url, 'GET', `/chain/arc/v1/tx/${f.body.data.txid}`)).body as { merklePath: string };
-    source.merklePath = MerklePath.fromHex(proof.merklePath);
-    const derivationPrefix = b64(8);
-    const derivationSuffix = b64(8);
-    const { publicKey } = await sender.getPublicKey({
-      protocolID: BRC29,
-      keyID: `${derivationPrefix} ${derivationSuffix}`,
-      counterparty: identity,
-    });
-    const tx = new Transaction();
-    tx.addInput({
-      sourceTransaction: source,
-      sourceOutputIndex: source.outputs.findIndex((o) => o.satoshis === 100_000),
-      unlockingScriptTemplate: new P2PKH().unlock(senderKey),
-    });
-    tx.addOutput({ lockingScript: new P2PKH().lock(Hash.hash160(Utils.toArray(publicKey, 'hex'))), satoshis });
-    tx.addOutput({ lockingScript: new P2PKH().lock(senderKey.toAddress()), change: true });
-    await tx.fee(new SatoshisPerKilobyte(1));
-    await tx.sign();
-    const r = await app().internalizeAction({
-      tx: tx.toAtomicBEEF(),
-      outputs: [
-        {
-          outputIndex: 0,
-          protocol: 'wallet payment',
-          paymentRemittance: { derivationPrefix, derivationSuffix, senderIdentityKey: senderKey.toPublicKey().toString() },
-        },
-      ],
-      description: 'a payment to the shop',
-    });
-    assert.deepEqual(r, { accepted: true });
-    return tx.id('hex');
-  }
+  const internalized = async (satoshis: number): Promise<string> =>
+    (await internalizeBrc29Payment(org, app(), { sender: senderKey, identity, satoshis, description: 'a payment to the shop' })).txid;
 
   /** The wallet's funding inputs of an action's transaction (it has no app inputs here): the outpoints they spend. */
   const spentTxids = (tx: Transaction) => tx.inputs.map((i) => i.sourceTXID ?? i.sourceTransaction?.id('hex'));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decoyHash, hashPassword, verifyPassword } from '../../main/engine/auth/password.js';
-import { accountKey, clientKey, Throttle } from '../../main/engine/auth/throttle.js';
+import { accountKey, Throttle } from '../../main/engine/auth/throttle.js';
+import { clientKey } from '../../main/engine/client-key.js';
 import type { DomainError } from '../../shared/errors.js';
 import { hashSecret, newSecret } from '../../main/engine/auth/tokens.js';
 import { normalizeRole } from '../../shared/roles.js';

@@ -166,3 +166,27 @@ describe('live events: who hears what', () => {
     );
   });
 });
+
+describe('live events: a stream that is not read is closed, not buffered', () => {
+  it('writes while little waits unsent, and closes the stream once more than the bound waits', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { boundedWriter, MAX_UNSENT_BYTES } = await import('../../main/server/events-route.js');
+    const unread = new PassThrough({ highWaterMark: 16 });
+    const write = boundedWriter(unread, 100);
+    for (let i = 0; i < 3; i++) write('x'.repeat(40));
+    assert.equal(unread.writableLength, 120, 'written while at most the bound waited');
+    assert.equal(unread.destroyed, false);
+    write('y'.repeat(40));
+    assert.equal(unread.destroyed, true, 'past the bound: closed');
+    write('z');
+    const read = new PassThrough();
+    const chunks: string[] = [];
+    read.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const live = boundedWriter(read, 100);
+    for (let i = 0; i < 1_000; i++) live('x'.repeat(40));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(read.destroyed, false, 'a client that reads is never closed');
+    assert.equal(chunks.join('').length, 40_000);
+    assert.ok(MAX_UNSENT_BYTES >= 1 << 20, 'the server allows a megabyte unsent');
+  });
+});

@@ -5,9 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { classifyArc, reasonFromText } from '../../main/chain/network/classify.js';
 import { httpRequest, HttpUnavailable } from '../../main/net/http.js';
 import { NetworkProvider } from '../../main/chain/network/network-provider.js';
-import { Hash, P2PKH, PrivateKey, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
+import { Hash, MerklePath, P2PKH, PrivateKey, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
 import { headerFromWoc, UntrustedHeader } from '../../main/chain/network/woc-header.js';
 import { blockHash } from '../../main/chain/block.js';
+
+const AB = 'ab'.repeat(32);
+const CD = 'cd'.repeat(32);
 
 describe('ARC answers, classified honestly', () => {
   it('treats "missing inputs" as missing inputs, never as a double spend', () => {
@@ -19,48 +22,73 @@ describe('ARC answers, classified honestly', () => {
   });
 
   it('counts "already known" as success', () => {
-    assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'SEEN_ON_NETWORK', extraInfo: 'Transaction already known' }, null), {
+    assert.deepEqual(classifyArc(200, { txid: AB, txStatus: 'SEEN_ON_NETWORK', extraInfo: 'Transaction already known' }, null), {
       status: 'accepted',
-      txid: 'ab',
+      txid: AB,
       alreadyKnown: true,
     });
-    assert.deepEqual(classifyArc(409, { detail: 'txn-already-known', txid: 'ab' }, null), {
+    assert.deepEqual(classifyArc(409, { detail: 'txn-already-known', txid: AB }, null), {
       status: 'accepted',
-      txid: 'ab',
+      txid: AB,
       alreadyKnown: true,
     });
-    assert.deepEqual(classifyArc(200, { txid: 'ab', txStatus: 'STORED' }, null), { status: 'accepted', txid: 'ab', alreadyKnown: false });
+    assert.deepEqual(classifyArc(200, { txid: AB, txStatus: 'STORED' }, null), { status: 'accepted', txid: AB, alreadyKnown: false });
   });
 
   it('reads failures ARC sends as HTTP 200 and as 46x', () => {
-    const ds = classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'], reason: 'double-spend' }, null);
+    const ds = classifyArc(200, { txid: AB, txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: [CD], reason: 'double-spend' }, null);
     assert.equal(ds.status === 'rejected' && ds.reason, 'double-spend');
-    assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, ['cd']);
+    assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, [CD]);
     assert.equal(
-      classifyArc(200, { txid: 'ab', txStatus: 'REJECTED', extraInfo: 'mandatory-script-verify-flag-failed' }, null).status,
+      classifyArc(200, { txid: AB, txStatus: 'REJECTED', extraInfo: 'mandatory-script-verify-flag-failed' }, null).status,
       'rejected',
     );
-    const fee = classifyArc(465, { status: 465, title: 'Fee too low', detail: 'fee too low' }, 'ab');
+    const fee = classifyArc(465, { status: 465, title: 'Fee too low', detail: 'fee too low' }, AB);
     assert.equal(fee.status === 'rejected' && fee.reason, 'fee-too-low');
-    const ours = classifyArc(462, { reason: 'outputs-exceed-inputs', detail: 'x' }, 'ab');
+    const ours = classifyArc(462, { reason: 'outputs-exceed-inputs', detail: 'x' }, AB);
     assert.equal(ours.status === 'rejected' && ours.reason, 'outputs-exceed-inputs', "our node's own reason wins");
   });
 
   it('says "unknown" when ARC did not judge the transaction: only a verdict may give coins back', () => {
     assert.equal(
-      classifyArc(200, { txid: 'ab', txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status,
+      classifyArc(200, { txid: AB, txStatus: 'SEEN_IN_ORPHAN_MEMPOOL' }, null).status,
       'unknown',
       'an orphan may still be accepted',
     );
     assert.equal(classifyArc(200, { txStatus: 'STORED' }, null).status, 'unknown', 'no txid');
     for (const status of [401, 403, 404, 405, 409, 413, 422, 460, 466, 467, 468, 469, 475])
-      assert.equal(classifyArc(status, { title: 'Not judged' }, 'ab').status, 'unknown', `HTTP ${status}`);
+      assert.equal(classifyArc(status, { title: 'Not judged' }, AB).status, 'unknown', `HTTP ${status}`);
     assert.equal(
-      classifyArc(200, { txid: 'ab', txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: ['cd'] }, null).status,
+      classifyArc(200, { txid: AB, txStatus: 'DOUBLE_SPEND_ATTEMPTED', competingTxs: [CD] }, null).status,
       'unknown',
       "real ARC's double-spend attempt is not final",
     );
-    assert.equal(classifyArc(461, { title: 'Malformed transaction' }, 'ab').status, 'rejected');
+    assert.equal(classifyArc(461, { title: 'Malformed transaction' }, AB).status, 'rejected');
+  });
+
+  it("judges only our transaction: ARC's txid is compared with ours, and its text and competitors are cleaned", () => {
+    const other = classifyArc(200, { txid: CD, txStatus: 'REJECTED', extraInfo: 'fee too low' }, AB);
+    assert.deepEqual(other, {
+      status: 'unknown',
+      txid: AB,
+      message: `ARC answered about another transaction (${CD}); ours was not judged.`,
+    });
+    assert.equal(classifyArc(200, { txid: CD, txStatus: 'STORED' }, AB).status, 'unknown', 'an acceptance of another transaction');
+    assert.deepEqual(classifyArc(200, { txid: AB.toUpperCase(), txStatus: 'STORED' }, AB), {
+      status: 'accepted',
+      txid: AB,
+      alreadyKnown: false,
+    });
+    assert.deepEqual(classifyArc(200, { txid: 'not-a-txid', txStatus: 'STORED' }, AB), {
+      status: 'accepted',
+      txid: AB,
+      alreadyKnown: false,
+    });
+    const loud = classifyArc(465, { title: 'Fee\u001b[2K too low\n\u202efake', detail: 'x'.repeat(5_000) }, AB);
+    assert.ok(loud.status === 'rejected' && !['\n', '\u001b', '\u202e'].some((c) => loud.message.includes(c)), JSON.stringify(loud));
+    assert.ok(loud.message.length <= 500);
+    const ds = classifyArc(409, { reason: 'double-spend', competingTxs: [CD, '<script>', 7, CD.toUpperCase()] }, AB);
+    assert.deepEqual(ds.status === 'rejected' && ds.competingTxs, [CD, CD]);
   });
 });
 
@@ -150,6 +178,109 @@ describe('WhatsOnChain transaction bytes are checked before the books use them',
     await assert.rejects(provider.getTransactionHex(asked.id('hex')), /not one/);
     answer = 'not a transaction';
     await assert.rejects(provider.getTransactionHex(asked.id('hex')), /not one/);
+  });
+});
+
+describe("coins, balances, histories, the tip and ARC's status are read strictly", () => {
+  let answer: unknown = null;
+  let server: Server;
+  let provider: NetworkProvider;
+  const address = PrivateKey.fromRandom().toAddress();
+  before(async () => {
+    server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = new NetworkProvider({ network: 'testnet', arcUrl: url, wocUrl: url, http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 } });
+  });
+  after(() => server.close());
+  const coin = { tx_hash: AB, tx_pos: 1, value: 5_000, height: 0 };
+
+  it('uses a well-formed answer as it is', async () => {
+    answer = [coin, { ...coin, tx_hash: CD.toUpperCase(), height: 850_000 }];
+    assert.deepEqual(
+      (await provider.getUtxos(address)).map((u) => [u.txid, u.vout, u.satoshis, u.height]),
+      [
+        [AB, 1, 5_000, null],
+        [CD, 1, 5_000, 850_000],
+      ],
+    );
+    answer = { confirmed: 7, unconfirmed: -2 };
+    assert.equal(await provider.getBalance(address), 5);
+    answer = [{ tx_hash: AB, height: 12 }];
+    assert.deepEqual(await provider.getHistory(address), [{ txid: AB, height: 12 }]);
+    answer = { blocks: 900_000, bestblockhash: CD };
+    assert.deepEqual(await provider.getTip(), { height: 900_000, hash: CD });
+    answer = { txStatus: 'MINED', blockHeight: 12, blockHash: CD, merklePath: 'fe00' };
+    assert.equal((await provider.getTxStatus(AB)).state, 'mined');
+  });
+
+  it('refuses, whole, an answer with an amount, index, height or txid that is not one', async () => {
+    const lies: [string, () => Promise<unknown>, unknown][] = [
+      ['a string value', () => provider.getUtxos(address), [{ ...coin, value: '5000' }]],
+      ['a fractional value', () => provider.getUtxos(address), [{ ...coin, value: 0.5 }]],
+      ['a negative value', () => provider.getUtxos(address), [{ ...coin, value: -1 }]],
+      ['more than all the bitcoin', () => provider.getUtxos(address), [{ ...coin, value: 2_100_000_000_000_001 }]],
+      ['a path in the txid', () => provider.getUtxos(address), [{ ...coin, tx_hash: '../../admin' }]],
+      ['a fractional output index', () => provider.getUtxos(address), [{ ...coin, tx_pos: 1.5 }]],
+      ['an object, not a list', () => provider.getUtxos(address), { result: [coin] }],
+      ['a string balance', () => provider.getBalance(address), { confirmed: '1e20' }],
+      ['a history height in words', () => provider.getHistory(address), [{ tx_hash: AB, height: 'tall' }]],
+      ['a history txid of 63 digits', () => provider.getHistory(address), [{ tx_hash: AB.slice(1), height: 1 }]],
+      ['a tip without a hash', () => provider.getTip(), { blocks: 5 }],
+      ['a negative tip', () => provider.getTip(), { blocks: -5, bestblockhash: CD }],
+      ['a mined status at a fractional height', () => provider.getTxStatus(AB), { txStatus: 'MINED', blockHeight: 1.5 }],
+      ['a merkle path that is not hex', () => provider.getTxStatus(AB), { txStatus: 'MINED', blockHeight: 1, merklePath: 'zz' }],
+    ];
+    for (const [what, call, lie] of lies) {
+      answer = lie;
+      await assert.rejects(call(), /answered something that is not a valid answer .*it was not used/, what);
+    }
+  });
+});
+
+describe("WhatsOnChain's TSC proof becomes a merkle path (checked later against the header)", () => {
+  let answer: unknown = null;
+  let server: Server;
+  let provider: NetworkProvider;
+  before(async () => {
+    server = createServer(
+      (_req, res) => void res.writeHead(answer === 404 ? 404 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    provider = new NetworkProvider({ network: 'testnet', arcUrl: url, wocUrl: url, http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 } });
+  });
+  after(() => server.close());
+
+  it('gives a path with the root of the whole block, for each index, with duplicates as "*" or in full', async () => {
+    const leaves = ['a1', 'b2', 'c3', 'd4', 'e5'].map((x) => x.repeat(32));
+    const level0 = [...leaves.map((hash, offset) => ({ offset, hash, txid: true })), { offset: 5, duplicate: true }];
+    const block = new MerklePath(800_000, [level0]);
+    const root = block.computeRoot(leaves[0]);
+    for (let index = 0; index < leaves.length; index++) {
+      const nodes: string[] = [];
+      for (let level = 0; (leaves.length - 1) >> level > 0 || level === 0; level++) {
+        const sibling = (index >> level) ^ 1;
+        const leaf = block.findOrComputeLeaf(level, sibling);
+        nodes.push(leaf?.hash ?? '*');
+        if (level > 8) break;
+      }
+      for (const shape of [{ index, txOrId: leaves[index], target: 'ff'.repeat(32), nodes }, [{ index, nodes }]]) {
+        answer = shape;
+        const hex = await provider.getMerkleProof(leaves[index], 800_000);
+        const path = MerklePath.fromHex(hex!);
+        assert.equal(path.blockHeight, 800_000);
+        assert.equal(path.computeRoot(leaves[index]), root, `index ${index}`);
+      }
+    }
+    answer = 404;
+    assert.equal(await provider.getMerkleProof(leaves[0], 1), null);
+    answer = [];
+    assert.equal(await provider.getMerkleProof(leaves[0], 1), null);
+    for (const lie of [{ index: -1, nodes: [] }, { index: 1, nodes: ['zz'] }, { index: 0.5, nodes: [] }, { nodes: [] }, 'proof']) {
+      answer = lie;
+      await assert.rejects(provider.getMerkleProof(leaves[0], 1), /not a valid answer/, JSON.stringify(lie));
+    }
   });
 });
 

@@ -181,6 +181,33 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     assert.equal(await balance(wallet), q.availableAfter, 'a quote reserves nothing');
   });
 
+  it('pays a reviewed payment at the fee rate it was reviewed at: a rate raised since is 409 and nothing is paid', async () => {
+    const rate = { satoshis: 1, bytes: 1000 };
+    const t = testEngine({
+      chain: (local) => Object.assign(Object.create(local) as typeof local, { getFeePolicy: async () => ({ ...rate, dustLimit: 1 }) }),
+    });
+    const setup = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: setup.authToken, serviceId: setup.serviceId };
+    const w = (await t.engine.execute('createWallet', { walletTitle: 'Reviewed' }, who, meta)).output.walletID;
+    await t.engine.execute('faucet', { walletId: w, satoshis: 100_000 }, who, meta);
+    const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 10_000 }], walletId: w };
+    const q = (await t.engine.execute('quotePayment', req, who, meta)).output;
+    // The provider now asks fifty times as much per byte: the reviewed payment is not paid at that price.
+    rate.satoshis = 50;
+    await rejectsWith(
+      t.engine.execute('pay', { ...req, reviewId: q.reviewId }, who, meta),
+      'CONFLICT',
+      /not the one that was reviewed.*fee rate changed since \(now 50 satoshis per 1000 bytes\)/,
+    );
+    // The same rate written in other terms is the same review; then the pay charges the quoted fee.
+    rate.satoshis = 2;
+    rate.bytes = 2000;
+    const paid = (await t.engine.execute('pay', { ...req, reviewId: q.reviewId }, who, meta)).output;
+    assert.equal(paid.fee, q.fee);
+    const left = (await t.engine.execute('listWallets', {}, who, meta)).output.wallets.find((x) => x.walletID === w)!;
+    assert.equal(left.balance.confirmed + left.balance.unconfirmed, 100_000 - 10_000 - q.fee);
+  });
+
   it('says how much is missing and refuses dust', async () => {
     const wallet = await fundedWallet('Small', [5_000]);
     await rejectsWith(
@@ -233,6 +260,57 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     const entry = (await run(engine.execute('history', { walletId: wallet }, admin, meta))).history.find((e) => e.txid === ok.txid)!;
     assert.equal(entry.state, 'pending', 'a retry that signs the very same transaction is pending again, not failed');
     assert.equal(entry.seenByChain, true);
+  });
+
+  it("a provider's refusal is only its word: the coins stay reserved until the chain is seen to lack the transaction", async () => {
+    // A provider that relays the transaction and answers "rejected" (or one that drops it): not the embedded node.
+    let mode: 'relay-and-refuse' | 'drop' | 'honest' = 'relay-and-refuse';
+    const refusal = { status: 'rejected' as const, txid: null, reason: 'fee-too-low' as const, message: 'refused, says the provider' };
+    const t = testEngine({
+      chain: (local) => ({
+        ...withBroadcast(async (hex) => {
+          if (mode === 'drop') return refusal;
+          const r = await local.broadcast(hex);
+          return mode === 'honest' ? r : refusal;
+        })(local),
+        network: 'mainnet',
+      }),
+    });
+    const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const balanceOf = async (walletId: string) => {
+      const w = (await t.engine.execute('listWallets', {}, who, meta)).output.wallets.find((x) => x.walletID === walletId)!;
+      return w.balance.confirmed + w.balance.unconfirmed;
+    };
+    const fund = async (title: string) => {
+      const w = (await t.engine.execute('createWallet', { walletTitle: title }, who, meta)).output.walletID;
+      await t.engine.execute('faucet', { walletId: w, satoshis: 5_000 }, who, meta);
+      return w;
+    };
+    const req = (walletId: string) => ({ outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 1_000 }], walletId });
+
+    const relayed = await fund('Relayed');
+    await rejectsWith(t.engine.execute('pay', req(relayed), who, meta), 'PAYMENT_REJECTED', /fee-too-low.*coins stay reserved/);
+    // Its coin is not spent again meanwhile.
+    await rejectsWith(t.engine.execute('pay', req(relayed), who, meta), 'CONFLICT', /held by a payment/);
+    t.clock.now += 31_000;
+    await t.engine.reconcile();
+    const sent = (await t.engine.execute('history', { walletId: relayed }, who, meta)).output.history.find((e) => e.direction === 'out')!;
+    assert.equal(t.node.txStatus(sent.txid).state, 'mempool', 'the provider did relay it');
+    assert.equal(await balanceOf(relayed), 5_000 - 1_000 - (sent.fee ?? 0), 'the chain has it: it is paid once, and booked');
+
+    mode = 'drop';
+    const dropped = await fund('Dropped');
+    await rejectsWith(t.engine.execute('pay', req(dropped), who, meta), 'PAYMENT_REJECTED', /fee-too-low/);
+    await rejectsWith(t.engine.execute('pay', req(dropped), who, meta), 'CONFLICT', /held by a payment/);
+    await t.engine.reconcile(); // not within the window: still held
+    await rejectsWith(t.engine.execute('pay', req(dropped), who, meta), 'CONFLICT', /held by a payment/);
+    t.clock.now += 31_000;
+    await t.engine.reconcile();
+    assert.equal(await balanceOf(dropped), 5_000, 'the chain lacks it: the coins are back');
+    mode = 'honest';
+    assert.match((await t.engine.execute('pay', req(dropped), who, meta)).output.txid, /^[0-9a-f]{64}$/);
+    t.engine.close();
   });
 
   it('books a broadcast pay once, as the node accepts it, with its attempt finished and its audit entry in the same commit', async () => {

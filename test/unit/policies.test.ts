@@ -288,6 +288,8 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
   });
 
   it('policy changes need another admin when there are two (four-eyes); every version is kept', async () => {
+    t.engine.close();
+    t = testEngine({ sessionTtlMs: 7 * 24 * 3600_000 }); // sessions outlive the day a new admin waits
     const o = await organisation(t);
     const v1 = await o.setPolicy({ rules: [], default: { action: 'deny', reason: 'one' } });
     assert.equal(v1.active.version, 1, 'a single admin changes it at once');
@@ -307,6 +309,13 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
     assert.equal(v2.active.version, 1, 'not in force yet');
     assert.equal(v2.proposed.version, 2);
     await rejectsWith(o.exec('decidePolicy', { version: 2, decision: 'approve' }), 'FORBIDDEN', /four-eyes/);
+    // Ann became an admin just now: she may not be made to approve at once.
+    await rejectsWith(
+      o.exec('decidePolicy', { version: 2, decision: 'approve' }, ada),
+      'FORBIDDEN',
+      /became an admin less than 24 hours ago: you may decide on policy changes from 2026-01-02T00:00:\d\d/,
+    );
+    t.clock.now += 24 * 3600_000;
     const decided = await o.exec('decidePolicy', { version: 2, decision: 'approve' }, ada);
     assert.equal(decided.active.version, 2);
     assert.deepEqual(
@@ -321,6 +330,53 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
       'ROLE_FORBIDDEN',
       /Manager/,
     );
+  });
+
+  it('four-eyes cannot be got round: not by demoting or removing the other admin first, nor by a new admin', async () => {
+    t.engine.close();
+    t = testEngine({ sessionTtlMs: 7 * 24 * 3600_000 });
+    const o = await organisation(t);
+    const admin2 = async (email: string) => {
+      const { uid } = await o.exec('createUser', {
+        email,
+        password: 'pass-word-123',
+        role: 'Admin',
+        firstName: 'A',
+        lastName: 'B',
+        title: 'T',
+      });
+      const login = (await t.engine.execute('login', { email, password: 'pass-word-123' }, {}, meta)).output;
+      return { authToken: login.token ?? login.authToken, serviceId: o.admin.serviceId, uid };
+    };
+    const day = 24 * 3600_000;
+    const allow: PolicyDocumentInput = { rules: [], default: { action: 'allow' } };
+    for (const remove of ['demote', 'delete', 'leaves'] as const) {
+      const honest = await admin2(`honest-${remove}@acme.io`);
+      t.clock.now += day; // a seasoned admin
+      assert.equal((await o.setPolicy(allow)).fourEyes, true);
+      // The other admin is taken out of the way …
+      if (remove === 'demote') await o.exec('updateUser', { userId: honest.uid, role: 'Manager' });
+      else if (remove === 'delete') await o.exec('deleteUser', { userId: honest.uid });
+      else await o.exec('deleteAccount', {}, honest);
+      // … yet a change still waits for another admin, for a day.
+      const proposed = await o.setPolicy({ rules: [], default: { action: 'deny', reason: `after ${remove}` } });
+      assert.equal(proposed.fourEyes, true, remove);
+      assert.equal(proposed.proposed?.document.default.reason, `after ${remove}`, `${remove}: proposed, not in force`);
+      // A new admin made to approve it cannot yet.
+      const puppet = await admin2(`puppet-${remove}@acme.io`);
+      await rejectsWith(
+        o.exec('decidePolicy', { version: proposed.proposed!.version, decision: 'approve' }, puppet),
+        'FORBIDDEN',
+        /less than 24 hours/,
+      );
+      await o.exec('decidePolicy', { version: proposed.proposed!.version, decision: 'reject' }, o.admin).catch(() => undefined);
+      await o.exec('deleteUser', { userId: puppet.uid });
+      t.clock.now += day + 1;
+    }
+    // A day after the last admin left, the one admin changes the policy alone again.
+    const alone = await o.setPolicy({ rules: [], default: { action: 'deny', reason: 'alone' } });
+    assert.equal(alone.fourEyes, false);
+    assert.equal(alone.active?.document.default.reason, 'alone');
   });
 
   it('the review names the rule before confirming (previewPolicy), and a value limit needs a rate', async () => {

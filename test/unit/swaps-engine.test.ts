@@ -34,18 +34,14 @@ describe('engine: swaps against hostile takers', () => {
   const held = async (walletId: string, tokenId: string) =>
     ((await exec('balance', { walletId, type: 'ALL' })).coins as any[]).find((c) => c.tokenId === tokenId);
   const pkhOf = (address: string) => Utils.toHex(Utils.fromBase58Check(address).data as number[]);
+  /** Issues a token from a wallet: KST-20 unless `more` (further issueToken fields) says otherwise. */
+  const issue = (walletId: string, name: string, symbol: string, tokenSupply: number, satsPerToken: number, more: object = {}) =>
+    exec('issueToken', { walletId, name, protocolId: 'KST-20', symbol, tokenSupply, satsPerToken, ...more });
 
   it('inspectOffer reports a tampered offer (asked output changed after signing) and a forged one; swap refuses them', async () => {
     const maker = await fundedWallet('Maker', [100_000]);
     const taker = await fundedWallet('Taker', [100_000]);
-    const { tokenId } = await exec('issueToken', {
-      walletId: maker,
-      name: 'Gold',
-      protocolId: 'KST-20',
-      symbol: 'GOLD',
-      tokenSupply: 10,
-      satsPerToken: 1,
-    });
+    const { tokenId } = await issue(maker, 'Gold', 'GOLD', 10, 1);
     const o = (await exec('offer', { walletId: maker, dataArray: [{ tokenId, type: 'BSV', amount: '0.00001' }] })).offers[0];
     const ok = (await exec('inspectOffer', { dataArray: [{ swapHex: o.swapHex }] })).offers[0];
     assert.deepEqual([ok.valid, ok.problems, ok.wanted.satoshis, ok.offerId], [true, [], 1000, o.offerId]);
@@ -84,14 +80,7 @@ describe('engine: swaps against hostile takers', () => {
   it('a taker adding a look-alike token output to a swap makes no tokens: the books count only what the inputs hold', async () => {
     const maker = await fundedWallet('Maker', [100_000]);
     const victim = await fundedWallet('Victim', [10_000]);
-    const { tokenId } = await exec('issueToken', {
-      walletId: maker,
-      name: 'Gold',
-      protocolId: 'KST-20',
-      symbol: 'GOLD',
-      tokenSupply: 10,
-      satsPerToken: 1,
-    });
+    const { tokenId } = await issue(maker, 'Gold', 'GOLD', 10, 1);
     const o = (await exec('offer', { walletId: maker, dataArray: [{ tokenId, type: 'BSV', amount: '0.00001' }] })).offers[0];
     const offer = Transaction.fromHex(o.swapHex);
     const makerPart = offer.inputs[0].unlockingScript!.toHex();
@@ -145,24 +134,9 @@ describe('engine: swaps against hostile takers', () => {
   });
   it('an NFT serial is asked for only when its data tells it from the others; inspect names no serial any of several would pay', async () => {
     const maker = await fundedWallet('Maker', [200_000]);
-    const { tokenId: gold } = await exec('issueToken', {
-      walletId: maker,
-      name: 'Gold',
-      protocolId: 'KST-20',
-      symbol: 'GOLD',
-      tokenSupply: 10,
-      satsPerToken: 1,
-    });
+    const { tokenId: gold } = await issue(maker, 'Gold', 'GOLD', 10, 1);
     // Serials 1 and 2 carry the same data (none of their own); 3 has its own.
-    const { tokenId: deeds } = await exec('issueToken', {
-      walletId: maker,
-      name: 'Deeds',
-      protocolId: 'KST-789',
-      symbol: 'DEED',
-      tokenSupply: 3,
-      satsPerToken: 1,
-      data: { 3: ['plot 3'] },
-    });
+    const { tokenId: deeds } = await issue(maker, 'Deeds', 'DEED', 3, 1, { protocolId: 'KST-789', data: { 3: ['plot 3'] } });
     await assert.rejects(
       exec('exchangeOffer', { walletId: maker, dataArray: [{ tokenId: gold, tokenAmount: 1, wantedTokenId: deeds, wantedSn: 2 }] }),
       /DEED #2 carries the same data as #1, so a swap cannot tell them apart/,
@@ -176,22 +150,8 @@ describe('engine: swaps against hostile takers', () => {
 
   it('inspectOffer flags an offer asking for a fungible token amount that is not a whole number of tokens', async () => {
     const maker = await fundedWallet('Maker', [200_000]);
-    const gold = await exec('issueToken', {
-      walletId: maker,
-      name: 'Gold',
-      protocolId: 'KST-20',
-      symbol: 'GOLD',
-      tokenSupply: 10,
-      satsPerToken: 1,
-    });
-    const bars = await exec('issueToken', {
-      walletId: maker,
-      name: 'Bars',
-      protocolId: 'KST-20',
-      symbol: 'BAR',
-      tokenSupply: 5,
-      satsPerToken: 1000,
-    });
+    const gold = await issue(maker, 'Gold', 'GOLD', 10, 1);
+    const bars = await issue(maker, 'Bars', 'BAR', 5, 1000);
     // A stranger's offer of the GOLD output asking for 1,999 satoshis of BAR: shown as "1 BAR", it would take almost 2.
     const goldTx = Transaction.fromHex(node.txHex(gold.issueTxid)!);
     const barTx = Transaction.fromHex(node.txHex(bars.issueTxid)!);

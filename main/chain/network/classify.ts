@@ -1,3 +1,4 @@
+import { cleanRemoteText, txidOf } from '../../../shared/remote-text.js';
 import type { BroadcastResult, RejectReason } from '../types.js';
 
 /**
@@ -55,12 +56,27 @@ const TRANSACTION_VERDICTS = new Set([461, 462, 463, 464, 465, 473]);
  * Three answers, never more certain than ARC was: `accepted`, `rejected` (ARC judged the transaction
  * and refused it), or `unknown` (an orphan waiting for its parents, no txid, or an error about the request).
  */
-export function classifyArc(status: number, body: unknown, fallbackTxid: string | null): BroadcastResult {
+export function classifyArc(status: number, body: unknown, ourTxid: string | null): BroadcastResult {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const txid = typeof b.txid === 'string' ? b.txid : fallbackTxid;
+  // The txid is the one we computed from the bytes we sent; ARC's is only compared with it. An answer about
+  // another transaction says nothing about ours.
+  const theirs = txidOf(b.txid);
+  if (ourTxid !== null && theirs !== null && theirs !== ourTxid)
+    return { status: 'unknown', txid: ourTxid, message: `ARC answered about another transaction (${theirs}); ours was not judged.` };
+  const txid = ourTxid ?? theirs;
   const txStatus = String(b.txStatus ?? '').toUpperCase();
-  const text = [b.title, b.detail, b.extraInfo, typeof body === 'string' ? body : ''].filter(Boolean).join(' ');
-  const competingTxs = Array.isArray(b.competingTxs) ? (b.competingTxs as string[]) : undefined;
+  const said = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const text = cleanRemoteText(
+    [b.title, b.detail, b.extraInfo, typeof body === 'string' ? body : ''].map(said).filter(Boolean).join(' '),
+    500,
+  );
+  const named = Array.isArray(b.competingTxs)
+    ? b.competingTxs
+        .map(txidOf)
+        .filter((t): t is string => t !== null)
+        .slice(0, 20)
+    : [];
+  const competingTxs = named.length > 0 ? named : undefined;
   if (status >= 200 && status < 300) {
     if (txStatus === 'DOUBLE_SPEND_ATTEMPTED') {
       // A competing transaction exists. Real ARC does not call this final; a Keystead node (which marks

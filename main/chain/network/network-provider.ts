@@ -1,4 +1,4 @@
-import { P2PKH, Transaction } from '@bsv/sdk';
+import { MerklePath, P2PKH, Transaction } from '@bsv/sdk';
 import { parseTransactionHex, type ParsedTransaction } from '../transaction-bytes.js';
 import type {
   AddressHistoryEntry,
@@ -17,6 +17,8 @@ import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '..
 import { silentLogger, type Logger } from '../../log/logger.js';
 import { DEFAULT_FEE_POLICY } from '../policy.js';
 import { isDustLimit, MAX_DUST_LIMIT, readMiningFee, readUsdRate } from './answers.js';
+import { readArcStatus, readBalance, readHistory, readTip, readTscProof, readUtxos, type Read } from './woc-answers.js';
+import { merkleRootOfHeader } from '../block.js';
 
 export interface NetworkConfig {
   /** mainnet, testnet, or remote (another Keystead's local node). */
@@ -113,6 +115,12 @@ export class NetworkProvider implements ChainProvider {
     );
   }
 
+  /** A provider's answer that failed its strict reader is the provider failing: nothing of it is used. */
+  private checked<T>(what: string, r: Read<T>): T {
+    if (r.ok) return r.value;
+    throw new ProviderError(`${what} answered something that is not a valid answer (${r.reason}); it was not used`);
+  }
+
   private async wocOk(path: string): Promise<unknown> {
     const r = await this.woc(path);
     if (r.status !== 200) throw new ProviderError(`WhatsOnChain ${path} answered HTTP ${r.status}`);
@@ -140,13 +148,13 @@ export class NetworkProvider implements ChainProvider {
   }
 
   async getUtxos(address: string): Promise<ChainUtxo[]> {
-    const list = (await this.wocOk(`/address/${address}/unspent`)) as { tx_hash: string; tx_pos: number; value: number; height: number }[];
+    const list = this.checked('WhatsOnChain unspent', readUtxos(await this.wocOk(`/address/${address}/unspent`)));
     const script = new P2PKH().lock(address).toHex();
     return list.map((u) => ({ txid: u.tx_hash, vout: u.tx_pos, satoshis: u.value, script, height: u.height > 0 ? u.height : null }));
   }
 
   async getBalance(address: string): Promise<number> {
-    const b = (await this.wocOk(`/address/${address}/balance`)) as { confirmed?: number; unconfirmed?: number };
+    const b = this.checked('WhatsOnChain balance', readBalance(await this.wocOk(`/address/${address}/balance`)));
     return (b.confirmed ?? 0) + (b.unconfirmed ?? 0);
   }
 
@@ -154,7 +162,10 @@ export class NetworkProvider implements ChainProvider {
     const r = await this.woc(`/address/${address}/history`);
     if (r.status === 404) return [];
     if (r.status !== 200) throw new ProviderError(`WhatsOnChain history answered HTTP ${r.status}`);
-    return (r.body as { tx_hash: string; height: number }[]).map((h) => ({ txid: h.tx_hash, height: h.height > 0 ? h.height : null }));
+    return this.checked('WhatsOnChain history', readHistory(r.body)).map((h) => ({
+      txid: h.tx_hash,
+      height: h.height > 0 ? h.height : null,
+    }));
   }
 
   async getTransactionHex(txid: string): Promise<string | null> {
@@ -186,7 +197,7 @@ export class NetworkProvider implements ChainProvider {
     const r = await httpRequest(`${this.cfg.arcUrl}/v1/tx/${txid}`, { headers: this.arcHeaders() }, this.http);
     if (r.status === 404) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
     if (r.status !== 200) throw new ProviderError(`ARC status answered HTTP ${r.status}`);
-    const b = r.body as { txStatus?: string; blockHeight?: number; blockHash?: string; merklePath?: string };
+    const b = this.checked('ARC status', readArcStatus(r.body));
     const txStatus = String(b.txStatus ?? '').toUpperCase();
     const none = { blockHeight: null, blockHash: null, merklePath: null };
     if (txStatus === 'MINED')
@@ -198,12 +209,34 @@ export class NetworkProvider implements ChainProvider {
     return { txid, state: 'mempool', ...none };
   }
 
-  async getMerkleRoot(height: number): Promise<string | null> {
-    const r = await this.woc(`/block/${height}/header`);
+  /**
+   * WhatsOnChain's TSC proof (`/tx/{txid}/proof/tsc`: the transaction's index in the block and the sibling
+   * hash at each level, bottom up), as a BUMP at `height`. Only a shape check here: whether it proves anything
+   * is decided against the block header (engine/sync/proven-height.ts).
+   */
+  async getMerkleProof(txid: string, height: number): Promise<string | null> {
+    const r = await this.woc(`/tx/${txid}/proof/tsc`);
     if (r.status === 404) return null;
-    const root = (r.body as { merkleroot?: unknown } | null)?.merkleroot;
-    if (r.status !== 200 || typeof root !== 'string') throw new ProviderError(`WhatsOnChain block header answered HTTP ${r.status}`);
-    return root;
+    if (r.status !== 200) throw new ProviderError(`WhatsOnChain proof answered HTTP ${r.status}`);
+    const proof = this.checked('WhatsOnChain proof', readTscProof(r.body));
+    if (proof === null) return null;
+    const path: { offset: number; hash?: string; txid?: boolean; duplicate?: boolean }[][] = proof.nodes.map((node, level) => [
+      node === '*' ? { offset: (proof.index >> level) ^ 1, duplicate: true } : { offset: (proof.index >> level) ^ 1, hash: node },
+    ]);
+    if (path.length === 0) path.push([]);
+    path[0].push({ offset: proof.index, hash: txid, txid: true });
+    path[0].sort((a, b) => a.offset - b.offset);
+    try {
+      return new MerklePath(height, path).toHex();
+    } catch (err) {
+      throw new ProviderError(`WhatsOnChain's proof of ${txid} is not a merkle path: ${(err as Error).message}`);
+    }
+  }
+
+  /** The merkle root of the header `getBlockHeader` rebuilt and checked (proof of work on the real networks). */
+  async getMerkleRoot(height: number): Promise<string | null> {
+    const header = await this.getBlockHeader(height);
+    return header === null ? null : merkleRootOfHeader(header);
   }
 
   async getBlockHeader(height: number): Promise<string | null> {
@@ -220,7 +253,7 @@ export class NetworkProvider implements ChainProvider {
   }
 
   async getTip(): Promise<ChainTip> {
-    const b = (await this.wocOk('/chain/info')) as { blocks: number; bestblockhash: string };
+    const b = this.checked('WhatsOnChain chain info', readTip(await this.wocOk('/chain/info')));
     return { height: b.blocks, hash: b.bestblockhash };
   }
 

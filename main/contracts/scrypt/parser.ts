@@ -38,6 +38,15 @@ export class Parser {
   private omittable = false;
   private readonly omitted = new WeakSet<Expr>();
   private depth = 0;
+  /**
+   * Whether the first `>` of the current `>>` token has already closed a type-argument list: in
+   * `ST1<ST0<int>>` the lexer's `>>` closes two lists, as in Java or C++11. Kept as a flag rather than by
+   * splitting the token, so backtracking (looksLikeDeclaration) restores it and an expression `a >> b`
+   * is never affected.
+   */
+  private halfShift = false;
+  /** How many type-argument lists enclose the type being parsed. */
+  private typeArgs = 0;
   private readonly tokens: Token[];
 
   constructor(
@@ -100,6 +109,7 @@ export class Parser {
   }
   /** After an error: skip to just past the next `;`, or to a `}` that closes the current level. */
   private recover(): void {
+    this.halfShift = false;
     let depth = 0;
     while (this.tok.kind !== 'eof') {
       if (this.is('{')) depth++;
@@ -309,12 +319,22 @@ export class Parser {
     const generics: TypeRef[] = [];
     if (this.is('<') && this.peek().kind === 'ident') {
       this.i++;
-      do generics.push(this.nested(() => this.type()));
-      while (this.eat(','));
-      this.expect('>');
+      this.typeArgs++;
+      try {
+        do generics.push(this.nested(() => this.type()));
+        while (!this.halfShift && this.eat(','));
+      } finally {
+        this.typeArgs--;
+      }
+      this.closeTypeArguments();
+      // Only an enclosing list can take the second half of a `>>`.
+      if (this.halfShift && this.typeArgs === 0) {
+        this.halfShift = false;
+        this.fail(`expected '>' but found '>>'`);
+      }
     }
     const dims: Expr[] = [];
-    while (this.is('[')) {
+    while (!this.halfShift && this.is('[')) {
       const at = this.tok.start;
       this.i++;
       if (this.is(']')) {
@@ -327,6 +347,15 @@ export class Parser {
       this.expect(']');
     }
     return { kind: 'type', name: t.value, generics, dims, at: t.start };
+  }
+
+  /** The `>` that closes a type-argument list, which may be either half of a `>>` token. */
+  private closeTypeArguments(): void {
+    if (this.halfShift) {
+      this.halfShift = false;
+      this.i++;
+    } else if (this.is('>>')) this.halfShift = true;
+    else this.expect('>');
   }
 
   /** A declaration's type, whose array sizes may be omitted (`int[][] f = [[1, 2], [3, 4]]`). */
@@ -363,11 +392,12 @@ export class Parser {
     const mark = this.diags.mark();
     try {
       this.declType();
-      return this.tok.kind === 'ident';
+      return !this.halfShift && this.tok.kind === 'ident';
     } catch {
       return false;
     } finally {
       this.i = save;
+      this.halfShift = false;
       this.diags.rewind(mark);
     }
   }

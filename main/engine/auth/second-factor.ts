@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
 import type { SecondFactorRow } from '../../store/repos/second-factors.js';
-import { accountKey, clientKey } from './throttle.js';
+import { clientKey } from '../client-key.js';
+import { accountKey } from './throttle.js';
 import type { AuthServices } from './services.js';
 import { base32Decode, matchTotp } from './totp.js';
 

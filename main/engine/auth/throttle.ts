@@ -1,5 +1,4 @@
 import { DomainError } from '../../../shared/errors.js';
-import { clientKey } from '../client-key.js';
 
 /**
  * Throttles password guesses per key (an account, a client, the database). The first few failures are
@@ -36,9 +35,6 @@ export interface ThrottleTicket {
   /** Settles as a failure unless already settled: for `finally`. */
   release(): void;
 }
-
-/** Every loopback address reaches the server, so they are one client: changing 127.0.0.x buys nothing. */
-export { clientKey };
 
 export const accountKey = (emailOrUid: string) => `account:${emailOrUid.trim().toLowerCase()}`;
 

@@ -3,6 +3,7 @@ import { DomainError } from '../../../shared/errors.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { OPERATIONS } from '../../../shared/operations.js';
 import { isDust } from '../../chain/policy.js';
+import type { FeePolicy } from '../../chain/types.js';
 import { callerOf, type OpContext } from '../context.js';
 import type { PaymentServices } from './services.js';
 import type { AuditServices } from '../audit/services.js';
@@ -38,8 +39,13 @@ interface Progress {
 export async function pay(ctx: OpContext<PaymentServices & AuditServices>, input: PayInput): Promise<PayOutput> {
   const caller = callerOf(ctx);
   const { services } = ctx;
-  // A reviewed payment is checked before anything else: what is signed is what was reviewed.
-  if (input.reviewId) assertReviewed(input.reviewId, reviewedOf((await resolveWallet(ctx, input.walletId)).walletId, input));
+  // A reviewed payment is checked before anything else: what is signed is what was reviewed, at the fee
+  // rate it was priced at (the pay then builds with that same policy, not one fetched again).
+  let reviewedPolicy: FeePolicy | undefined;
+  if (input.reviewId) {
+    reviewedPolicy = await currentFeePolicy(services);
+    assertReviewed(input.reviewId, reviewedOf((await resolveWallet(ctx, input.walletId)).walletId, input, reviewedPolicy));
+  }
   const key = input.idempotencyKey;
   if (key) {
     const claim = services.repos.payments.claimKey(caller.uid, key, services.now(), requestHash(input));
@@ -56,7 +62,7 @@ export async function pay(ctx: OpContext<PaymentServices & AuditServices>, input
   try {
     // Nothing can fail after the booking's commit, so the entry is the one the operation's own record would be.
     const audit = (final: PayOutput) => recordSuccessInside(ctx, 'pay', final.txid);
-    return await payOnce(ctx, input, key ? { uid: caller.uid, key } : null, progress, audit);
+    return await payOnce(ctx, input, key ? { uid: caller.uid, key } : null, progress, audit, reviewedPolicy);
   } catch (err) {
     // Before anything was signed and stored, the key may be used again. After, it stays bound to the
     // stored payment, and only that payment's definite failure frees it: a retry can never pay twice.
@@ -85,6 +91,8 @@ async function payOnce(
   progress: Progress,
   /** The `pay` operation's success entry (audited), written with the booking when it books at once. */
   audit?: (final: PayOutput) => void,
+  /** The fee policy a reviewed payment was checked against; otherwise the chain's current one. */
+  reviewedPolicy?: FeePolicy,
 ): Promise<PayOutput> {
   const { services } = ctx;
   const wallet = await resolveWallet(ctx, input.walletId);
@@ -92,7 +100,7 @@ async function payOnce(
   if (outputs.reduce((s, o) => s + o.satoshis, 0) <= 0)
     throw new DomainError('VALIDATION_FAILED', 'outputs: must pay more than 0 satoshis in total');
   const account = await services.keyring.open(wallet, input.walletPassword); // a wrong wallet password fails before any coin is touched
-  const policy = await currentFeePolicy(services);
+  const policy = reviewedPolicy ?? (await currentFeePolicy(services));
   outputs.forEach((o, i) => {
     if (isDust(o.satoshis, o.script, policy))
       throw new DomainError('VALIDATION_FAILED', `outputs.${i}: ${o.satoshis} satoshis is below the dust limit of ${policy.dustLimit}`);

@@ -41,7 +41,7 @@ export async function quotePayment(
     available,
     rate: usd ? { currency: 'USD', rate: usd.rate } : null,
     // Pay given this id pays exactly these recipients from this wallet, or refuses.
-    reviewId: reviewIdOf(reviewedOf(wallet.walletId, input)),
+    reviewId: reviewIdOf(reviewedOf(wallet.walletId, input, policy)),
   };
   try {
     const choice = chooseCoins(services, wallet, outputs, policy);

@@ -3,6 +3,7 @@ import type { PayOutput } from '../../../shared/operations.js';
 import type { PaymentAttempt } from '../../store/repos/payments.js';
 import type { PaymentServices } from './services.js';
 import { settleCancellation } from './cancel.js';
+import { provenHeight } from '../sync/proven-height.js';
 
 /**
  * Keeping the books in step with the chain. A payment is booked (coins spent, change spendable) only once
@@ -16,7 +17,10 @@ export type ChainView = { seen: true; height: number | null } | { seen: false; r
 export async function chainSees(services: PaymentServices, txid: string): Promise<ChainView | null> {
   try {
     const s = await services.chain.getTxStatus(txid);
-    if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: s.state === 'mined' ? s.blockHeight : null };
+    if (s.state === 'mined' && s.blockHeight !== null)
+      // Its height only with a merkle path to that block's header; otherwise it is seen, not yet proven mined.
+      return { seen: true, height: await provenHeight(services.chain, txid, s.blockHeight, s.merklePath) };
+    if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: null };
     return { seen: false, rejected: s.state === 'rejected' };
   } catch {
     return null;

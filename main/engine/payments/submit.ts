@@ -143,8 +143,25 @@ async function follow(services: PaymentServices, s: Submission, outcome: Deliver
     );
   }
   if (outcome.kind === 'refused-by-chain') {
-    services.sync.revertTransaction(txid, outcome.reason);
-    throw outcome.error;
+    // The embedded node is this process: its refusal is the chain's. A provider's refusal is only its word:
+    // one that relays the transaction and answers "rejected" would otherwise get its coins given back and
+    // spent again (paying twice). The coins stay reserved; settling gives them back a window later, once the
+    // status and transaction routes both lack it (settle.ts), or books it if the chain has it after all.
+    if (services.chain.network === 'local') {
+      services.sync.revertTransaction(txid, outcome.reason);
+      throw outcome.error;
+    }
+    db.transaction(() => repos.payments.attemptPending(s.attempt, services.now(), null, JSON.stringify(result)))();
+    services.logger.warn(
+      { txid, reason: outcome.reason },
+      'the provider refused a payment; its coins stay reserved until the chain is seen to lack it',
+    );
+    const seconds = Math.ceil(services.config.broadcastWindowMs / 1000);
+    throw new DomainError(
+      'PAYMENT_REJECTED',
+      `${outcome.error.message}. Its coins stay reserved until the network is seen not to have transaction ${txid} (about ${seconds} s), then come back; if the network has it after all, it is paid.`,
+      { ...outcome.error.details, outcomeUnknown: true, txid },
+    );
   }
   // Whatever the receiver said, the chain decides: a receiver may refuse and broadcast anyway, or accept
   // and never broadcast.

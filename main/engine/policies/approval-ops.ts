@@ -123,9 +123,6 @@ function confirmVoter(ctx: OpContext<PolicyServices>, who: Caller, otp: string |
   checkSecondFactor(ctx.services, factor, otp, ctx.meta.clientId, { allowRecovery: false });
 }
 
-/** Requests this process is carrying out now: one `sending` that is not here was cut off (a crash). */
-const carrying = new Set<string>();
-
 /** The CONFLICT a call answers when another call has the request already (claimed it, or holds its idempotency key). */
 const IN_PROGRESS = 'This approved payment is already being carried out; its outcome will be settled. Wait for it, then look again.';
 
@@ -189,7 +186,7 @@ const keyed = (row: ApprovalRow) => KEYED.has(row.operation);
  */
 export function settleSendingApprovals(services: PolicyServices): void {
   for (const row of services.repos.approvals.list('sending')) {
-    if (carrying.has(row.id)) continue;
+    if (services.carryingApprovals.has(row.id)) continue;
     try {
       follow(services, row);
     } catch (err) {
@@ -210,7 +207,7 @@ async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { w
   // An app's action waits, approved, for the app to ask for it again (see isAppAction): nothing runs here.
   if (isAppAction(row.operation)) return true;
   if (!services.repos.approvals.claim(row.id)) return false;
-  carrying.add(row.id);
+  services.carryingApprovals.add(row.id);
   try {
     const { txid } = await services.runApproved(row, secrets);
     ended(services, row.id, 'sent', txid ? { txid } : {});
@@ -237,7 +234,7 @@ async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { w
     ended(services, row.id, 'failed', { error: message });
     return true;
   } finally {
-    carrying.delete(row.id);
+    services.carryingApprovals.delete(row.id);
   }
 }
 

@@ -8,6 +8,7 @@ import { callerOf, type OpContext } from '../context.js';
 import { evaluate, type MoveFacts } from './evaluate.js';
 import { factsOf, lookupsFor, PolicyCache } from './authorise.js';
 import type { PolicyServices } from './services.js';
+import { assertSeasonedDecider, fourEyesInForce } from './four-eyes.js';
 
 type PolicyOutput = OutputOf<typeof OPERATIONS.getPolicy>;
 
@@ -33,8 +34,8 @@ function versionOut(services: PolicyServices, row: PolicyVersionRow | null) {
   };
 }
 
-/** Four-eyes: a change needs another admin once the organisation has two or more. */
-const fourEyes = (services: PolicyServices) => services.repos.users.countActiveAdmins() >= 2;
+/** Four-eyes: a change needs another (seasoned) admin once the organisation has two or more (four-eyes.ts). */
+const fourEyes = fourEyesInForce;
 
 function policyOutput(services: PolicyServices): PolicyOutput {
   const { policies } = services.repos;
@@ -82,6 +83,7 @@ export function decidePolicy(ctx: OpContext<PolicyServices>, input: ParsedInputO
     throw new DomainError('CONFLICT', `Policy version ${input.version} is ${row.state}, not awaiting a decision.`);
   if (row.proposedBy.toLowerCase() === caller.email.toLowerCase())
     throw new DomainError('FORBIDDEN', 'Another admin must decide on a policy change (four-eyes): you proposed this version.');
+  assertSeasonedDecider(services, caller.uid);
   const approve = input.decision === 'approve';
   if (
     !services.db.transaction(() =>

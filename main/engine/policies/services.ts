@@ -29,4 +29,6 @@ export interface PolicyServices extends CoreServices, TransactionServices {
   >;
   throttle: Throttle;
   runApproved: RunApproved;
+  /** Approved requests this engine is carrying out now: one `sending` that is not here was cut off (a crash). */
+  carryingApprovals: Set<string>;
 }

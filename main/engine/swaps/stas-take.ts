@@ -1,4 +1,4 @@
-import { LockingScript, P2PKH, Transaction, UnlockingScript } from '@bsv/sdk';
+import { LockingScript, Transaction, UnlockingScript } from '@bsv/sdk';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
 import type { PayOutput } from '../../../shared/operations.js';
@@ -14,6 +14,7 @@ import { moveValue, type Reservation } from '../payments/value-flow.js';
 import type { ValueMoveIntent } from '../value-move.js';
 import { p2pkhScript, withOwner } from '../token-templates/script-bytes.js';
 import type { ResolvedWallet } from '../wallets/resolve.js';
+import { addSwapInputs } from './inputs.js';
 import type { ReadOffer } from './read.js';
 import type { SwapServices } from './services.js';
 import { settleSwapFee } from './settle-fee.js';
@@ -177,26 +178,8 @@ export async function takeStasOffer(
       const fixedOut = o.asked.satoshis + o.source.satoshis + payChange;
       const assemble = async (change: number) => {
         const tx = new Transaction(TX_VERSION, [], [], 0);
-        tx.addInput({
-          sourceTXID: o.source.txid,
-          sourceOutputIndex: o.source.vout,
-          sequence: o.source.sequence,
-          unlockingScript: new UnlockingScript(),
-        });
-        if (r.payWith)
-          tx.addInput({
-            sourceTXID: r.payWith.txid,
-            sourceOutputIndex: r.payWith.vout,
-            sequence: o.askedToken!.template.swap!.offerSequence,
-            unlockingScript: new UnlockingScript(),
-          });
-        for (const c of r.payCoin ? [r.payCoin, r.funding] : [r.funding])
-          tx.addInput({
-            sourceTXID: c.txid,
-            sourceOutputIndex: c.vout,
-            sequence: 0xffffffff,
-            unlockingScriptTemplate: new P2PKH().unlock(account.keyFor(c), 'all', false, c.satoshis, LockingScript.fromHex(c.script)),
-          });
+        const payWith = r.payWith && { utxo: r.payWith, sequence: o.askedToken!.template.swap!.offerSequence };
+        addSwapInputs(tx, o, payWith, r.payCoin ? [r.payCoin, r.funding] : [r.funding], account);
         const add = (script: string, satoshis: number) => tx.addOutput({ lockingScript: LockingScript.fromHex(script), satoshis });
         add(o.asked.script, o.asked.satoshis);
         add(withOwner(o.source.script, r.receiveOwner), o.source.satoshis);

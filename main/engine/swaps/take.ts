@@ -19,6 +19,7 @@ import { estimateTokenTxBytes } from '../tokens/funding.js';
 import { runBatch } from '../tokens/send.js';
 import { p2pkhScript, withOwner } from '../token-templates/script-bytes.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
+import { addSwapInputs } from './inputs.js';
 import { refreshOffer } from './offers.js';
 import { readOffer, type ReadOffer } from './read.js';
 import type { SwapServices } from './services.js';
@@ -194,26 +195,7 @@ export async function takeOffer(
       const fixedOut = o.asked.satoshis + (payChange > 0 ? payChange : 0) + o.source.satoshis + extraTotal;
       const assemble = async (change: number) => {
         const tx = new Transaction(TX_VERSION, [], [], 0);
-        tx.addInput({
-          sourceTXID: o.source.txid,
-          sourceOutputIndex: o.source.vout,
-          sequence: o.source.sequence,
-          unlockingScript: new UnlockingScript(),
-        });
-        if (r.payWith)
-          tx.addInput({
-            sourceTXID: r.payWith.txid,
-            sourceOutputIndex: r.payWith.vout,
-            sequence: rule.offerSequence,
-            unlockingScript: new UnlockingScript(),
-          });
-        for (const c of r.coins)
-          tx.addInput({
-            sourceTXID: c.txid,
-            sourceOutputIndex: c.vout,
-            sequence: 0xffffffff,
-            unlockingScriptTemplate: new P2PKH().unlock(account.keyFor(c), 'all', false, c.satoshis, LockingScript.fromHex(c.script)),
-          });
+        addSwapInputs(tx, o, r.payWith && { utxo: r.payWith, sequence: rule.offerSequence }, r.coins, account);
         const add = (script: string, satoshis: number) => tx.addOutput({ lockingScript: LockingScript.fromHex(script), satoshis });
         add(o.asked.script, o.asked.satoshis);
         if (r.payWith && payChange > 0) add(withOwner(r.payWith.script, r.payWith.script.slice(6, 46)), payChange);

@@ -6,6 +6,7 @@ import type { ChainState, WalletTx } from '../../store/repos/wallet-txs.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
+import { provenHeight } from './proven-height.js';
 import type { WalletScanner } from '../wallets/services.js';
 
 /**
@@ -366,12 +367,14 @@ export class WalletSync implements WalletScanner {
           const known = repos.walletTxs.stateOf(wallet.id, h.txid);
           const booked = known !== undefined && known.state === 'seen';
           if (booked && known.height === h.height) continue;
+          // The index's word dates nothing into a block: a height is kept only with its merkle proof.
+          const height = h.height === null ? null : await provenHeight(this.chain, h.txid, h.height);
           if (booked && h.height !== null) {
-            await this.confirm([h.txid], h.height);
+            if (height !== null) await this.confirm([h.txid], height);
             continue;
           }
           const hex = await this.chain.getTransactionHex(h.txid);
-          if (hex) this.applyTransaction(Transaction.fromHex(hex), h.txid, h.height);
+          if (hex) this.applyTransaction(Transaction.fromHex(hex), h.txid, height);
         }
       }
       addressBook.ensureGap(wallet, chain);

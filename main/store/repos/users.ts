@@ -49,6 +49,9 @@ export function createUserRepo(db: Db) {
   const activeByEmail = db.prepare<[string], RawUser>(`SELECT ${COLUMNS} FROM users WHERE email = ? AND deleted_at IS NULL`);
   const countActive = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users WHERE deleted_at IS NULL');
   const countActiveAdmins = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM users WHERE deleted_at IS NULL AND role = 'admin'");
+  const adminSince = db.prepare<[string], { admin_since: number | null }>(
+    "SELECT admin_since FROM users WHERE uid = ? AND deleted_at IS NULL AND role = 'admin'",
+  );
   const listActive = db.prepare<[], RawUser>(`SELECT ${COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY created_at, rowid`);
   const update = db.prepare(
     'UPDATE users SET role = @role, first_name = @firstName, last_name = @lastName, title = @title, updated_at = @updatedAt WHERE uid = @uid AND deleted_at IS NULL',
@@ -72,6 +75,10 @@ export function createUserRepo(db: Db) {
     },
     countActiveAdmins(): number {
       return countActiveAdmins.get()!.n;
+    },
+    /** When an active admin last became one (kept by the schema's triggers); null for anyone else. */
+    adminSince(uid: string): number | null {
+      return adminSince.get(uid)?.admin_since ?? null;
     },
     listActive(): UserRow[] {
       return listActive.all().map(toUser);

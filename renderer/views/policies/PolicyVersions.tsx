@@ -76,7 +76,9 @@ export function ProposedPolicy({
         </Text>
         <PolicyWordsList words={proposed.words} testId="policy-proposed-words" />
         {mine ? (
-          <Alert color="yellow">Waiting for another admin to approve it (four-eyes).</Alert>
+          <Alert color="yellow">
+            Waiting for another admin to approve it (four-eyes: an admin decides once they have been an admin for 24 hours).
+          </Alert>
         ) : isAdmin ? (
           <>
             <TextInput label="Note (optional)" value={note} maxLength={500} onChange={(e) => setNote(e.currentTarget.value)} />

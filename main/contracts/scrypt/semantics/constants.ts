@@ -18,10 +18,11 @@ export interface ConstScope {
  * The value of a constant expression, or null: literals, named constants (a `static const` property or
  * file-level constant, by bare name, `this.N` or `Owner.N`; a loop variable or static const parameter
  * where it is bound), `-` and `!`, `+ - * / %` and `<< >>` on ints, `+` on bytes, `& | ^` on ints, bytes
- * (of one length) and bools, `~` on bytes, and conversions (`PubKey(b'02…')`, which keep the value), each
- * with the value the script computes (so `SigHash.ALL | SigHash.FORKID` is `41`). The one constant folder
- * of the compiler: the semantic passes use it for static consts, shift counts and indices; the lowering
- * for loop counts, sizes and static arguments.
+ * (of one length) and bools, `~` on bytes, `&& ||`, comparisons, `c ? a : b`, and conversions
+ * (`PubKey(b'02…')`, which keep the value), each with the value the script computes (so
+ * `SigHash.ALL | SigHash.FORKID` is `41`). The one constant folder of the compiler: the semantic passes
+ * use it for static consts, shift counts and indices; the lowering for loop counts, sizes and static
+ * arguments.
  */
 export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> = new Set()): ConstVal | null {
   switch (e.kind) {
@@ -59,8 +60,15 @@ export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> =
       if (!a || !b) return null;
       if (e.op === '+' && typeof a.value === 'string' && typeof b.value === 'string') return { type: 'bytes', value: a.value + b.value };
       if (BITWISE[e.op]) return bitwise(e.op, a, b);
+      const logical = logic(e.op, a, b);
+      if (logical) return logical;
       if (typeof a.value !== 'bigint' || typeof b.value !== 'bigint') return null;
       return arithmetic(e.op, a.value, b.value);
+    }
+    case 'ternary': {
+      const c = evaluate(e.cond, scope, seen);
+      if (!c || typeof c.value !== 'boolean') return null;
+      return evaluate(c.value ? e.then : e.else, scope, seen);
     }
     case 'call': {
       if (e.callee.kind !== 'ident' || e.args.length !== 1 || scope.facts.calls.has(e)) return null;
@@ -69,6 +77,40 @@ export function evaluate(e: Expr, scope: ConstScope, seen: ReadonlySet<object> =
       const v = evaluate(e.args[0], scope, seen);
       return v && { type: basicTypeName(target), value: v.value };
     }
+    default:
+      return null;
+  }
+}
+
+/**
+ * `&& ||` on bools, `== !=` on two values of one kind (ints by number, bytes and bools by value), and
+ * `< <= > >=` on ints: the bool the script computes.
+ */
+function logic(op: string, a: ConstVal, b: ConstVal): ConstVal | null {
+  const x = a.value;
+  const y = b.value;
+  if (typeof x !== typeof y) return null;
+  const bool = (value: boolean): ConstVal => ({ type: 'bool', value });
+  switch (op) {
+    case '&&':
+      return typeof x === 'boolean' ? bool(x && (y as boolean)) : null;
+    case '||':
+      return typeof x === 'boolean' ? bool(x || (y as boolean)) : null;
+    case '==':
+      return bool(x === y);
+    case '!=':
+      return bool(x !== y);
+  }
+  if (typeof x !== 'bigint' || typeof y !== 'bigint') return null;
+  switch (op) {
+    case '<':
+      return bool(x < y);
+    case '<=':
+      return bool(x <= y);
+    case '>':
+      return bool(x > y);
+    case '>=':
+      return bool(x >= y);
     default:
       return null;
   }

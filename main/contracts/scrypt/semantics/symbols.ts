@@ -35,6 +35,8 @@ class SymbolPass {
   /** Where `this` is not available, and why (for the message). */
   private staticContext: string | null = null;
   private inCtor = false;
+  /** Static functions that name a type parameter of their library → the first one they name. */
+  private readonly open = new Map<Func, string>();
 
   constructor(
     private readonly facts: Facts,
@@ -77,6 +79,24 @@ class SymbolPass {
           this.contract(item);
       }
     }
+    this.unboundCalls();
+  }
+
+  /**
+   * A static function declared with its library's type parameters, called from outside the library: no
+   * value of the library binds them there, so the call is refused (inside the library they are the
+   * caller's own).
+   */
+  private unboundCalls(): void {
+    for (const [call, target] of this.facts.calls) {
+      const param = this.open.get(target.fn);
+      const caller = this.facts.callers.get(call);
+      if (param === undefined || caller?.owner === target.owner) continue;
+      this.diags.error(
+        call.at,
+        `static function ${target.fn.name} cannot use the type parameter ${param} of ${target.owner.name}: called by the library's name, nothing binds ${param}`,
+      );
+    }
   }
 
   // ---- declarations ----
@@ -110,8 +130,10 @@ class SymbolPass {
     for (const f of c.functions) {
       this.fn = f;
       this.staticContext = f.isStatic ? `static function ${f.name}` : null;
-      // A type parameter is bound by a value of the library; a static function has none.
-      this.generics = f.isStatic ? new Set() : generics;
+      // A type parameter is bound by a value of the library. A static function has none, but may still be
+      // declared with the library's type parameters (the official compiler accepts that, e.g. scryptlib's
+      // test/fixture/generic.scrypt); what nothing binds is refused where it is called (see unboundCalls).
+      this.generics = generics;
       this.scopes = [new Map()];
       this.params(f.params);
       if (f.returnType) this.type(f.returnType);
@@ -157,6 +179,7 @@ class SymbolPass {
   private type(ref: TypeRef): void {
     const item = this.facts.env.items.get(ref.name);
     if (this.generics.has(ref.name)) {
+      if (this.fn?.isStatic && !this.open.has(this.fn)) this.open.set(this.fn, ref.name);
       if (ref.generics.length) this.diags.error(ref.at, `the type parameter ${ref.name} takes no type arguments`);
     } else if (basicType(ref.name)) {
       if (ref.generics.length) this.diags.error(ref.at, `${ref.name} takes no type arguments`);

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { LockingScript, MerklePath, P2PKH, Transaction } from '@bsv/sdk';
+import { LocalNode } from '../../main/chain/local/local-node.js';
+import { LocalProvider } from '../../main/chain/local/local-provider.js';
+import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
+import { createEngine, type Engine } from '../../main/engine/engine.js';
+import { provenHeight } from '../../main/engine/sync/proven-height.js';
+import { openStore } from '../../main/store/database.js';
+import { meta } from '../helpers/engine.js';
+import { ADMIN } from '../helpers/http.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/**
+ * An indexer that lies about the chain (WhatsOnChain on the network): it cannot date a transaction it
+ * invented into a block. A height is believed only with a merkle path to the header at that height; without
+ * one the transaction is kept as unconfirmed, where the books can still undo it.
+ */
+
+/** A transaction paying `address` from an output that does not exist. */
+const invented = (address: string, satoshis: number) =>
+  new Transaction(
+    1,
+    [{ sourceTXID: 'ee'.repeat(32), sourceOutputIndex: 7, unlockingScript: LockingScript.fromHex('51'), sequence: 0xffffffff }],
+    [{ lockingScript: new P2PKH().lock(address), satoshis }],
+    0,
+  );
+
+const config = { version: 'test', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'acme.test', broadcastWindowMs: 30_000 };
+
+describe('a lying indexer cannot date a transaction into a block', () => {
+  const dataDir = tempDir();
+  const node = LocalNode.open({ dataDir, password: 'pw' });
+  const local = new LocalProvider(node, () => null);
+  const engines: Engine[] = [];
+  after(() => engines.forEach((e) => e.close()));
+  const fund = async (address: string, satoshis: number): Promise<string> => {
+    const r = await node.faucet(address, satoshis);
+    assert.equal(r.status, 'accepted');
+    return r.txid!;
+  };
+
+  it('proves a mined transaction by its path to the header, and refuses every other path', async () => {
+    const address = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
+    const txid = await fund(address, 5_000);
+    node.mineBlocks(1);
+    const status = node.txStatus(txid);
+    assert.equal(status.state, 'mined');
+    const height = status.blockHeight!;
+    assert.equal(await provenHeight(local, txid, height), height, 'the real path proves it');
+    const fake = invented(address, 1_000_000_000).id('hex');
+    const other = await fund(address, 6_000);
+    node.mineBlocks(1);
+    const otherPath = node.txStatus(other).merklePath!;
+    const lies: [string, Partial<ChainProvider>, string, number][] = [
+      [
+        'no path from anyone',
+        { getTxStatus: async (t) => ({ txid: t, state: 'mined', blockHeight: height, blockHash: null, merklePath: null }) },
+        fake,
+        height,
+      ],
+      [
+        'a path of another transaction',
+        { getTxStatus: async (t) => ({ ...node.txStatus(other), txid: t }) },
+        fake,
+        node.txStatus(other).blockHeight!,
+      ],
+      ['a real path, another height claimed', {}, txid, height + 1],
+      [
+        'a path that is not hex',
+        { getTxStatus: async (t) => ({ txid: t, state: 'mined', blockHeight: height, blockHash: null, merklePath: 'zz' }) },
+        fake,
+        height,
+      ],
+      [
+        'a path whose root is no header’s',
+        {
+          getTxStatus: async (t) => ({
+            txid: t,
+            state: 'mined',
+            blockHeight: height,
+            blockHash: null,
+            merklePath: new MerklePath(height, [
+              [
+                { offset: 0, hash: t, txid: true },
+                { offset: 1, hash: 'ab'.repeat(32) },
+              ],
+            ]).toHex(),
+          }),
+        },
+        fake,
+        height,
+      ],
+      [
+        'an indexer proof of another transaction',
+        {
+          getTxStatus: async (t) => ({ txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null }),
+          getMerkleProof: async () => otherPath,
+        },
+        fake,
+        height + 1,
+      ],
+      ['no header at that height', { getBlockHeader: async () => null }, txid, height],
+      ['a header that fails to load', { getBlockHeader: async () => Promise.reject(new Error('down')) }, txid, height],
+    ];
+    for (const [what, lie, t, h] of lies) {
+      const chain = Object.assign(Object.create(local) as ChainProvider, lie);
+      assert.equal(await provenHeight(chain, t, h), null, what);
+    }
+    // An indexer's proof alone proves a transaction ARC never saw.
+    const indexerOnly = Object.assign(Object.create(local) as ChainProvider, {
+      getTxStatus: async (t: string): Promise<TxStatus> => ({
+        txid: t,
+        state: 'unknown',
+        blockHeight: null,
+        blockHash: null,
+        merklePath: null,
+      }),
+      getMerkleProof: async (t: string) => node.txStatus(t).merklePath,
+    });
+    assert.equal(await provenHeight(indexerOnly, txid, height), height);
+  });
+
+  it('books an invented transaction the index dates into a block as unconfirmed; a real one as mined', async () => {
+    // A wallet made on the honest node, then the books are opened again over an indexer that lies.
+    const store = openStore({ dataDir, password: 'pw' });
+    const honest = createEngine({ store, chain: local, config });
+    const s = (await honest.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const walletId = (await honest.execute('createWallet', { walletTitle: 'Treasury' }, who, meta)).output.walletID;
+    const address = (await honest.execute('walletAddress', { walletId }, who, meta)).output.address;
+    honest.close();
+    const real = await fund(address, 25_000);
+    node.mineBlocks(1);
+    const realHeight = node.txStatus(real).blockHeight!;
+    const fake = invented(address, 1_000_000_000);
+    const fakeId = fake.id('hex');
+    const liar: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
+      events: undefined,
+      getHistory: async (a: string) => [...(await local.getHistory(a)), ...(a === address ? [{ txid: fakeId, height: realHeight }] : [])],
+      getTransactionHex: async (t: string) => (t === fakeId ? fake.toHex() : local.getTransactionHex(t)),
+      getTxStatus: async (t: string): Promise<TxStatus> =>
+        t === fakeId ? { txid: t, state: 'mined', blockHeight: realHeight, blockHash: null, merklePath: null } : local.getTxStatus(t),
+    });
+    const engine = createEngine({ store: openStore({ dataDir, password: 'pw' }), chain: liar, config, syncIntervalMs: 0 });
+    engines.push(engine);
+    await engine.ready;
+    const history = (await engine.execute('history', { walletId }, who, meta)).output.history;
+    const row = (t: string) => history.find((e) => e.txid === t);
+    assert.ok(row(real) && row(fakeId), JSON.stringify(history));
+    assert.equal(row(real)!.confirmations > 0, true, 'the real payment is mined');
+    assert.equal(row(fakeId)!.confirmations, 0, 'the invented one is not dated into the block');
+    assert.notEqual(row(fakeId)!.state, 'confirmed');
+  });
+});
