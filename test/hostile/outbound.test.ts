@@ -518,14 +518,14 @@ describe('chain providers get the same size and time caps', () => {
       http: { retries: 0, backoffMs: 1, timeoutMs: 300 },
     });
     await assert.rejects(slow.getTip(), /timed out after 300 ms/);
-    const woc = await standIn((_req, res) => json(res, 200, { blocks: 7, bestblockhash: 'ab' }));
+    const woc = await standIn((_req, res) => json(res, 200, { blocks: 7, bestblockhash: 'ab'.repeat(32) }));
     const p = new NetworkProvider({
       network: 'testnet',
       arcUrl: woc.url,
       wocUrl: woc.url,
       http: { retries: 0, backoffMs: 1, timeoutMs: 2_000 },
     });
-    assert.deepEqual(await p.getTip(), { height: 7, hash: 'ab' });
+    assert.deepEqual(await p.getTip(), { height: 7, hash: 'ab'.repeat(32) });
     // The same client, asked on a stranger's behalf (nothing trusted), refuses that loopback host.
     await assert.rejects(
       guardedRequest(`${woc.url}/chain/info`, { method: 'GET', expect: 'json', limits: PAYMAIL_LIMITS, trusted: () => false }),

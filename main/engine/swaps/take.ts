@@ -195,7 +195,8 @@ export async function takeOffer(
       const fixedOut = o.asked.satoshis + (payChange > 0 ? payChange : 0) + o.source.satoshis + extraTotal;
       const assemble = async (change: number) => {
         const tx = new Transaction(TX_VERSION, [], [], 0);
-        addSwapInputs(tx, o, r.payWith && { utxo: r.payWith, sequence: rule.offerSequence }, r.coins, account);
+        // The paying token input carries its own template's swap sequence (the same when both tokens share one).
+        addSwapInputs(tx, o, r.payWith && { utxo: r.payWith, sequence: askedToken!.template.swap!.offerSequence }, r.coins, account);
         const add = (script: string, satoshis: number) => tx.addOutput({ lockingScript: LockingScript.fromHex(script), satoshis });
         add(o.asked.script, o.asked.satoshis);
         if (r.payWith && payChange > 0) add(withOwner(r.payWith.script, r.payWith.script.slice(6, 46)), payChange);
