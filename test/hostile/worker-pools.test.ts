@@ -457,6 +457,6 @@ describe('compile answers: a few lines cannot make a 100 MB answer', () => {
       assert.match(r.diagnostics[0].message, /answer .* would be [\d.]+ MB; the API returns at most [\d.]+ MB/);
     }
     assert.equal(withinAnswerLimit(big, 'c.scrypt', size), big, 'exactly at the limit: answered');
-    assert.equal(MAX_ANSWER_CHARS, 32 * 1024 * 1024);
+    assert.equal(MAX_ANSWER_CHARS, 64 * 1024 * 1024);
   });
 });

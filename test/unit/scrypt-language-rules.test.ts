@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildContractClass, Int } from 'scryptlib';
+import { buildContractClass, Bytes, Int } from 'scryptlib';
 import { compileScrypt, type CompileResult } from '../../main/contracts/scrypt/compile.js';
+import { transpileScryptTsSource } from '../../main/contracts/scrypt-ts/transpile-source.js';
 import { explainSpend } from '../helpers/scrypt-spend.js';
 
 /**
  * Rules of the sCrypt language that contracts of published projects (sCrypt's boilerplate, scryptlib's
  * fixtures) use and this compiler refused until a sweep over such contracts found them: nested type
- * arguments closed by `>>`, constant expressions in a static const, and a generic library's static function.
- * Each rule is tested on sources of our own.
+ * arguments closed by `>>`, constant expressions in a static const, and a generic library's static function;
+ * and a scrypt-ts construct the published transpiler throws on, now an error at its position. Each rule is
+ * tested on sources of our own.
  */
 const errors = (r: CompileResult) => r.diagnostics.filter((d) => d.severity === 'error');
 
@@ -70,5 +72,36 @@ contract C {
     assert.equal(called.length, 1);
     assert.deepEqual([called[0].line, called[0].column], [9, 19]);
     assert.match(called[0].message, /static function pick cannot use the type parameter K of G/);
+  });
+
+  it('a scrypt-ts construct the transpiler throws on is an error at its position, not a crash of the whole transpile', () => {
+    // scrypt-ts documents `new VarIntReader(buf)`; scrypt-ts-transpiler 1.2.29 throws a TypeError on it (it reads
+    // the `extends` of a class that has none). That ended the transpile with a stack trace and no position.
+    const source = (body: string) => `import { assert, ByteString, method, SmartContract, VarIntReader, VarIntWriter } from 'scrypt-ts'
+
+export class Framed extends SmartContract {
+    @method()
+    public unlock(bs: ByteString, framed: ByteString) {
+        ${body}
+    }
+}
+`;
+    const thrown = transpileScryptTsSource(source('const r = new VarIntReader(framed)\n        assert(r.readBytes() == bs)'), 'Framed.ts');
+    assert.equal(thrown.scrypt, null);
+    assert.equal(thrown.errors.length, 1);
+    assert.deepEqual([thrown.errors[0].file, thrown.errors[0].line, thrown.errors[0].column], ['Framed.ts', 6, 19]);
+    assert.match(thrown.errors[0].message, /^scrypt-ts-transpiler \S+ cannot transpile this: it failed with TypeError: /);
+
+    // What the transpiler handles is unaffected: the static writer transpiles, compiles and spends.
+    const t = transpileScryptTsSource(source('assert(VarIntWriter.writeBytes(bs) == framed)'), 'Framed.ts');
+    assert.deepEqual(t.errors, []);
+    const r = compileScrypt(t.scrypt!, { file: 'Framed.scrypt', readImport: (p) => t.imports[p] ?? null });
+    assert.deepEqual(errors(r), []);
+    const Contract = buildContractClass(r.artifact as never);
+    const c = new Contract() as Record<string, any>;
+    const call = (framed: string) =>
+      explainSpend(c.lockingScript.toHex(), () => c.unlock(Bytes('abcd'), Bytes(framed)).unlockingScript.toHex());
+    assert.equal(call('02abcd'), true);
+    assert.notEqual(call('03abcd'), true);
   });
 });

@@ -15,6 +15,8 @@
  *   `findCompiler()`, a binary downloaded at install time) to report compile errors in TypeScript terms. That
  *   binary is not there offline, so the check is replaced by nothing: Keystead's own compiler compiles every
  *   file right after and reports its errors at the sCrypt lines.
+ * And one repair: an ordinary exception the transpiler throws on a node becomes a transpile error at that node
+ * (see `positionInternalErrors`), rather than ending the whole transpile with a stack trace.
  */
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
@@ -74,10 +76,49 @@ export function loadTranspiler(): LoadedTranspiler {
   }
   // The same module instance the transpiler uses (one require cache), so the replacement takes effect.
   const { Transpiler } = require_(path.join(dir, 'dist', 'transpiler.js')) as {
-    Transpiler: { prototype: { checkTransformedScrypt: (result: unknown) => unknown[] } };
+    Transpiler: { prototype: TranspilerMethods };
   };
   Transpiler.prototype.checkTransformedScrypt = () => [];
   const { version } = require_(path.join(dir, 'package.json')) as { version: string };
+  const { TranspileError } = require_(path.join(dir, 'dist', 'types.js')) as { TranspileError: TranspileErrorClass };
+  positionInternalErrors(Transpiler.prototype, TranspileError, version);
   loaded = { ts, transformProgram, dir, version };
   return loaded;
+}
+
+type Transform = (this: TranspilerMethods, node: TS.Node, ...rest: unknown[]) => unknown;
+
+interface TranspilerMethods {
+  checkTransformedScrypt: (result: unknown) => unknown[];
+  getRange: (node: TS.Node) => unknown;
+  [transform: string]: unknown;
+}
+
+type TranspileErrorClass = new (message: string, srcRange: unknown) => object;
+
+/** The transpiler's per-node steps, outermost last: an error is given the position of the innermost one. */
+const TRANSFORMS = ['transformExpression', 'transformStatement', 'transformPropertyDeclaration', 'transformMethodDeclaration'];
+
+/**
+ * The transpiler reports what it cannot transpile as a `TranspileError` at the node, and skips the node. Some
+ * valid sources make it throw an ordinary exception instead (scrypt-ts-transpiler 1.2.29 on
+ * `new VarIntReader(b)`, a class of scrypt-ts that it takes for a library and reads the `extends` of), which
+ * ends the whole transpile with no position: scrypt-cli prints a stack trace, and a compile on the engine
+ * fails without saying where. Such an exception is turned into a `TranspileError` at the node being
+ * transformed, so it is reported like any other transpile error, at its line and column.
+ */
+function positionInternalErrors(proto: TranspilerMethods, TranspileError: TranspileErrorClass, version: string): void {
+  for (const name of TRANSFORMS) {
+    const original = proto[name];
+    if (typeof original !== 'function') continue;
+    proto[name] = function (this: TranspilerMethods, node: TS.Node, ...rest: unknown[]) {
+      try {
+        return (original as Transform).call(this, node, ...rest);
+      } catch (err) {
+        if (err instanceof TranspileError || !(err instanceof Error) || !node) throw err;
+        const message = `scrypt-ts-transpiler ${version} cannot transpile this: it failed with ${err.name}: ${err.message}`;
+        throw new TranspileError(message, this.getRange(node));
+      }
+    };
+  }
 }
