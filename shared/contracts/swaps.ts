@@ -132,7 +132,17 @@ export const offerInspection = z.object({
   spent: z.boolean().nullable(),
   /** This organisation's own offer id, when it made it. */
   offerId: z.string().nullable(),
+  /** Further payments the taker makes on taking it (an offer Keystead keeps may ask for up to two); else empty. */
+  payments: z.array(z.object({ to: z.string(), satoshis: z.number().int() })),
 });
+
+/** Offers to inspect: given as hex, or one Keystead keeps, by its id (`swapId`), as exchangeSwap takes it. */
+const inspectList = z
+  .array(z.union([z.object({ swapHex: hexTx }), z.object({ swapId: offerIdSchema })]), {
+    error: 'must be a list of {swapHex} or {swapId}',
+  })
+  .min(1, { error: 'must name at least one offer' })
+  .max(20, { error: 'takes 20 offers at most' });
 
 const swapHexList = z
   .array(z.object({ swapHex: hexTx }), { error: 'must be a list of {swapHex}' })
@@ -212,11 +222,11 @@ export const SWAP_OPERATIONS = byName(
   }),
   defineOperation({
     name: 'inspectOffer',
-    input: z.object({ dataArray: swapHexList }),
+    input: z.object({ dataArray: inspectList }),
     output: z.object({ offers: z.array(offerInspection) }),
     access: ALL_ROLES,
     summary:
-      'Checks offers (swapHex) as hostile input: what each gives, what it wants and to whom, the fee the taker pays, whether the signature and the token check and the input is unspent.',
+      'Checks offers (swapHex, or swapId for one Keystead keeps) as hostile input: what each gives, what it wants and to whom, the further payments and the fee the taker pays, whether the signature and the token check and the input is unspent.',
     msg: 'Offers inspected.',
     rest: [{ method: 'POST', path: '/v1/inspectOffer', body: true }],
   }),

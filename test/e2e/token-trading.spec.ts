@@ -59,6 +59,51 @@ test('swaps: offer tokens for BSV, see the offer listed, inspect its hex, withdr
   await expect(mine.getByRole('button', { name: 'Withdraw' })).toHaveCount(0);
 });
 
+test('swaps: an offer Keystead keeps is taken by its id from another wallet, its further payment shown before Confirm', async ({
+  page,
+  keystead,
+}) => {
+  const { auth, walletID } = await treasury(keystead);
+  const issued = await request(keystead.url, 'POST', '/v1/issue', {
+    body: { name: 'Acme Points', protocolId: 'KST-20', symbol: 'PTS', tokenSupply: 1000, satsPerToken: 1 },
+    headers: { ...auth, walletID },
+  });
+  expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+  const ops = (await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Ops' }, headers: auth })).body.data
+    .walletID as string;
+  await request(keystead.url, 'POST', '/chain/faucet', { body: { walletId: ops, satoshis: 500_000 }, headers: auth });
+  const outside = PrivateKey.fromRandom().toAddress();
+  const made = await request(keystead.url, 'POST', '/v1/exchangeOffer', {
+    body: {
+      dataArray: [
+        { tokenId: issued.body.data.tokenId, tokenAmount: 1000, type: 'BSV', amount: 0.0002, payment: [{ amount: 0.00001, to: outside }] },
+      ],
+    },
+    headers: { ...auth, walletID },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  const offerId = made.body.data.offers[0].offerId as string;
+
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Tokens' }).click();
+  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('option', { name: /Ops/ }).click();
+  await page.getByRole('tab', { name: 'Swaps' }).click();
+  const take = page.getByRole('form', { name: 'Take an offer' });
+  await take.getByText('Offer kept by Keystead').click();
+  await take.getByRole('textbox', { name: 'Offer id' }).fill(offerId);
+  await take.getByRole('button', { name: 'Inspect' }).click();
+  const inspection = page.getByTestId('offer-inspection');
+  await expect(inspection.getByRole('row', { name: /You give/ })).toContainText('0.0002 BSV (20,000 sat)');
+  await expect(inspection.getByRole('row', { name: /You get/ })).toContainText('1,000 PTS');
+  await expect(inspection.getByRole('row', { name: /Further payments/ })).toContainText(`1,000 sat to ${outside}`);
+  await inspection.getByRole('button', { name: 'Take offer' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Take this offer?' });
+  await expect(dialog).toContainText(`You also pay 1,000 sat to ${outside}`);
+  await dialog.getByRole('button', { name: 'Confirm swap' }).click();
+  await expect(page.getByTestId('swap-done')).toContainText('got 1,000 PTS');
+});
+
 test('BSV-21: deploy+mint from the Issue form, then see the balance with its validity', async ({ page, keystead }) => {
   await treasury(keystead);
   await openTokens(page, 'Issue');

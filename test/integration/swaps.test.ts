@@ -231,6 +231,14 @@ describe('atomic swaps over the API, between two instances on one local chain', 
     const id = made.body.data.offers[0].offerId;
     assert.equal(made.body.data.offers[0].swapHex, '', 'an offer with further payments is not given out as hex');
     assert.deepEqual(made.body.data.offers[0].payments, [{ to: outside, satoshis: 5_000 }]);
+    // Carol sees what the kept offer gives and asks, and the further payment, by its id (the hex stays inside).
+    const seen = await call(a, 'POST', '/v1/inspectOffer', { body: { dataArray: [{ swapId: id }, { swapId: 'no-such-offer' }] } });
+    assert.equal(seen.status, 200, JSON.stringify(seen.body));
+    const [kept, unknownId] = seen.body.data.offers;
+    assert.equal(kept.valid, true, JSON.stringify(kept.problems));
+    assert.deepEqual([kept.offered.amount, kept.wanted.type, kept.wanted.satoshis, kept.offerId], [25, 'BSV', 30_000, id]);
+    assert.deepEqual(kept.payments, [{ to: outside, satoshis: 5_000 }]);
+    assert.deepEqual([unknownId.valid, unknownId.problems], [false, ['No offer no-such-offer is kept here.']]);
     const carolBefore = await bsvOf(a, carol);
     const aliceBefore = await bsvOf(a, alice);
     const bobBefore = await bsvOf(b, bob);
@@ -243,6 +251,8 @@ describe('atomic swaps over the API, between two instances on one local chain', 
     await until('the further payment arrives', async () => ((await bsvOf(b, bob)) === bobBefore + 5_000 ? true : undefined), 30_000);
     const listed = await call(a, 'GET', '/v1/offers', { headers: { walletID: alice, status: 'taken' } });
     assert.ok(listed.body.data.offers.some((x: { offerId: string }) => x.offerId === id));
+    const after = await call(a, 'POST', '/v1/inspectOffer', { body: { dataArray: [{ swapId: id }] } });
+    assert.deepEqual([after.body.data.offers[0].valid, after.body.data.offers[0].problems], [false, [`Offer ${id} is taken.`]]);
     const unknown = await refusal(relysiaA.transaction.v1.exchangeSwap({ data: { dataArray: [{ swapId: id }] } }), 409);
     assert.equal(unknown.code, 'CONFLICT');
   });

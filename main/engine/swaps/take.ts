@@ -19,6 +19,7 @@ import { estimateTokenTxBytes } from '../tokens/funding.js';
 import { runBatch } from '../tokens/send.js';
 import { p2pkhScript, withOwner } from '../token-templates/script-bytes.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
+import type { SwapOfferRow } from '../../store/repos/swap-offers.js';
 import { addSwapInputs } from './inputs.js';
 import { refreshOffer } from './offers.js';
 import { readOffer, type ReadOffer } from './read.js';
@@ -302,6 +303,32 @@ export async function exchangeSwap(
 }
 
 type Inspection = z.infer<typeof offerInspection>;
+type InspectItem = ParsedInputOf<typeof OPERATIONS.inspectOffer>['dataArray'][number];
+
+const refusedInspection = (problem: string): Inspection => ({
+  offered: null,
+  wanted: null,
+  makerAddress: null,
+  fee: null,
+  valid: false,
+  problems: [problem],
+  spent: null,
+  offerId: null,
+  payments: [],
+});
+
+/**
+ * The offer an item names: its hex as given, or the hex and further payments of an offer Keystead keeps (by
+ * `swapId`; its hex stays inside, as exchangeSwap uses it). A string when there is no such open offer.
+ */
+function offerOf(services: SwapServices, item: InspectItem): { hex: string; kept: SwapOfferRow | null } | string {
+  if ('swapHex' in item) return { hex: item.swapHex, kept: null };
+  const row = services.repos.swapOffers.get(item.swapId);
+  if (!row || !row.kept) return `No offer ${item.swapId} is kept here.`;
+  const now = refreshOffer(services, row);
+  if (now.status !== 'open') return `Offer ${now.id} is ${now.status}.`;
+  return { hex: now.hex, kept: now };
+}
 
 /** Checks offers as the hostile input they are; never throws for an offer that is merely bad (it says why). */
 export async function inspectOffer(
@@ -311,32 +338,30 @@ export async function inspectOffer(
   const { services } = ctx;
   const policy = await currentFeePolicy(services);
   const out: Inspection[] = [];
-  for (const { swapHex } of input.dataArray) {
+  for (const item of input.dataArray) {
+    const named = offerOf(services, item);
+    if (typeof named === 'string') {
+      out.push(refusedInspection(named));
+      continue;
+    }
     try {
-      const o = await readOffer(services, swapHex);
-      const own = services.repos.swapOffers.ofOutput(o.source.txid, o.source.vout);
+      const o = await readOffer(services, named.hex);
+      const own = named.kept ?? services.repos.swapOffers.ofOutput(o.source.txid, o.source.vout);
+      const payments = named.kept?.payments ?? [];
       out.push({
         offered: o.offered,
         wanted: o.wanted,
         makerAddress: o.makerAddress,
-        fee: estimateFee(o, !!o.askedToken, 1, 0, policy),
+        fee: estimateFee(o, !!o.askedToken, 1, payments.length, policy),
         valid: o.problems.length === 0,
         problems: o.problems,
         spent: o.spent,
-        offerId: own && own.hex === swapHex ? own.id : null,
+        offerId: own && own.hex === named.hex ? own.id : null,
+        payments,
       });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      out.push({
-        offered: null,
-        wanted: null,
-        makerAddress: null,
-        fee: null,
-        valid: false,
-        problems: [err.message],
-        spent: null,
-        offerId: null,
-      });
+      out.push(refusedInspection(err.message));
     }
   }
   return { offers: out };

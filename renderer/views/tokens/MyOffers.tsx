@@ -67,7 +67,9 @@ export function MyOffers({ walletId, refresh, onChanged }: { walletId: string | 
                 </Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    {o.status === 'open' && <CopyAction label="offer hex" value={o.swapHex} />}
+                    {o.status === 'open' && o.swapHex && <CopyAction label="offer hex" value={o.swapHex} />}
+                    {/* A kept offer is taken by its id, from another wallet of the organisation (Take an offer). */}
+                    {o.status === 'open' && o.kept && <CopyAction label="offer id" value={o.offerId} />}
                     {o.status === 'open' && canCall(role, OPS.withdrawOffer) && (
                       <Button size="xs" color="orange" variant="light" onClick={() => setWithdrawing(o)}>
                         Withdraw

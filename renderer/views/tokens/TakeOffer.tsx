@@ -1,4 +1,19 @@
-import { Alert, Badge, Button, Group, List, Modal, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  List,
+  Modal,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import type { OutputOf } from '../../../shared/operation.js';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
@@ -14,13 +29,25 @@ import { offeredWords, wantedWords } from './swap-words.js';
 type Inspection = OutputOf<typeof OPS.inspectOffer>['offers'][number];
 type Taken = OutputOf<typeof OPS.swap>['swaps'][number];
 
+/** How the offer is named: its hex (anyone's), or the id of one Keystead keeps for the organisation. */
+type Source = 'hex' | 'id';
+
 /**
- * Paste an offer's hex, see what it gives and asks (the hex is someone else's: only the engine's reading of
- * it is shown), and take it after a confirmation that states both sides exactly.
+ * Paste an offer's hex, or the id of an offer Keystead keeps (a token-for-token offer, or one with further
+ * payments, made in the organisation), see what it gives and asks (only the engine's reading of it is shown),
+ * and take it after a confirmation that states both sides and every further payment exactly.
  */
 export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTaken: () => void }) {
   const call = useSession((s) => s.call);
+  const [source, setSource] = useState<Source>('hex');
   const [hex, setHex] = useState('');
+  const [offerId, setOfferId] = useState('');
+  const named = () => (source === 'hex' ? { swapHex: hex.trim() } : { swapId: offerId.trim() });
+  /** A changed offer is inspected again before it can be taken. */
+  const edit = (set: (v: string) => void) => (e: { currentTarget: { value: string } }) => {
+    set(e.currentTarget.value);
+    setInspection(null);
+  };
   const [inspection, setInspection] = useState<Inspection | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [taken, setTaken] = useState<Taken | null>(null);
@@ -30,13 +57,16 @@ export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTa
     setInspection(null);
     setTaken(null);
     setAwaiting(null);
-    const r = await call(OPS.inspectOffer, { dataArray: [{ swapHex: hex.trim() }] });
+    const r = await call(OPS.inspectOffer, { dataArray: [named()] });
     setInspection(r.offers[0] ?? null);
   });
   const take = useSubmit(async () => {
-    const r = await call(OPS.swap, { walletId: walletId ?? undefined, dataArray: [{ swapHex: hex.trim() }] }).catch(
-      rethrowUnlessAwaiting(setAwaiting),
-    );
+    const wallet = walletId ?? undefined;
+    const r = await (
+      source === 'hex'
+        ? call(OPS.swap, { walletId: wallet, dataArray: [{ swapHex: hex.trim() }] })
+        : call(OPS.exchangeSwap, { walletId: wallet, dataArray: [{ swapId: offerId.trim() }] })
+    ).catch(rethrowUnlessAwaiting(setAwaiting));
     if (r) {
       const waiting = waitingOf(r.errors);
       if (waiting) setAwaiting(waiting);
@@ -49,6 +79,7 @@ export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTa
     setConfirming(false);
     setInspection(null);
     setHex('');
+    setOfferId('');
     onTaken();
   });
 
@@ -61,20 +92,40 @@ export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTa
       </Title>
       <form onSubmit={inspect.onSubmit} aria-label="Take an offer">
         <Stack gap="sm">
-          <Textarea
-            label="Offer hex"
-            description="Paste the offer you were given; it is checked before anything is paid."
-            value={hex}
-            onChange={(e) => {
-              setHex(e.currentTarget.value);
+          <SegmentedControl
+            aria-label="The offer is given as"
+            value={source}
+            onChange={(v) => {
+              setSource(v as Source);
               setInspection(null);
             }}
-            autosize
-            minRows={3}
-            maxRows={8}
-            styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
-            required
+            data={[
+              { value: 'hex', label: 'Offer hex' },
+              { value: 'id', label: 'Offer kept by Keystead' },
+            ]}
           />
+          {source === 'hex' ? (
+            <Textarea
+              label="Offer hex"
+              description="Paste the offer you were given; it is checked before anything is paid."
+              value={hex}
+              onChange={edit(setHex)}
+              autosize
+              minRows={3}
+              maxRows={8}
+              styles={{ input: { fontFamily: 'monospace', fontSize: 12 } }}
+              required
+            />
+          ) : (
+            <TextInput
+              label="Offer id"
+              description="The id of an offer made in this organisation and kept by Keystead (its maker copies it from My offers)."
+              value={offerId}
+              onChange={edit(setOfferId)}
+              styles={{ input: { fontFamily: 'monospace' } }}
+              required
+            />
+          )}
           {inspect.error && (
             <Alert color="red" role="alert">
               {inspect.error}
@@ -93,6 +144,11 @@ export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTa
             <Table.Tbody>
               <DetailRow label="You give">{i.wanted ? wantedWords(i.wanted) : '—'}</DetailRow>
               <DetailRow label="You get">{i.offered ? offeredWords(i.offered) : '—'}</DetailRow>
+              {i.payments.map((p, n) => (
+                <DetailRow key={`${p.to}-${n}`} label={n === 0 ? 'Further payments (you pay)' : ''}>
+                  {formatSats(p.satoshis)} to {p.to}
+                </DetailRow>
+              ))}
               <DetailRow label="Network fee (you pay)">{i.fee !== null ? formatSats(i.fee) : 'unknown'}</DetailRow>
               <DetailRow label="Paid to">{i.wanted?.to ?? i.makerAddress ?? '—'}</DetailRow>
               <DetailRow label="Check">
@@ -142,6 +198,11 @@ export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTa
             <Text size="sm">
               You get <b>{offeredWords(i.offered)}</b>.
             </Text>
+            {i.payments.map((p, n) => (
+              <Text size="sm" key={`${p.to}-${n}`}>
+                You also pay <b>{formatSats(p.satoshis)}</b> to {p.to}.
+              </Text>
+            ))}
             <Text size="sm">
               This wallet also pays the network fee{i.fee !== null ? ` of about ${formatSats(i.fee)}` : ''}. Both sides move in one
               transaction, or neither does.
