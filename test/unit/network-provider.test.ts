@@ -212,6 +212,8 @@ describe("coins, balances, histories, the tip and ARC's status are read strictly
     assert.deepEqual(await provider.getTip(), { height: 900_000, hash: CD });
     answer = { txStatus: 'MINED', blockHeight: 12, blockHash: CD, merklePath: 'fe00' };
     assert.equal((await provider.getTxStatus(AB)).state, 'mined');
+    answer = { txStatus: 'SEEN_ON_NETWORK', blockHeight: 0, blockHash: '', merklePath: '' };
+    assert.deepEqual(await provider.getTxStatus(AB), { txid: AB, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null });
   });
 
   it('refuses, whole, an answer with an amount, index, height or txid that is not one', async () => {
@@ -230,6 +232,7 @@ describe("coins, balances, histories, the tip and ARC's status are read strictly
       ['a negative tip', () => provider.getTip(), { blocks: -5, bestblockhash: CD }],
       ['a mined status at a fractional height', () => provider.getTxStatus(AB), { txStatus: 'MINED', blockHeight: 1.5 }],
       ['a merkle path that is not hex', () => provider.getTxStatus(AB), { txStatus: 'MINED', blockHeight: 1, merklePath: 'zz' }],
+      ['a block hash that is not one', () => provider.getTxStatus(AB), { txStatus: 'MINED', blockHeight: 1, blockHash: '<b>' }],
     ];
     for (const [what, call, lie] of lies) {
       answer = lie;

@@ -31,12 +31,17 @@ const tip = z.object({ blocks: z.number().int().min(0).max(MAX_HEIGHT), bestbloc
 const arcStatus = z.object({
   txStatus: z.string().max(64).optional(),
   blockHeight: z.number().int().min(0).max(MAX_HEIGHT).nullish(),
-  blockHash: txid.nullish(),
+  // ARC (and the embedded node's stand-in for it) answers "" for a transaction no block holds yet.
+  blockHash: z
+    .union([txid, z.literal('')])
+    .nullish()
+    .transform((h) => (h ? h : null)),
   merklePath: z
     .string()
     .regex(/^([0-9a-fA-F]{2})*$/)
     .max(1_000_000)
-    .nullish(),
+    .nullish()
+    .transform((p) => (p ? p : null)),
 });
 
 /**
