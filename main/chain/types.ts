@@ -44,6 +44,12 @@ export interface TxStatus {
   blockHash: string | null;
   /** BUMP (BRC-74) hex, once mined. */
   merklePath: string | null;
+  /**
+   * The network's nodes have accepted the transaction (ARC's SEEN_ON_NETWORK, ACCEPTED_BY_NETWORK or MINED; the
+   * embedded node for what it accepted). ARC also answers `mempool` for what it has only received or stored,
+   * which anyone can make it do with any transaction, valid or not: that vouches for nothing.
+   */
+  seenOnNetwork?: boolean;
 }
 
 export interface ChainTip {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { LockingScript, MerklePath, P2PKH, Transaction } from '@bsv/sdk';
+import { LockingScript, MerklePath, P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
@@ -100,8 +100,9 @@ describe('a lying indexer cannot date a transaction into a block', () => {
         fake,
         height + 1,
       ],
-      ['no header at that height', { getBlockHeader: async () => null }, txid, height],
-      ['a header that fails to load', { getBlockHeader: async () => Promise.reject(new Error('down')) }, txid, height],
+      ['no block at that height', { getMerkleRoot: async () => null }, txid, height],
+      ['a header that fails to load', { getMerkleRoot: async () => Promise.reject(new Error('down')) }, txid, height],
+      ['another block’s root at that height', { getMerkleRoot: async (h: number) => local.getMerkleRoot(h - 1) }, txid, height],
     ];
     for (const [what, lie, t, h] of lies) {
       const chain = Object.assign(Object.create(local) as ChainProvider, lie);
@@ -121,7 +122,7 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     assert.equal(await provenHeight(indexerOnly, txid, height), height);
   });
 
-  it('books an invented transaction the index dates into a block as unconfirmed; a real one as mined', async () => {
+  it('books no invented transaction the index dates into a block; a real one as mined', async () => {
     // A wallet made on the honest node, then the books are opened again over an indexer that lies.
     const store = openStore({ dataDir, password: 'pw' });
     const honest = createEngine({ store, chain: local, config });
@@ -135,21 +136,92 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     const realHeight = node.txStatus(real).blockHeight!;
     const fake = invented(address, 1_000_000_000);
     const fakeId = fake.id('hex');
+    // The indexer lies; the broadcaster (ARC: here the honest node) does not know the invented transaction.
     const liar: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
       events: undefined,
       getHistory: async (a: string) => [...(await local.getHistory(a)), ...(a === address ? [{ txid: fakeId, height: realHeight }] : [])],
       getTransactionHex: async (t: string) => (t === fakeId ? fake.toHex() : local.getTransactionHex(t)),
-      getTxStatus: async (t: string): Promise<TxStatus> =>
-        t === fakeId ? { txid: t, state: 'mined', blockHeight: realHeight, blockHash: null, merklePath: null } : local.getTxStatus(t),
     });
     const engine = createEngine({ store: openStore({ dataDir, password: 'pw' }), chain: liar, config, syncIntervalMs: 0 });
     engines.push(engine);
     await engine.ready;
     const history = (await engine.execute('history', { walletId }, who, meta)).output.history;
     const row = (t: string) => history.find((e) => e.txid === t);
-    assert.ok(row(real) && row(fakeId), JSON.stringify(history));
+    assert.ok(row(real), JSON.stringify(history));
     assert.equal(row(real)!.confirmations > 0, true, 'the real payment is mined');
-    assert.equal(row(fakeId)!.confirmations, 0, 'the invented one is not dated into the block');
-    assert.notEqual(row(fakeId)!.state, 'confirmed');
+    assert.equal(row(fakeId), undefined, 'the invented one is not dated into the block, nor booked unconfirmed');
+  });
+
+  it('books an unconfirmed transaction the index names only once a node of the network accepted it', async () => {
+    // An organisation with an open invoice, made on the honest node; its books are then opened over a lying indexer.
+    const orgDir = tempDir();
+    const honest = createEngine({ store: openStore({ dataDir: orgDir, password: 'pw' }), chain: local, config });
+    const s = (await honest.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const walletId = (await honest.execute('createWallet', { walletTitle: 'Shop' }, who, meta)).output.walletID;
+    const invoice = (await honest.execute('createInvoice', { walletID: walletId, satoshis: 40_000 }, who, meta)).output;
+    honest.close();
+    // A real payment of the invoice, signed but sent nowhere yet, and two invented ones.
+    const payer = PrivateKey.fromRandom();
+    const funding = await fund(payer.toAddress(), 60_000);
+    const pay = new Transaction();
+    pay.addInput({
+      sourceTransaction: Transaction.fromHex((await local.getTransactionHex(funding))!),
+      sourceOutputIndex: 0,
+      unlockingScriptTemplate: new P2PKH().unlock(payer),
+    });
+    pay.addOutput({ lockingScript: new P2PKH().lock(invoice.address), satoshis: 40_000 });
+    pay.addOutput({ lockingScript: new P2PKH().lock(payer.toAddress()), change: true });
+    await pay.fee(new SatoshisPerKilobyte(1));
+    await pay.sign();
+    const realId = pay.id('hex');
+    const invented1 = invented(invoice.address, 40_000);
+    const invented2 = invented(invoice.address, 40_001);
+    const broadcasts: string[] = [];
+    const lyingIndex = (named: Transaction[], status: (t: string) => Promise<TxStatus>): ChainProvider =>
+      Object.assign(Object.create(local) as ChainProvider, {
+        events: undefined,
+        getHistory: async (a: string) => [
+          ...(await local.getHistory(a)),
+          ...(a === invoice.address ? named.map((t) => ({ txid: t.id('hex'), height: null })) : []),
+        ],
+        getTransactionHex: async (t: string) => named.find((n) => n.id('hex') === t)?.toHex() ?? local.getTransactionHex(t),
+        getTxStatus: status,
+        broadcast: async (hex: string) => {
+          broadcasts.push(Transaction.fromHex(hex).id('hex'));
+          return local.broadcast(hex);
+        },
+      });
+    const invoiceState = async (engine: Engine) =>
+      (await engine.execute('listInvoices', {}, who, meta)).output.invoices.find((i) => i.invoiceId === invoice.invoiceId)!;
+    const booked = async (engine: Engine) => (await engine.execute('history', { walletId }, who, meta)).output.history.map((h) => h.txid);
+    const open = async (chain: ChainProvider) => {
+      const engine = createEngine({ store: openStore({ dataDir: orgDir, password: 'pw' }), chain, config, syncIntervalMs: 0 });
+      await engine.ready;
+      return engine;
+    };
+
+    // ARC does not know them (the honest node's status), or says it only stored one: neither is vouched for.
+    // Each is sent to ARC to be judged, which refuses both (their inputs do not exist).
+    const stored = new Set([invented2.id('hex')]);
+    let engine = await open(
+      lyingIndex([invented1, invented2], async (t) =>
+        stored.has(t)
+          ? { txid: t, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null, seenOnNetwork: false }
+          : local.getTxStatus(t),
+      ),
+    );
+    assert.deepEqual(await booked(engine), [], 'nothing invented is booked');
+    assert.equal((await invoiceState(engine)).state, 'open', 'nor pays the invoice');
+    assert.deepEqual(broadcasts.sort(), [invented1.id('hex'), invented2.id('hex')].sort(), 'each was sent to ARC to be judged');
+    engine.close();
+
+    // The real payment, which ARC did not know either: sent to it, a node accepts it, and only then is it booked.
+    engine = await open(lyingIndex([invented1, pay], (t) => local.getTxStatus(t)));
+    assert.deepEqual(await booked(engine), [realId]);
+    assert.equal(node.txStatus(realId).state, 'mempool', 'the node took it when it was sent to be judged');
+    const paid = await invoiceState(engine);
+    assert.deepEqual([paid.state, paid.paidTxid], ['paid', realId]);
+    engine.close();
   });
 });

@@ -212,8 +212,24 @@ describe("coins, balances, histories, the tip and ARC's status are read strictly
     assert.deepEqual(await provider.getTip(), { height: 900_000, hash: CD });
     answer = { txStatus: 'MINED', blockHeight: 12, blockHash: CD, merklePath: 'fe00' };
     assert.equal((await provider.getTxStatus(AB)).state, 'mined');
+    assert.equal((await provider.getTxStatus(AB)).seenOnNetwork, true, 'a mined transaction was accepted by the nodes');
     answer = { txStatus: 'SEEN_ON_NETWORK', blockHeight: 0, blockHash: '', merklePath: '' };
-    assert.deepEqual(await provider.getTxStatus(AB), { txid: AB, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null });
+    assert.deepEqual(await provider.getTxStatus(AB), {
+      txid: AB,
+      state: 'mempool',
+      blockHeight: null,
+      blockHash: null,
+      merklePath: null,
+      seenOnNetwork: true,
+    });
+    // What ARC only received, stored or announced is in its mempool, but no node has vouched for it yet.
+    for (const txStatus of ['RECEIVED', 'STORED', 'ANNOUNCED_TO_NETWORK', 'REQUESTED_BY_NETWORK', 'SENT_TO_NETWORK', 'QUEUED']) {
+      answer = { txStatus };
+      const s = await provider.getTxStatus(AB);
+      assert.deepEqual([s.state, s.seenOnNetwork], ['mempool', false], txStatus);
+    }
+    answer = { txStatus: 'ACCEPTED_BY_NETWORK' };
+    assert.equal((await provider.getTxStatus(AB)).seenOnNetwork, true);
   });
 
   it('refuses, whole, an answer with an amount, index, height or txid that is not one', async () => {

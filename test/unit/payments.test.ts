@@ -124,6 +124,15 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     admin = { authToken: s.authToken, serviceId: s.serviceId };
   });
 
+  /** Gives the suite an engine of its own (over a chain that behaves otherwise), set up with the test admin. */
+  async function useEngine(options: Parameters<typeof testEngine>[0]) {
+    const t = testEngine(options);
+    ({ engine, node } = t);
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    return t;
+  }
+
   async function fundedWallet(title: string, amounts: number[], extra: object = {}) {
     const w = await run(engine.execute('createWallet', { walletTitle: title, ...extra }, admin, meta));
     for (const a of amounts) await run(engine.execute('faucet', { walletId: w.walletID, satoshis: a }, admin, meta));
@@ -183,29 +192,25 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
 
   it('pays a reviewed payment at the fee rate it was reviewed at: a rate raised since is 409 and nothing is paid', async () => {
     const rate = { satoshis: 1, bytes: 1000 };
-    const t = testEngine({
+    await useEngine({
       chain: (local) => Object.assign(Object.create(local) as typeof local, { getFeePolicy: async () => ({ ...rate, dustLimit: 1 }) }),
     });
-    const setup = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
-    const who = { authToken: setup.authToken, serviceId: setup.serviceId };
-    const w = (await t.engine.execute('createWallet', { walletTitle: 'Reviewed' }, who, meta)).output.walletID;
-    await t.engine.execute('faucet', { walletId: w, satoshis: 100_000 }, who, meta);
+    const w = await fundedWallet('Reviewed', [100_000]);
     const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 10_000 }], walletId: w };
-    const q = (await t.engine.execute('quotePayment', req, who, meta)).output;
+    const q = (await engine.execute('quotePayment', req, admin, meta)).output;
     // The provider now asks fifty times as much per byte: the reviewed payment is not paid at that price.
     rate.satoshis = 50;
     await rejectsWith(
-      t.engine.execute('pay', { ...req, reviewId: q.reviewId }, who, meta),
+      engine.execute('pay', { ...req, reviewId: q.reviewId }, admin, meta),
       'CONFLICT',
       /not the one that was reviewed.*fee rate changed since \(now 50 satoshis per 1000 bytes\)/,
     );
     // The same rate written in other terms is the same review; then the pay charges the quoted fee.
     rate.satoshis = 2;
     rate.bytes = 2000;
-    const paid = (await t.engine.execute('pay', { ...req, reviewId: q.reviewId }, who, meta)).output;
+    const paid = (await engine.execute('pay', { ...req, reviewId: q.reviewId }, admin, meta)).output;
     assert.equal(paid.fee, q.fee);
-    const left = (await t.engine.execute('listWallets', {}, who, meta)).output.wallets.find((x) => x.walletID === w)!;
-    assert.equal(left.balance.confirmed + left.balance.unconfirmed, 100_000 - 10_000 - q.fee);
+    assert.equal(await balance(w), 100_000 - 10_000 - q.fee);
   });
 
   it('says how much is missing and refuses dust', async () => {
@@ -242,14 +247,12 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
 
   it('gives the coins and the change address back when the chain refuses the transaction', async () => {
     let refuse = true;
-    ({ engine, node } = testEngine({
+    await useEngine({
       chain: (local) =>
         withBroadcast(async (hex) =>
           refuse ? { status: 'rejected', txid: null, reason: 'fee-too-low', message: 'refused for the test' } : local.broadcast(hex),
         )(local),
-    }));
-    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
-    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    });
     const wallet = await fundedWallet('Ops', [5_000]);
     const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 1_000 }], walletId: wallet };
     await rejectsWith(engine.execute('pay', req, admin, meta), 'PAYMENT_REJECTED', /fee-too-low/);
@@ -266,7 +269,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
     // A provider that relays the transaction and answers "rejected" (or one that drops it): not the embedded node.
     let mode: 'relay-and-refuse' | 'drop' | 'honest' = 'relay-and-refuse';
     const refusal = { status: 'rejected' as const, txid: null, reason: 'fee-too-low' as const, message: 'refused, says the provider' };
-    const t = testEngine({
+    const t = await useEngine({
       chain: (local) => ({
         ...withBroadcast(async (hex) => {
           if (mode === 'drop') return refusal;
@@ -276,41 +279,30 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
         network: 'mainnet',
       }),
     });
-    const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
-    const who = { authToken: s.authToken, serviceId: s.serviceId };
-    const balanceOf = async (walletId: string) => {
-      const w = (await t.engine.execute('listWallets', {}, who, meta)).output.wallets.find((x) => x.walletID === walletId)!;
-      return w.balance.confirmed + w.balance.unconfirmed;
-    };
-    const fund = async (title: string) => {
-      const w = (await t.engine.execute('createWallet', { walletTitle: title }, who, meta)).output.walletID;
-      await t.engine.execute('faucet', { walletId: w, satoshis: 5_000 }, who, meta);
-      return w;
-    };
     const req = (walletId: string) => ({ outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 1_000 }], walletId });
 
-    const relayed = await fund('Relayed');
-    await rejectsWith(t.engine.execute('pay', req(relayed), who, meta), 'PAYMENT_REJECTED', /fee-too-low.*coins stay reserved/);
+    const relayed = await fundedWallet('Relayed', [5_000]);
+    await rejectsWith(engine.execute('pay', req(relayed), admin, meta), 'PAYMENT_REJECTED', /fee-too-low.*coins stay reserved/);
     // Its coin is not spent again meanwhile.
-    await rejectsWith(t.engine.execute('pay', req(relayed), who, meta), 'CONFLICT', /held by a payment/);
+    await rejectsWith(engine.execute('pay', req(relayed), admin, meta), 'CONFLICT', /held by a payment/);
     t.clock.now += 31_000;
-    await t.engine.reconcile();
-    const sent = (await t.engine.execute('history', { walletId: relayed }, who, meta)).output.history.find((e) => e.direction === 'out')!;
-    assert.equal(t.node.txStatus(sent.txid).state, 'mempool', 'the provider did relay it');
-    assert.equal(await balanceOf(relayed), 5_000 - 1_000 - (sent.fee ?? 0), 'the chain has it: it is paid once, and booked');
+    await engine.reconcile();
+    const sent = (await engine.execute('history', { walletId: relayed }, admin, meta)).output.history.find((e) => e.direction === 'out')!;
+    assert.equal(node.txStatus(sent.txid).state, 'mempool', 'the provider did relay it');
+    assert.equal(await balance(relayed), 5_000 - 1_000 - (sent.fee ?? 0), 'the chain has it: it is paid once, and booked');
 
     mode = 'drop';
-    const dropped = await fund('Dropped');
-    await rejectsWith(t.engine.execute('pay', req(dropped), who, meta), 'PAYMENT_REJECTED', /fee-too-low/);
-    await rejectsWith(t.engine.execute('pay', req(dropped), who, meta), 'CONFLICT', /held by a payment/);
-    await t.engine.reconcile(); // not within the window: still held
-    await rejectsWith(t.engine.execute('pay', req(dropped), who, meta), 'CONFLICT', /held by a payment/);
+    const dropped = await fundedWallet('Dropped', [5_000]);
+    await rejectsWith(engine.execute('pay', req(dropped), admin, meta), 'PAYMENT_REJECTED', /fee-too-low/);
+    await rejectsWith(engine.execute('pay', req(dropped), admin, meta), 'CONFLICT', /held by a payment/);
+    await engine.reconcile(); // not within the window: still held
+    await rejectsWith(engine.execute('pay', req(dropped), admin, meta), 'CONFLICT', /held by a payment/);
     t.clock.now += 31_000;
-    await t.engine.reconcile();
-    assert.equal(await balanceOf(dropped), 5_000, 'the chain lacks it: the coins are back');
+    await engine.reconcile();
+    assert.equal(await balance(dropped), 5_000, 'the chain lacks it: the coins are back');
     mode = 'honest';
-    assert.match((await t.engine.execute('pay', req(dropped), who, meta)).output.txid, /^[0-9a-f]{64}$/);
-    t.engine.close();
+    assert.match((await engine.execute('pay', req(dropped), admin, meta)).output.txid, /^[0-9a-f]{64}$/);
+    engine.close();
   });
 
   it('books a broadcast pay once, as the node accepts it, with its attempt finished and its audit entry in the same commit', async () => {
@@ -348,7 +340,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
 
   it('a payer stopped after the node took its transaction (not booked yet) finds it booked by the next settling, paid once', async () => {
     let stop = true;
-    ({ engine, node } = testEngine({
+    await useEngine({
       chain: (local) =>
         withBroadcast(async (hex) => {
           const r = await local.broadcast(hex);
@@ -356,9 +348,7 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
           if (stop) throw new Error('the payer stopped after the broadcast');
           return r;
         })(local),
-    }));
-    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
-    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    });
     const wallet = await fundedWallet('Ops', [10_000]);
     const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 4_000 }], walletId: wallet };
     await assert.rejects(engine.execute('pay', req, admin, meta));
@@ -381,12 +371,10 @@ describe('engine: pay, fee manager, lookup, history (local node)', () => {
 
   it('an unclear outcome keeps the coins and the key until the chain settles it, and pays exactly once', async () => {
     let down = true;
-    ({ engine, node } = testEngine({
+    await useEngine({
       chain: (local) =>
         withBroadcast(async (hex) => (down ? { status: 'unknown', txid: null, message: 'ARC timed out' } : local.broadcast(hex)))(local),
-    }));
-    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
-    admin = { authToken: s.authToken, serviceId: s.serviceId };
+    });
     const wallet = await fundedWallet('Ops', [10_000, 10_000]);
     const req = { outputs: [{ script: new P2PKH().lock(ADDR).toHex(), satoshis: 4_000 }], walletId: wallet, idempotencyKey: 'rent-may' };
     await rejectsWith(engine.execute('pay', req, admin, meta), 'CHAIN_UNAVAILABLE', /outcome is not known yet/);

@@ -530,7 +530,8 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       'SELECT block_height, block_index FROM txs WHERE txid = ?',
     ).get(txid);
     if (!t) return { txid, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null };
-    if (t.block_height === null) return { txid, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null };
+    if (t.block_height === null)
+      return { txid, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null, seenOnNetwork: true };
     const txids = this.prepared<[number], { txid: string }>('SELECT txid FROM txs WHERE block_height = ? ORDER BY block_index')
       .all(t.block_height)
       .map((r) => r.txid);
@@ -540,6 +541,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
       blockHeight: t.block_height,
       blockHash: this.blockAt(t.block_height)!.hash,
       merklePath: merklePathFor(txids, t.block_index!, t.block_height).toHex(),
+      seenOnNetwork: true,
     };
   }
 

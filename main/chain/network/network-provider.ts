@@ -59,6 +59,9 @@ export function remoteEndpoints(baseUrl: string): { arcUrl: string; wocUrl: stri
 
 class ProviderError extends Error {}
 
+/** ARC's statuses that say a node of the network accepted the transaction (it validated its inputs and scripts). */
+const NODES_ACCEPTED = new Set(['ACCEPTED_BY_NETWORK', 'SEEN_ON_NETWORK']);
+
 /** ARC for broadcast and status, WhatsOnChain for outputs, transactions, history, the tip and rates. */
 export class NetworkProvider implements ChainProvider {
   readonly network: string;
@@ -201,12 +204,21 @@ export class NetworkProvider implements ChainProvider {
     const txStatus = String(b.txStatus ?? '').toUpperCase();
     const none = { blockHeight: null, blockHash: null, merklePath: null };
     if (txStatus === 'MINED')
-      return { txid, state: 'mined', blockHeight: b.blockHeight ?? null, blockHash: b.blockHash ?? null, merklePath: b.merklePath ?? null };
+      return {
+        txid,
+        state: 'mined',
+        blockHeight: b.blockHeight ?? null,
+        blockHash: b.blockHash ?? null,
+        merklePath: b.merklePath ?? null,
+        seenOnNetwork: true,
+      };
     if (txStatus === 'REJECTED') return { txid, state: 'rejected', ...none };
     // An orphan waits for parents nobody may have, and a double-spend attempt may still lose: neither is
     // something the chain has.
     if (txStatus === '' || /ORPHAN|UNKNOWN|DOUBLE_SPEND/.test(txStatus)) return { txid, state: 'unknown', ...none };
-    return { txid, state: 'mempool', ...none };
+    // Only a node's acceptance vouches for the transaction; RECEIVED, STORED, ANNOUNCED_TO_NETWORK and the like
+    // say ARC holds it, which anyone can bring about with any transaction.
+    return { txid, state: 'mempool', ...none, seenOnNetwork: NODES_ACCEPTED.has(txStatus) };
   }
 
   /**

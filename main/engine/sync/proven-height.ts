@@ -1,17 +1,17 @@
 import { MerklePath } from '@bsv/sdk';
-import { merkleRootOfHeader } from '../../chain/block.js';
 import type { ChainProvider } from '../../chain/types.js';
 
 /**
  * A block height is the chain's last word on a transaction (the books never undo a mined one), so on a
  * provider's say-so alone a lying indexer could date a transaction it invented into a block and make its
  * coins permanent. A height is believed only with a merkle path from the transaction to the merkle root of
- * the header at that height: the header comes from `getBlockHeader`, which on the real networks rebuilds it
- * and checks its proof of work, and the path from ARC's status or, when ARC does not have the transaction,
- * from the indexer's proof (`getMerkleProof`). Without both, the transaction is kept as unconfirmed.
+ * the block at that height: the root comes from `getMerkleRoot` (on the real networks, from the header that
+ * `getBlockHeader` rebuilt and checked for proof of work), and the path from ARC's status or, when ARC does
+ * not have the transaction, from the indexer's proof (`getMerkleProof`). Without both, the transaction is not
+ * dated into a block (and is booked unconfirmed only on a node's word: unconfirmed-vouching.ts).
  */
 
-/** Whether the BUMP `pathHex` leads from `txid` to the root of the header the chain has at `height`. */
+/** Whether the BUMP `pathHex` leads from `txid` to the merkle root of the block the chain has at `height`. */
 export async function pathProves(chain: ChainProvider, txid: string, height: number, pathHex: string): Promise<boolean> {
   let root: string;
   try {
@@ -21,8 +21,8 @@ export async function pathProves(chain: ChainProvider, txid: string, height: num
   } catch {
     return false; // not a path, or not one that holds this txid
   }
-  const header = await chain.getBlockHeader(height).catch(() => null);
-  return header !== null && merkleRootOfHeader(header) === root;
+  const want = await chain.getMerkleRoot(height).catch(() => null);
+  return want !== null && want === root;
 }
 
 /**

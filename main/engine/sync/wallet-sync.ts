@@ -8,6 +8,7 @@ import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 import { provenHeight } from './proven-height.js';
 import type { WalletScanner } from '../wallets/services.js';
+import { UnconfirmedVouching } from './unconfirmed-vouching.js';
 
 /**
  * Books kept beside the wallets' coins (the tokens the wallets hold), moved by the same transactions in the
@@ -77,6 +78,8 @@ export class WalletSync implements WalletScanner {
    * is not booked a second time. Should the payer stop before booking, its recorded attempt is settled later.
    */
   readonly payerBooks = new Set<string>();
+  /** On a polled chain, who vouches for an unconfirmed transaction the indexer names (unconfirmed-vouching.ts). */
+  private readonly vouching: UnconfirmedVouching;
 
   constructor(
     private readonly services: SyncServices,
@@ -85,6 +88,7 @@ export class WalletSync implements WalletScanner {
   ) {
     this.sideBooks = sideBooks;
     this.hooks = hooks;
+    this.vouching = new UnconfirmedVouching(chain, services.now);
   }
 
   /**
@@ -222,6 +226,13 @@ export class WalletSync implements WalletScanner {
       for (const b of this.sideBooks) rowsTouched.push(...b.apply(tx, txid, height));
       return [...new Set(rowsTouched)];
     })();
+  }
+
+  /** Whether the transaction spends a coin the books hold. */
+  private spendsOurs(tx: Transaction): boolean {
+    return tx.inputs.some(
+      (i) => i.sourceTXID !== undefined && this.services.repos.walletUtxos.get(i.sourceTXID, i.sourceOutputIndex) !== null,
+    );
   }
 
   /** Whether the transaction pays one of our addresses in an output the books do not have yet. */
@@ -367,14 +378,19 @@ export class WalletSync implements WalletScanner {
           const known = repos.walletTxs.stateOf(wallet.id, h.txid);
           const booked = known !== undefined && known.state === 'seen';
           if (booked && known.height === h.height) continue;
-          // The index's word dates nothing into a block: a height is kept only with its merkle proof.
-          const height = h.height === null ? null : await provenHeight(this.chain, h.txid, h.height);
+          // The index's word dates nothing into a block: a height is kept only with its merkle proof. The
+          // embedded node (the chain that pushes its events) is this process's own ledger: its word is the chain's.
+          const height = h.height === null || this.chain.events ? h.height : await provenHeight(this.chain, h.txid, h.height);
           if (booked && h.height !== null) {
             if (height !== null) await this.confirm([h.txid], height);
             continue;
           }
           const hex = await this.chain.getTransactionHex(h.txid);
-          if (hex) this.applyTransaction(Transaction.fromHex(hex), h.txid, height);
+          if (!hex) continue;
+          const tx = Transaction.fromHex(hex);
+          // The indexer's word books nothing unconfirmed: a node of the network must have accepted it.
+          if (height === null && !this.chain.events && (await this.vouching.vouch(tx, h.txid, this.spendsOurs(tx))) !== 'vouched') continue;
+          this.applyTransaction(tx, h.txid, height);
         }
       }
       addressBook.ensureGap(wallet, chain);

@@ -1,0 +1,64 @@
+import type { Transaction } from '@bsv/sdk';
+import type { ChainProvider } from '../../chain/types.js';
+
+/**
+ * On a polled chain the indexer (WhatsOnChain) names the transactions of our addresses. One that no block
+ * proves yet would be booked on the indexer's word alone, and an indexer that lies could invent one (its
+ * inputs need not exist) that pays an invoice or shows money that is not there. So an unconfirmed transaction
+ * is booked only when the broadcaster (ARC, the miners' service, a second source the indexer does not
+ * control) says a node of the network accepted it, which means its inputs exist unspent and its scripts
+ * verify. ARC knows what was sent to it; a transaction it does not know is sent to it to be judged (it is
+ * public already: any receiver may pass it on), unless it spends coins of ours: Keystead sends nothing that
+ * spends its own coins but what a payment of its own made. Until a node vouches for it, or a block proves it,
+ * the transaction stays off the books; later scans ask (and send it) again, waiting longer after each no.
+ */
+
+/** The first wait after a transaction was not vouched for, doubled after each further no, up to the last. */
+const FIRST_WAIT_MS = 30_000;
+const LONGEST_WAIT_MS = 30 * 60_000;
+/** Transactions remembered as waiting: an indexer naming millions cannot make this grow without end. */
+const MAX_WAITING = 10_000;
+
+export type Vouch = 'vouched' | 'not-yet';
+
+export class UnconfirmedVouching {
+  /** Transactions not vouched for, with when to ask about each again. */
+  private readonly waiting = new Map<string, { next: number; wait: number }>();
+
+  constructor(
+    private readonly chain: ChainProvider,
+    private readonly now: () => number,
+  ) {}
+
+  /** Whether a node of the network vouches for `tx` now; `spendsOurs`: it spends coins the books hold. */
+  async vouch(tx: Transaction, txid: string, spendsOurs: boolean): Promise<Vouch> {
+    const w = this.waiting.get(txid);
+    if (w && this.now() < w.next) return 'not-yet';
+    if (await this.nodesAccepted(txid)) {
+      this.waiting.delete(txid);
+      return 'vouched';
+    }
+    if (!spendsOurs) {
+      const r = await this.chain.broadcast(tx.toHex()).catch(() => null);
+      if (r?.status === 'accepted' && (await this.nodesAccepted(txid))) {
+        this.waiting.delete(txid);
+        return 'vouched';
+      }
+    }
+    this.waiting.delete(txid);
+    const wait = w ? Math.min(w.wait * 2, LONGEST_WAIT_MS) : FIRST_WAIT_MS;
+    makeRoom(this.waiting);
+    this.waiting.set(txid, { next: this.now() + wait, wait });
+    return 'not-yet';
+  }
+
+  private async nodesAccepted(txid: string): Promise<boolean> {
+    const s = await this.chain.getTxStatus(txid).catch(() => null);
+    return s?.seenOnNetwork === true;
+  }
+}
+
+/** Keeps a memory bounded: forgets its oldest entry when full. */
+function makeRoom(memory: Map<string, unknown>): void {
+  if (memory.size >= MAX_WAITING) memory.delete(memory.keys().next().value!);
+}
