@@ -37,6 +37,9 @@ export const DEFAULT_LISTENER_LIMITS: PaymailListenerLimits = {
   idleTimeoutMs: 60_000,
 };
 
+/** A host as the capability URLs may carry it: a DNS name or an address, with an optional port; nothing else. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
 export interface PaymailServerOptions {
   engine: Engine;
   /** The address the world reaches this listener at (e.g. https://pay.example.com); else from the request. */
@@ -115,7 +118,16 @@ export async function buildPaymailServer({
         .trim() === 'https'
         ? 'https'
         : 'http';
-    return `${proto}://${req.headers['x-forwarded-host'] ?? req.headers.host}`;
+    // X-Forwarded-Host only from a proxy named with --trust-proxy: a stranger's header would otherwise choose
+    // the host of the capability URLs in an answer a cache between could keep for others.
+    const fromProxy = trusted.has(normaliseAddress(req.socket.remoteAddress ?? ''));
+    const forwarded = fromProxy ? req.headers['x-forwarded-host'] : undefined;
+    const host = String((Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0] ?? req.headers.host ?? '').trim();
+    if (!HOST.test(host)) {
+      const message = 'The Host header is not a host name or address (with an optional port).';
+      throw Object.assign(new Error(message), { statusCode: 400, publicMessage: message });
+    }
+    return `${proto}://${host}`;
   };
   registerPaymailRoutes(app, engine, baseUrl);
   app.setNotFoundHandler((req, reply) =>
@@ -123,7 +135,7 @@ export async function buildPaymailServer({
       .code(404)
       .send({ code: 'not-found', message: `Only the paymail routes are served here, not ${req.method} ${req.url.split('?')[0]}.` }),
   );
-  app.setErrorHandler((err: { statusCode?: number }, req, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; publicMessage?: string }, req, reply) => {
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) engine.logger.error({ err }, 'unexpected error on the public paymail listener');
     if (status === 413) {
@@ -133,7 +145,7 @@ export async function buildPaymailServer({
     }
     return reply.code(status).send({
       code: status === 500 ? 'internal' : 'bad-request',
-      message: status === 500 ? 'The paymail host failed.' : 'The request could not be read.',
+      message: status === 500 ? 'The paymail host failed.' : (err.publicMessage ?? 'The request could not be read.'),
     });
   });
   return app;

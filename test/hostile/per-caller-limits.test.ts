@@ -445,6 +445,48 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
     assert.deepEqual(direct, [200, 200, 200, 429]);
   });
 
+  it('builds capability URLs from the Host, from X-Forwarded-Host only through a trusted proxy, and refuses a Host that is not one', async () => {
+    await listen({ trustedProxies: ['127.0.0.7'], limits: { perClientPerMinute: 100 } });
+    const receiveAt = async (localAddress: string, headers: Record<string, string>) => {
+      const r = await call(port, 'GET', '/.well-known/bsvalias', { localAddress, headers });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.capabilities['5f1323cddf31'] as string;
+    };
+    const at = (host: string) => `http://${host}/api/bsvalias/receive-transaction/{alias}@{domain.tld}`;
+    // A stranger's X-Forwarded-Host is nobody's word: the answer is built from the Host it connected with.
+    assert.equal(await receiveAt('127.0.0.5', { 'x-forwarded-host': 'evil.example' }), at('pay.acme.test'));
+    assert.equal(
+      await receiveAt('127.0.0.5', { 'x-forwarded-host': 'evil.example', host: 'pay.acme.test:8443' }),
+      at('pay.acme.test:8443'),
+    );
+    // Through the trusted proxy, the host it forwards (its first, should it list several).
+    assert.equal(await receiveAt('127.0.0.7', { host: '127.0.0.1:7490', 'x-forwarded-host': 'pay.acme.test' }), at('pay.acme.test'));
+    assert.equal(await receiveAt('127.0.0.7', { 'x-forwarded-host': 'pay.acme.test, inner.example' }), at('pay.acme.test'));
+    assert.equal(await receiveAt('127.0.0.5', { host: '[2001:db8::1]:7490' }), at('[2001:db8::1]:7490'));
+    const notHosts = [
+      'pay.acme.test/evil?',
+      'evil.example#x',
+      'user@evil.example',
+      '"><script>',
+      'pay.acme.test:99999x',
+      'a b',
+      '-x.example',
+    ];
+    for (const host of notHosts) {
+      for (const [from, headers] of [
+        ['127.0.0.5', { host }],
+        ['127.0.0.7', { 'x-forwarded-host': host }],
+      ] as const) {
+        const r = await call(port, 'GET', '/.well-known/bsvalias', { localAddress: from, headers });
+        assert.equal(r.status, 400, `${from} ${host}`);
+        assert.deepEqual(r.body, {
+          code: 'bad-request',
+          message: 'The Host header is not a host name or address (with an optional port).',
+        });
+      }
+    }
+  });
+
   it('cuts off a slowloris sending one header byte at a time, and a body that trickles in', async () => {
     await listen({ limits: { perClientPerMinute: 1_000 } });
     const loris = await connect(port, '127.0.0.9');
