@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { LockingScript, MerklePath, P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
+import { Hash, LockingScript, MerklePath, P2PKH, PrivateKey, ProtoWallet, SatoshisPerKilobyte, Transaction, Utils } from '@bsv/sdk';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
@@ -223,5 +223,51 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     const paid = await invoiceState(engine);
     assert.deepEqual([paid.state, paid.paidTxid], ['paid', realId]);
     engine.close();
+  });
+
+  it('dates an app payment internalized over BRC-100 into a block only with its merkle path, not on ARC’s word', async () => {
+    // ARC says the payment is mined in the newest block, with no path; the node has it in its mempool only.
+    const claimed = new Set<string>();
+    const lyingArc: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
+      getTxStatus: async (t: string): Promise<TxStatus> =>
+        claimed.has(t)
+          ? { txid: t, state: 'mined', blockHeight: node.tip().height, blockHash: null, merklePath: null, seenOnNetwork: true }
+          : local.getTxStatus(t),
+    });
+    const engine = createEngine({ store: openStore({ dataDir: tempDir(), password: 'pw' }), chain: lyingArc, config });
+    engines.push(engine);
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const walletId = (await engine.execute('createWallet', { walletTitle: 'Apps' }, who, meta)).output.walletID;
+    await engine.execute('decideApp', { originator: 'app.example', allow: true, walletId }, who, meta);
+    const app = (method: string, args: object) => engine.brc100.call('app.example', method, args, '127.0.0.1');
+    const { publicKey: identity } = (await app('getPublicKey', { identityKey: true })) as { publicKey: string };
+    // A BRC-29 payment to the wallet from a mined coin, sent to the node, and internalized by the app.
+    const sender = PrivateKey.fromRandom();
+    const funding = await fund(sender.toAddress(), 20_000);
+    node.mineBlocks(1);
+    const source = Transaction.fromHex((await local.getTransactionHex(funding))!);
+    source.merklePath = MerklePath.fromHex(node.txStatus(funding).merklePath!);
+    const keyID = 'cHJlZml4 c3VmZml4';
+    const { publicKey } = await new ProtoWallet(sender).getPublicKey({ protocolID: [2, '3241645161d8'], keyID, counterparty: identity });
+    const tx = new Transaction();
+    tx.addInput({ sourceTransaction: source, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(sender) });
+    tx.addOutput({ lockingScript: new P2PKH().lock(Hash.hash160(Utils.toArray(publicKey, 'hex'))), satoshis: 5_000 });
+    tx.addOutput({ lockingScript: new P2PKH().lock(sender.toAddress()), change: true });
+    await tx.fee(new SatoshisPerKilobyte(1));
+    await tx.sign();
+    const txid = tx.id('hex');
+    assert.equal((await local.broadcast(tx.toHex())).status, 'accepted');
+    claimed.add(txid);
+    const remittance = { derivationPrefix: 'cHJlZml4', derivationSuffix: 'c3VmZml4', senderIdentityKey: sender.toPublicKey().toString() };
+    const r = await app('internalizeAction', {
+      tx: tx.toAtomicBEEF(),
+      outputs: [{ outputIndex: 0, protocol: 'wallet payment', paymentRemittance: remittance }],
+      description: 'an app payment',
+    });
+    assert.deepEqual(r, { accepted: true });
+    const row = (await engine.execute('history', { walletId }, who, meta)).output.history.find((e) => e.txid === txid);
+    assert.ok(row, 'the payment is booked');
+    assert.deepEqual([row.confirmations, row.amount], [0, 5_000], 'as unconfirmed: no block is proven to hold it');
   });
 });

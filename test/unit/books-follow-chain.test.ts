@@ -190,6 +190,53 @@ describe('the books follow the chain, not the P2P receiver', () => {
     assert.equal(await books(walletId), chain(phrase));
   });
 
+  it('a cancellation ARC only stored is no cancellation: the coins and the key stay held until a node takes one or the other', async () => {
+    // An ARC that answers "accepted" for the cancellation and shows it as stored, but never gives it to a node.
+    const stored = new Set<string>();
+    let storeOnly = true;
+    await setUp({
+      chain: (local) => ({
+        ...withBroadcast(async (hex) => {
+          if (!storeOnly) return local.broadcast(hex);
+          const txid = Transaction.fromHex(hex).id('hex');
+          stored.add(txid);
+          return { status: 'accepted', txid, alreadyKnown: false };
+        })(local),
+        getTxStatus: async (t) =>
+          stored.has(t) && node.txStatus(t).state === 'unknown'
+            ? { txid: t, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null, seenOnNetwork: false }
+            : local.getTxStatus(t),
+      }),
+    });
+    const { walletId, phrase } = await fundedWallet([40_000]);
+    let kept = '';
+    receiver.answer((hex) => {
+      kept = hex;
+      return { status: 400, body: { code: 'nope', message: 'we do not want it' } };
+    });
+    const req = await run(engine.execute('resolveUri', { uri: `payto:${receiver.paymail}?amount=7000`, walletId }, admin, meta));
+    const pay = () => engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'inv-8' }, admin, meta);
+    await rejectsWith(pay(), 'PAYMAIL_FAILED', /Keystead is cancelling it on chain/);
+    assert.equal(stored.size, 1, 'the cancellation went to ARC');
+    t.clock.now += WINDOW;
+    await engine.reconcile(); // ARC still only holds it: nothing is given back
+    await rejectsWith(pay(), 'CONFLICT', /still in progress/);
+    assert.equal(await books(walletId), chain(phrase));
+    assert.notEqual((await historyOf(walletId)).find((e) => e.direction === 'out')!.state, 'failed', 'the payment is not undone');
+    // The receiver broadcasts the payment it refused; the chain takes it, so it is paid, once.
+    assert.equal(node.submit(kept).status, 'accepted');
+    await engine.reconcile();
+    storeOnly = false;
+    const paid = await run(pay());
+    assert.equal(paid.seenByChain, true);
+    assert.deepEqual(
+      node.utxos(receiver.address).map((u) => u.satoshis),
+      [7_000],
+      'paid exactly once',
+    );
+    assert.equal(await books(walletId), chain(phrase));
+  });
+
   it('a receiver that refuses and broadcasts while the status route is down: the books wait for the chain', async () => {
     let statusDown = false;
     await setUp({

@@ -6,7 +6,7 @@ import { classifyArc, reasonFromText } from '../../main/chain/network/classify.j
 import { httpRequest, HttpUnavailable } from '../../main/net/http.js';
 import { NetworkProvider } from '../../main/chain/network/network-provider.js';
 import { Hash, MerklePath, P2PKH, PrivateKey, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
-import { headerFromWoc, UntrustedHeader } from '../../main/chain/network/woc-header.js';
+import { headerFromWoc, maxTargetAt, targetOf, UntrustedHeader } from '../../main/chain/network/woc-header.js';
 import { blockHash } from '../../main/chain/block.js';
 
 const AB = 'ab'.repeat(32);
@@ -327,17 +327,19 @@ describe("WhatsOnChain block headers (BRC-100's getHeaderForHeight) are rebuilt 
     nonce: 2573394689,
   };
 
+  const MAINNET_1 = maxTargetAt('mainnet', 1);
+
   it('rebuilds the 80 bytes from the fields and checks them against the hash and the proof of work', () => {
-    assert.equal(headerFromWoc(GENESIS, 0, true), GENESIS_BYTES);
-    const one = headerFromWoc(BLOCK_1, 1, true);
+    assert.equal(headerFromWoc(GENESIS, 0, maxTargetAt('mainnet', 0)), GENESIS_BYTES);
+    const one = headerFromWoc(BLOCK_1, 1, MAINNET_1);
     assert.equal(one.length, 160);
     assert.equal(Utils.toHex(Hash.hash256(Utils.toArray(one, 'hex')).reverse()), BLOCK_1.hash);
   });
 
   it('refuses another block, fields that do not hash to the hash named, work not done, and what is not a header', () => {
-    assert.throws(() => headerFromWoc(BLOCK_1, 2, true), /not 2/);
-    assert.throws(() => headerFromWoc({ ...BLOCK_1, merkleroot: GENESIS.merkleroot }, 1, true), /hash to/);
-    assert.throws(() => headerFromWoc({ ...BLOCK_1, hash: GENESIS.hash }, 1, true), /hash to/);
+    assert.throws(() => headerFromWoc(BLOCK_1, 2, MAINNET_1), /not 2/);
+    assert.throws(() => headerFromWoc({ ...BLOCK_1, merkleroot: GENESIS.merkleroot }, 1, MAINNET_1), /hash to/);
+    assert.throws(() => headerFromWoc({ ...BLOCK_1, hash: GENESIS.hash }, 1, MAINNET_1), /hash to/);
     // Fields with a matching hash that misses its target: what a lying server can make without mining.
     const forged = { ...BLOCK_1, nonce: 1 };
     const forgedHash = blockHash({
@@ -348,14 +350,43 @@ describe("WhatsOnChain block headers (BRC-100's getHeaderForHeight) are rebuilt 
       bits: 0x1d00ffff,
       nonce: 1,
     });
-    assert.throws(() => headerFromWoc({ ...forged, hash: forgedHash }, 1, true), /proof-of-work/);
+    assert.throws(() => headerFromWoc({ ...forged, hash: forgedHash }, 1, MAINNET_1), /proof-of-work/);
     assert.equal(
-      headerFromWoc({ ...forged, hash: forgedHash }, 1, false).length,
+      headerFromWoc({ ...forged, hash: forgedHash }, 1, null).length,
       160,
       'a chain without work (a local node) is not held to it',
     );
     for (const bad of [null, 'header', { ...BLOCK_1, bits: 'zz' }, { ...BLOCK_1, version: -1 }, { ...BLOCK_1, previousblockhash: 'ab' }])
-      assert.throws(() => headerFromWoc(bad, 1, true), UntrustedHeader);
+      assert.throws(() => headerFromWoc(bad, 1, MAINNET_1), UntrustedHeader);
+  });
+
+  it('refuses a header whose target is easier than the network’s blocks at that height have had', () => {
+    // A lying server's cheapest header: the easiest target there is (bits 207fffff), met by about one hash in two.
+    const easy = { ...BLOCK_1, bits: '207fffff' };
+    let nonce = 0;
+    const fields = () => ({
+      version: 1,
+      prevHash: GENESIS.hash,
+      merkleRoot: BLOCK_1.merkleroot,
+      time: BLOCK_1.time,
+      bits: 0x207fffff,
+      nonce,
+    });
+    while (BigInt(`0x${blockHash(fields())}`) > targetOf(0x207fffff)) nonce++;
+    const minedEasily = { ...easy, nonce, hash: blockHash(fields()) };
+    assert.equal(headerFromWoc(minedEasily, 1, null).length, 160, 'it meets its own target');
+    for (const network of ['mainnet', 'testnet'])
+      assert.throws(() => headerFromWoc(minedEasily, 1, maxTargetAt(network, 1)), /difficulty \(bits 207fffff\) is below/, network);
+    // Block 1's real work (difficulty 1) is no proof of a recent block on the main network; on testnet it may be.
+    const recent = { ...BLOCK_1, height: 880_000 };
+    assert.throws(
+      () => headerFromWoc(recent, 880_000, maxTargetAt('mainnet', 880_000)),
+      /below any this network's blocks at height 880000/,
+    );
+    assert.equal(headerFromWoc(recent, 880_000, maxTargetAt('testnet', 880_000)).length, 160);
+    // The floors sit far below the chain's real difficulty: 2^62 hashes at least for a block after 400,000.
+    assert.equal(maxTargetAt('mainnet', 400_000)! <= targetOf(0x1d00ffff) / 1_000_000_000n, true);
+    assert.equal(maxTargetAt('local', 400_000), null);
   });
 
   it('answers the checked header through the provider, null for no block, and refuses a lie', async () => {

@@ -12,7 +12,7 @@ import type {
   TxStatus,
 } from '../types.js';
 import { classifyArc } from './classify.js';
-import { headerFromWoc, UntrustedHeader } from './woc-header.js';
+import { headerFromWoc, maxTargetAt, UntrustedHeader } from './woc-header.js';
 import { DEFAULT_HTTP, httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
 import { silentLogger, type Logger } from '../../log/logger.js';
 import { DEFAULT_FEE_POLICY } from '../policy.js';
@@ -256,8 +256,8 @@ export class NetworkProvider implements ChainProvider {
     if (r.status === 404) return null;
     if (r.status !== 200) throw new ProviderError(`WhatsOnChain block header answered HTTP ${r.status}`);
     try {
-      // Another Keystead's local node does no proof of work; the real networks do.
-      return headerFromWoc(r.body, height, this.network === 'mainnet' || this.network === 'testnet');
+      // Another Keystead's local node does no proof of work; the real networks do, at least so much at each height.
+      return headerFromWoc(r.body, height, maxTargetAt(this.network, height));
     } catch (err) {
       if (err instanceof UntrustedHeader) throw new ProviderError(`WhatsOnChain's header of block ${height} was refused: ${err.message}`);
       throw err;

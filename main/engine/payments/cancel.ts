@@ -9,6 +9,7 @@ import type { PaymentServices } from './services.js';
 import { P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, TX_OVERHEAD_BYTES } from './coin-select.js';
 import type { SigningAccount } from './keyring.js';
 import { claimChangeAddress } from './plan.js';
+import type { ChainView } from './chain-view.js';
 
 /**
  * A payment a P2P receiver refused may still be in the receiver's hands, signed and valid: it could be
@@ -62,7 +63,7 @@ export function finishCancellation(services: PaymentServices, a: PaymentAttempt,
 export async function settleCancellation(
   services: PaymentServices,
   a: PaymentAttempt,
-  chainSees: (txid: string) => Promise<{ seen: true; height: number | null } | { seen: false } | null>,
+  chainSees: (txid: string) => Promise<ChainView | null>,
   complete: (height: number | null) => void,
 ): Promise<'paid' | 'cancelled' | 'open'> {
   const original = await chainSees(a.txid);
@@ -71,16 +72,23 @@ export async function settleCancellation(
     freeCancelAddress(services, a);
     return 'paid';
   }
+  // The cancellation counts only once a node took it or a block holds it. ARC answers "accepted" and shows in
+  // its status what it has merely stored; the coins given back on that, the refused payment could still be
+  // mined (the receiver broadcasting it elsewhere), and a second payment would pay the receiver twice.
   const cancel = await chainSees(a.cancelTxid!);
-  if (cancel?.seen) {
+  if (cancel?.seen && cancel.nodesAccepted) {
     finishCancellation(services, a, cancel.height);
     return 'cancelled';
   }
   if (original === null || cancel === null) return 'open';
   const r = await services.chain.broadcast(a.cancelRaw!);
   if (r.status === 'accepted') {
-    finishCancellation(services, a, null);
-    return 'cancelled';
+    const after = await chainSees(a.cancelTxid!);
+    if (after?.seen && after.nodesAccepted) {
+      finishCancellation(services, a, after.height);
+      return 'cancelled';
+    }
+    return 'open';
   }
   // Refused most likely because the receiver broadcast the payment meanwhile: the next round sees it.
   if (r.status === 'rejected')

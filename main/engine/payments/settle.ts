@@ -4,6 +4,7 @@ import type { PaymentAttempt } from '../../store/repos/payments.js';
 import type { PaymentServices } from './services.js';
 import { settleCancellation } from './cancel.js';
 import { provenHeight } from '../sync/proven-height.js';
+import type { ChainView } from './chain-view.js';
 
 /**
  * Keeping the books in step with the chain. A payment is booked (coins spent, change spendable) only once
@@ -11,16 +12,17 @@ import { provenHeight } from '../sync/proven-height.js';
  * open, and reconciles every transaction of the books that no block holds yet against the chain.
  */
 
-export type ChainView = { seen: true; height: number | null } | { seen: false; rejected: boolean };
-
 /** Whether the chain has the transaction (mempool or block); null when the provider could not be asked. */
 export async function chainSees(services: PaymentServices, txid: string): Promise<ChainView | null> {
   try {
     const s = await services.chain.getTxStatus(txid);
-    if (s.state === 'mined' && s.blockHeight !== null)
+    const nodesAccepted = s.seenOnNetwork === true;
+    if (s.state === 'mined' && s.blockHeight !== null) {
       // Its height only with a merkle path to that block's header; otherwise it is seen, not yet proven mined.
-      return { seen: true, height: await provenHeight(services.chain, txid, s.blockHeight, s.merklePath) };
-    if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: null };
+      const height = await provenHeight(services.chain, txid, s.blockHeight, s.merklePath);
+      return { seen: true, height, nodesAccepted: nodesAccepted || height !== null };
+    }
+    if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: null, nodesAccepted };
     return { seen: false, rejected: s.state === 'rejected' };
   } catch {
     return null;

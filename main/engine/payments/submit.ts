@@ -165,7 +165,7 @@ async function follow(services: PaymentServices, s: Submission, outcome: Deliver
   }
   // Whatever the receiver said, the chain decides: a receiver may refuse and broadcast anyway, or accept
   // and never broadcast.
-  const seen = outcome.kind === 'broadcast' ? { seen: true as const, height: null } : await chainSees(services, txid);
+  const seen = outcome.kind === 'broadcast' ? { seen: true as const, height: null, nodesAccepted: false } : await chainSees(services, txid);
   if (outcome.kind === 'refused-by-receiver' && !seen?.seen) return cancelRefused(services, s, outcome);
   const peerTxid = outcome.kind === 'delivered' && outcome.peerTxid !== txid ? outcome.peerTxid : null;
   if (peerTxid) {

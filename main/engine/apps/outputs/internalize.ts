@@ -6,6 +6,7 @@ import { p2pkhAddressOf } from '../../../chain/script.js';
 import { ScriptVerifier } from '../../../chain/script-check.js';
 import { BadBeef, BEEF_SCRIPT_LIMIT_MS, BeefUncheckable, verifiedBeef } from '../../paymail/beef-check.js';
 import { BRC29_PROTOCOL, type Brc29Remittance } from '../../payments/keyring.js';
+import { provenHeight } from '../../sync/proven-height.js';
 import type { AppCall } from '../call.js';
 import { invalidOperation, invalidParameter, WalletErr } from '../werr.js';
 import { appBasket } from './baskets.js';
@@ -61,7 +62,9 @@ async function onChain(call: AppCall, tx: Transaction, txid: string): Promise<nu
   } catch (err) {
     throw unavailable(`The chain did not answer: ${(err as Error).message}`);
   }
-  if (status.state === 'mined') return status.blockHeight;
+  // A height only with its merkle path to that block: ARC's word alone would date it where nothing can undo it.
+  if (status.state === 'mined')
+    return status.blockHeight === null ? null : provenHeight(chain, txid, status.blockHeight, status.merklePath).catch(() => null);
   if (status.state === 'mempool') return null;
   const sent = await chain.broadcast(tx.toHex());
   if (sent.status === 'rejected') throw invalidOperation(`The chain refused the transaction: ${sent.reason} (${sent.message}).`);
