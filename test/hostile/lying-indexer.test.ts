@@ -270,4 +270,31 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     assert.ok(row, 'the payment is booked');
     assert.deepEqual([row.confirmations, row.amount], [0, 5_000], 'as unconfirmed: no block is proven to hold it');
   });
+
+  it('a broadcaster that says "accepted" for what no node took pays no invoice and books nothing', async () => {
+    // ARC answers "accepted" for anything and passes none of it on; its status route is honest.
+    const told: string[] = [];
+    const lyingArc: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
+      events: undefined,
+      broadcast: async (hex: string) => {
+        const txid = Transaction.fromHex(hex).id('hex');
+        told.push(txid);
+        return { status: 'accepted' as const, txid, alreadyKnown: false };
+      },
+    });
+    const engine = createEngine({ store: openStore({ dataDir: tempDir(), password: 'pw' }), chain: lyingArc, config, syncIntervalMs: 0 });
+    engines.push(engine);
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const walletId = (await engine.execute('createWallet', { walletTitle: 'Shop' }, who, meta)).output.walletID;
+    const invoice = (await engine.execute('createInvoice', { walletID: walletId, satoshis: 40_000 }, who, meta)).output;
+    // BIP-270: a "payer" hands over an invented transaction that pays the invoice in full.
+    const fake = invented(invoice.address, 40_000);
+    const paid = (await engine.execute('payInvoice', { invoiceId: invoice.invoiceId, transaction: fake.toHex() }, who, meta)).output;
+    assert.deepEqual(told, [fake.id('hex')], 'it was sent');
+    assert.deepEqual([paid.state, paid.seenByChain], ['open', false], 'no node took it: the invoice stays open');
+    const listed = (await engine.execute('listInvoices', {}, who, meta)).output.invoices.find((i) => i.invoiceId === invoice.invoiceId)!;
+    assert.deepEqual([listed.state, listed.paidTxid], ['open', null]);
+    assert.deepEqual((await engine.execute('history', { walletId }, who, meta)).output.history, [], 'nothing is booked');
+  });
 });

@@ -46,7 +46,9 @@ export async function payInvoice(ctx: OpContext<InvoiceServices>, input: PayInvo
   try {
     const paid = input.transaction ? await broadcastPayment(ctx, row, input.transaction) : await payFromWallet(ctx, row, input);
     const now = services.now();
-    if (paid.state !== 'failed') services.repos.invoices.markPaid(row.id, paid.txid, now);
+    // A payer's own transaction pays the invoice once it is booked (a node took it); until then the scan books
+    // it, and marks the invoice paid, when one does.
+    if (paid.state !== 'failed' && (!input.transaction || paid.seenByChain)) services.repos.invoices.markPaid(row.id, paid.txid, now);
     const after = services.repos.invoices.byId(row.id)!;
     const memo = input.memo ?? null;
     return {
@@ -121,7 +123,8 @@ async function broadcastPayment(ctx: OpContext<InvoiceServices>, row: InvoiceRow
   if (r.status === 'unknown') {
     throw new DomainError('CHAIN_UNAVAILABLE', `The ${services.chain.network} provider did not confirm the broadcast: ${r.message}`);
   }
-  // Booked now rather than at the next poll (idempotent: the node's own announcement may have done it).
-  services.sync.applyTransaction(tx, txid, null);
-  return { txid, state: 'pending', walletID: null, fee: null, feePaidBy: null, seenByChain: true };
+  // Booked now rather than at the next poll once a node took it (idempotent: the node's own announcement may
+  // have done it); on ARC's "accepted" alone, by the scan once a node vouches for it.
+  const booked = await services.sync.bookAccepted(tx, txid);
+  return { txid, state: 'pending', walletID: null, fee: null, feePaidBy: null, seenByChain: booked };
 }

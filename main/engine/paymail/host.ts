@@ -263,7 +263,8 @@ export class PaymailHost {
       throw new PaymailError(400, 'rejected', `The transaction was refused: ${result.reason} (${result.message}).`);
     }
     const sender = await this.senderOf(meta);
-    this.services.sync.applyTransaction(tx, txid, null);
+    // Booked once a node took it: ARC's "accepted" may be a transaction it only stored (then the scan books it).
+    await this.services.sync.bookAccepted(tx, txid);
     // A stranger's words, as history and the CLI will show them: one inert line (SECURITY.md, counterparty text).
     const note = typeof meta.note === 'string' ? cleanRemoteText(meta.note, NOTE_LENGTH) || null : null;
     this.services.repos.walletTxs.annotate(w.id, txid, note, sender);

@@ -47,7 +47,7 @@ async function tokenOutputsAt(services: SweepServices, address: string): Promise
   return [...found.entries()].filter(([k]) => !spent.has(k)).map(([, u]) => u);
 }
 
-/** Broadcasts a sweep transaction and books it at once (the chain's own notice books it again, harmlessly). */
+/** Broadcasts a sweep transaction and books it once a node took it (at once on the embedded node; see bookAccepted). */
 async function send(services: SweepServices, tx: Transaction): Promise<string> {
   const txid = tx.id('hex');
   let r: BroadcastResult;
@@ -62,7 +62,7 @@ async function send(services: SweepServices, tx: Transaction): Promise<string> {
       'CHAIN_UNAVAILABLE',
       `The chain did not say whether it took the sweep transaction ${txid}: ${r.message}. Look the key up again before retrying.`,
     );
-  services.sync.applyTransaction(tx, txid, null);
+  await services.sync.bookAccepted(tx, txid);
   return txid;
 }
 

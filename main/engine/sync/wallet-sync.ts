@@ -204,6 +204,18 @@ export class WalletSync implements WalletScanner {
   }
 
   /**
+   * Books another's transaction (a payer's, a swept key's) that the broadcaster just said it took. The
+   * embedded node's word is the chain's, so it is booked at once; ARC answers "accepted" for what it has only
+   * stored, so on the network it is booked only once ARC's status says a node accepted it, and otherwise
+   * later, by the scan, when one does (unconfirmed-vouching.ts). Returns whether it is booked now.
+   */
+  async bookAccepted(tx: Transaction, txid: string): Promise<boolean> {
+    if (!this.chain.events && (await this.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork !== true) return false;
+    this.applyTransaction(tx, txid, null);
+    return true;
+  }
+
+  /**
    * Whether the books already hold `txid` as the chain has it (every wallet's row seen, at `height` when
    * one is given): the local node announces a transaction as it accepts it, so its payer finds it booked.
    */
