@@ -7,7 +7,10 @@ import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { provenHeight } from '../../main/engine/sync/proven-height.js';
 import { openStore } from '../../main/store/database.js';
-import { meta } from '../helpers/engine.js';
+import { meta, testEngine } from '../helpers/engine.js';
+import { rejectsWith } from '../helpers/assert-domain-error.js';
+import { contractScript } from '../../main/engine/tokens/schema.js';
+import { KST20 } from '../../main/engine/token-templates/kst.js';
 import { ADMIN } from '../helpers/http.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -296,5 +299,66 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     const listed = (await engine.execute('listInvoices', {}, who, meta)).output.invoices.find((i) => i.invoiceId === invoice.invoiceId)!;
     assert.deepEqual([listed.state, listed.paidTxid], ['open', null]);
     assert.deepEqual((await engine.execute('history', { walletId }, who, meta)).output.history, [], 'nothing is booked');
+  });
+});
+
+describe('a lying indexer cannot teach the books a token', () => {
+  it('learns a token’s schema from a looked-up lineage only when a node vouches for its issue', async () => {
+    const key = PrivateKey.fromRandom();
+    const holderPkh = Utils.toHex(Utils.fromBase58Check(key.toAddress()).data as number[]);
+    const issuer = PrivateKey.fromRandom();
+    const redemption = Utils.toHex(Utils.fromBase58Check(issuer.toAddress()).data as number[]);
+    // An issue for a token id anyone can name (the redemption key hash and a symbol), with a schema of the
+    // liar's choosing (50 satoshis a token), spending an invented contract output: none of it on any chain.
+    const schema = {
+      name: 'Gold',
+      protocolId: 'KST-20',
+      symbol: 'GLD',
+      description: '',
+      image: '',
+      totalSupply: 100,
+      decimals: 0,
+      satsPerToken: 50,
+      properties: {},
+      tokenId: redemption,
+    };
+    const contract = new Transaction(
+      1,
+      [{ sourceTXID: 'ee'.repeat(32), sourceOutputIndex: 0, unlockingScript: LockingScript.fromHex('51'), sequence: 0xffffffff }],
+      [{ lockingScript: LockingScript.fromHex(contractScript(redemption, schema)), satoshis: 5_000 }],
+      0,
+    );
+    const issue = new Transaction(
+      1,
+      [{ sourceTXID: contract.id('hex'), sourceOutputIndex: 0, unlockingScript: LockingScript.fromHex('51'), sequence: 0xffffffff }],
+      [
+        {
+          lockingScript: LockingScript.fromHex(KST20.lock({ owner: holderPkh, redemption, symbol: 'GLD', data: [], splittable: true })),
+          satoshis: 5_000,
+        },
+      ],
+      0,
+    );
+    const invented = new Map([contract, issue].map((t) => [t.id('hex'), t]));
+    const t = testEngine({
+      chain: (local) =>
+        Object.assign(Object.create(local) as ChainProvider, {
+          getHeldScripts: async (address: string, limit: number) => [
+            ...(await local.getHeldScripts!(address, limit)),
+            ...(address === key.toAddress()
+              ? [{ txid: issue.id('hex'), vout: 0, satoshis: 5_000, script: issue.outputs[0].lockingScript.toHex(), height: null }]
+              : []),
+          ],
+          getTransactionHex: async (txid: string) => invented.get(txid)?.toHex() ?? local.getTransactionHex(txid),
+        }),
+    });
+    after(() => t.engine.close());
+    const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const tokenId = `${redemption}-GLD`;
+    await t.engine.execute('lookup', { privateKey: key.toWif(), compact: 'false' }, who, meta);
+    await rejectsWith(t.engine.execute('tokenDetails', { id: tokenId }, who, meta), 'NOT_FOUND');
+    const known = (await t.engine.execute('listTokens', {}, who, meta)).output.tokens.map((k) => k.tokenId);
+    assert.ok(!known.includes(tokenId), 'the invented schema is not kept');
   });
 });

@@ -105,7 +105,7 @@ export class TokenValidator {
     const r = this.templates.recognise(script);
     if (!r) return false;
     try {
-      return (await this.prove(txid, vout, r.token, { left: budget }))?.valid ?? null;
+      return (await this.prove(txid, vout, r.token, { left: budget }, false))?.valid ?? null;
     } catch (err) {
       this.services.logger.warn({ txid, err: (err as Error).message }, 'tracing a token output failed');
       return null;
@@ -125,7 +125,13 @@ export class TokenValidator {
   }
 
   /** Walks back from an output to its issue; null when it cannot be decided now. */
-  private async prove(txid: string, vout: number, token: TokenScript, budget = { left: MAX_LINEAGE }): Promise<Proof | null> {
+  /**
+   * `held`: the output is on the books, so its transaction is one a node took or a block holds, and every
+   * ancestor fetched by the txid its child names is that very transaction. From an output that is not (a
+   * looked-up key's, an offer's), the whole lineage may be an indexer's invention: it decides nothing it is
+   * not the cause of, but learns the token's schema only from an issue a node of the network vouches for.
+   */
+  private async prove(txid: string, vout: number, token: TokenScript, budget = { left: MAX_LINEAGE }, held = true): Promise<Proof | null> {
     const { repos } = this.services;
     const tokenId = tokenIdOf(token);
     const path: { txid: string; vout: number }[] = [];
@@ -166,7 +172,7 @@ export class TokenValidator {
         }
         let forged = false;
         for (const other of tokenInputs.slice(1)) {
-          const proof = await this.prove(other.txid, other.vout, other.token, budget);
+          const proof = await this.prove(other.txid, other.vout, other.token, budget, held);
           if (!proof) return null;
           if (!proof.valid) forged = true;
         }
@@ -177,7 +183,7 @@ export class TokenValidator {
         cur = { txid: tokenInputs[0].txid, vout: tokenInputs[0].vout };
         continue;
       }
-      result = this.issuance(tx, cur.vout, token, tokenId, sourceScript, input0.sourceTXID!);
+      result = await this.issuance(tx, cur.vout, token, tokenId, sourceScript, input0.sourceTXID!, held);
     }
     this.services.db.transaction(() => {
       for (const p of path) repos.tokens.putProof(p.txid, p.vout, tokenId, result!.sn, result!.valid);
@@ -204,6 +210,11 @@ export class TokenValidator {
     return found;
   }
 
+  /** Whether the broadcaster says a node of the network took the transaction (or a block holds it). */
+  private async nodesAccepted(txid: string): Promise<boolean> {
+    return (await this.services.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork === true;
+  }
+
   /** Satoshis of this token's outputs of a transaction, from output 0 to `vout` included. */
   private outputsUpTo(tx: Transaction, tokenId: string, vout: number): number {
     let total = 0;
@@ -221,11 +232,19 @@ export class TokenValidator {
   }
 
   /** The first token transaction of the lineage: valid only if its input 0 is the issuer's contract output. */
-  private issuance(tx: Transaction, vout: number, token: TokenScript, tokenId: string, sourceScript: string, contractTxid: string): Proof {
+  private async issuance(
+    tx: Transaction,
+    vout: number,
+    token: TokenScript,
+    tokenId: string,
+    sourceScript: string,
+    contractTxid: string,
+    held: boolean,
+  ): Promise<Proof> {
     const schema = readTokenSchema(sourceScript, token.redemption);
     if (!schema || schema.symbol !== token.symbol) return { valid: false, sn: null };
     const { repos, now } = this.services;
-    if (!repos.tokens.get(tokenId)) {
+    if (!repos.tokens.get(tokenId) && (held || (await this.nodesAccepted(tx.id('hex'))))) {
       repos.tokens.insert(
         tokenRowFromSchema(schema, {
           tokenId,
