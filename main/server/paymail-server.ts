@@ -37,8 +37,11 @@ export const DEFAULT_LISTENER_LIMITS: PaymailListenerLimits = {
   idleTimeoutMs: 60_000,
 };
 
-/** A host as the capability URLs may carry it: a DNS name or an address, with an optional port; nothing else. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+/**
+ * A host as the capability URLs may carry it: a DNS name (underscores too, as proxies' upstream names have)
+ * or an address, with an optional port; nothing else.
+ */
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_-]{1,63})*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
 export interface PaymailServerOptions {
   engine: Engine;
@@ -122,7 +125,8 @@ export async function buildPaymailServer({
     // the host of the capability URLs in an answer a cache between could keep for others.
     const fromProxy = trusted.has(normaliseAddress(req.socket.remoteAddress ?? ''));
     const forwarded = fromProxy ? req.headers['x-forwarded-host'] : undefined;
-    const host = String((Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0] ?? req.headers.host ?? '').trim();
+    // Its last entry: what the nearest proxy wrote (one that appends leaves the client's own text before it).
+    const host = String((Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').pop() ?? req.headers.host ?? '').trim();
     if (!HOST.test(host)) {
       const message = 'The Host header is not a host name or address (with an optional port).';
       throw Object.assign(new Error(message), { statusCode: 400, publicMessage: message });

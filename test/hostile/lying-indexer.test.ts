@@ -340,9 +340,15 @@ describe('a lying indexer cannot teach the books a token', () => {
       0,
     );
     const invented = new Map([contract, issue].map((t) => [t.id('hex'), t]));
+    // Whether the broadcaster vouches for the invented issue (a control: then the schema is learnt).
+    let arcVouches = false;
     const t = testEngine({
       chain: (local) =>
         Object.assign(Object.create(local) as ChainProvider, {
+          getTxStatus: async (txid: string): Promise<TxStatus> =>
+            arcVouches && invented.has(txid)
+              ? { txid, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null, seenOnNetwork: true }
+              : local.getTxStatus(txid),
           getHeldScripts: async (address: string, limit: number) => [
             ...(await local.getHeldScripts!(address, limit)),
             ...(address === key.toAddress()
@@ -356,9 +362,17 @@ describe('a lying indexer cannot teach the books a token', () => {
     const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
     const who = { authToken: s.authToken, serviceId: s.serviceId };
     const tokenId = `${redemption}-GLD`;
-    await t.engine.execute('lookup', { privateKey: key.toWif(), compact: 'false' }, who, meta);
+    const lookup = async () => (await t.engine.execute('lookup', { privateKey: key.toWif(), compact: 'false' }, who, meta)).output.coins;
+    const listed = (coins: Awaited<ReturnType<typeof lookup>>) => coins.filter((c) => JSON.stringify(c).includes(tokenId));
+    // The lookup traces the invented lineage to its issue (what it shows is the liar's), but keeps nothing of it.
+    assert.equal(listed(await lookup()).length, 1, 'the lineage was traced to its issue');
     await rejectsWith(t.engine.execute('tokenDetails', { id: tokenId }, who, meta), 'NOT_FOUND');
     const known = (await t.engine.execute('listTokens', {}, who, meta)).output.tokens.map((k) => k.tokenId);
     assert.ok(!known.includes(tokenId), 'the invented schema is not kept');
+    // Once the broadcaster says a node took the issue, the same lookup learns the token (the proofs were not kept).
+    arcVouches = true;
+    assert.equal(listed(await lookup()).length, 1);
+    const details = (await t.engine.execute('tokenDetails', { id: tokenId }, who, meta)).output;
+    assert.equal(JSON.stringify(details).includes('"satsPerToken":50'), true, JSON.stringify(details).slice(0, 300));
   });
 });

@@ -459,10 +459,11 @@ describe('the public paymail listener: limits keyed on the peer, time and size b
       await receiveAt('127.0.0.5', { 'x-forwarded-host': 'evil.example', host: 'pay.acme.test:8443' }),
       at('pay.acme.test:8443'),
     );
-    // Through the trusted proxy, the host it forwards (its first, should it list several).
+    // Through the trusted proxy, the host it forwards: the last entry, which it wrote (not what the client put before it).
     assert.equal(await receiveAt('127.0.0.7', { host: '127.0.0.1:7490', 'x-forwarded-host': 'pay.acme.test' }), at('pay.acme.test'));
-    assert.equal(await receiveAt('127.0.0.7', { 'x-forwarded-host': 'pay.acme.test, inner.example' }), at('pay.acme.test'));
-    assert.equal(await receiveAt('127.0.0.5', { host: '[2001:db8::1]:7490' }), at('[2001:db8::1]:7490'));
+    assert.equal(await receiveAt('127.0.0.7', { 'x-forwarded-host': 'evil.example, pay.acme.test' }), at('pay.acme.test'));
+    for (const host of ['[2001:db8::1]:7490', '192.0.2.7:8080', 'xn--bcher-kva.example', 'pay.acme.test.', 'keystead_pay:7490'])
+      assert.equal(await receiveAt('127.0.0.5', { host }), at(host), host);
     const notHosts = [
       'pay.acme.test/evil?',
       'evil.example#x',

@@ -71,4 +71,29 @@ describe('unconfirmed transactions are vouched for by a node of the network', ()
     assert.ok(waits.length > 7 && waits.slice(6).every((w) => w === 1_800_000), `${waits}`);
     assert.equal(a.asked.broadcast, askedAt.length, 'each ask also sends it again');
   });
+
+  it('sends it in Extended Format when the indexer gives its parents, raw when it cannot', async () => {
+    const parent = new Transaction(1, [], [{ lockingScript: LockingScript.fromHex('51'), satoshis: 2_000 }], 0);
+    const child = new Transaction(
+      1,
+      [{ sourceTXID: parent.id('hex'), sourceOutputIndex: 0, unlockingScript: LockingScript.fromHex('51'), sequence: 0xffffffff }],
+      [{ lockingScript: LockingScript.fromHex('51'), satoshis: 1_000 }],
+      0,
+    );
+    const sent: string[] = [];
+    const chainWith = (parents: Map<string, string>) =>
+      ({
+        ...arc({ status: {} }).chain,
+        getTransactionHex: async (t: string) => parents.get(t) ?? null,
+        broadcast: async (hex: string) => {
+          sent.push(hex);
+          return { status: 'rejected', txid: null, reason: 'missing-inputs', message: 'no' };
+        },
+      }) as unknown as ChainProvider;
+    await vouching(chainWith(new Map([[parent.id('hex'), parent.toHex()]]))).vouch(child, child.id('hex'), false);
+    await vouching(chainWith(new Map())).vouch(child, child.id('hex'), false);
+    assert.equal(sent[0].slice(8, 20), '0000000000ef', 'Extended Format: the marker after the version');
+    assert.equal(Transaction.fromHexEF(sent[0]).inputs[0].sourceTransaction?.id('hex'), parent.id('hex'));
+    assert.equal(sent[1], child.toHex(), 'raw without its parent');
+  });
 });

@@ -38,7 +38,7 @@ const MAINNET_FLOORS: readonly (readonly [fromHeight: number, difficulty: bigint
 export function maxTargetAt(network: string, height: number): bigint | null {
   if (network === 'testnet') return DIFFICULTY_1;
   if (network !== 'mainnet') return null;
-  const floor = MAINNET_FLOORS.find(([from]) => height >= from)![1];
+  const floor = MAINNET_FLOORS.find(([from]) => height >= from)?.[1] ?? 1n;
   return DIFFICULTY_1 / floor;
 }
 

@@ -1,4 +1,4 @@
-import type { Transaction } from '@bsv/sdk';
+import { Transaction } from '@bsv/sdk';
 import type { ChainProvider } from '../../chain/types.js';
 
 /**
@@ -16,6 +16,8 @@ import type { ChainProvider } from '../../chain/types.js';
 /** The first wait after a transaction was not vouched for, doubled after each further no, up to the last. */
 const FIRST_WAIT_MS = 30_000;
 const LONGEST_WAIT_MS = 30 * 60_000;
+/** Inputs whose parents are fetched to send a transaction in Extended Format; a larger one goes raw. */
+const MAX_EXTENDED_INPUTS = 25;
 /** Transactions remembered as waiting: an indexer naming millions cannot make this grow without end. */
 const MAX_WAITING = 10_000;
 
@@ -39,7 +41,7 @@ export class UnconfirmedVouching {
       return 'vouched';
     }
     if (!spendsOurs) {
-      const r = await this.chain.broadcast(tx.toHex()).catch(() => null);
+      const r = await this.chain.broadcast(await this.extended(tx)).catch(() => null);
       if (r?.status === 'accepted' && (await this.nodesAccepted(txid))) {
         this.waiting.delete(txid);
         return 'vouched';
@@ -50,6 +52,27 @@ export class UnconfirmedVouching {
     makeRoom(this.waiting);
     this.waiting.set(txid, { next: this.now() + wait, wait });
     return 'not-yet';
+  }
+
+  /**
+   * The transaction in Extended Format (each input with the output it spends), which ARC can judge without
+   * fetching the parents itself (it cannot when they reached the network through another broadcaster); raw
+   * when a parent cannot be had. The parents come from the indexer, whose bytes must hash to the txids the
+   * transaction names, so they are the transaction's real parents or it is refused.
+   */
+  private async extended(tx: Transaction): Promise<string> {
+    if (tx.inputs.length > MAX_EXTENDED_INPUTS) return tx.toHex();
+    try {
+      const copy = Transaction.fromHex(tx.toHex());
+      for (const input of copy.inputs) {
+        const hex = input.sourceTXID ? await this.chain.getTransactionHex(input.sourceTXID) : null;
+        if (!hex) return tx.toHex();
+        input.sourceTransaction = Transaction.fromHex(hex);
+      }
+      return copy.toHexEF();
+    } catch {
+      return tx.toHex(); // a parent the indexer could not give, or one that is not the output's: ARC judges the raw transaction
+    }
   }
 
   private async nodesAccepted(txid: string): Promise<boolean> {

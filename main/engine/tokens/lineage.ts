@@ -185,9 +185,13 @@ export class TokenValidator {
       }
       result = await this.issuance(tx, cur.vout, token, tokenId, sourceScript, input0.sourceTXID!, held);
     }
-    this.services.db.transaction(() => {
-      for (const p of path) repos.tokens.putProof(p.txid, p.vout, tokenId, result!.sn, result!.valid);
-    })();
+    // A valid lineage whose token the books could not learn (an issue no node vouched for) is not kept: a later
+    // trace of an output we hold must reach the issue again, and learn the token there.
+    if (held || !result.valid || repos.tokens.get(tokenId)) {
+      this.services.db.transaction(() => {
+        for (const p of path) repos.tokens.putProof(p.txid, p.vout, tokenId, result!.sn, result!.valid);
+      })();
+    }
     return result;
   }
 
@@ -210,7 +214,7 @@ export class TokenValidator {
     return found;
   }
 
-  /** Whether the broadcaster says a node of the network took the transaction (or a block holds it). */
+  /** Whether the broadcaster says a node of the network took the transaction (ARC's MINED included). */
   private async nodesAccepted(txid: string): Promise<boolean> {
     return (await this.services.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork === true;
   }
