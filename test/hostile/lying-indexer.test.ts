@@ -43,6 +43,34 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     return r.txid!;
   };
 
+  /** A new organisation over `chain` (polled) with a wallet and an open invoice for `satoshis`. */
+  const shopWithInvoice = async (chain: ChainProvider, satoshis: number) => {
+    const engine = createEngine({ store: openStore({ dataDir: tempDir(), password: 'pw' }), chain, config, syncIntervalMs: 0 });
+    engines.push(engine);
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const walletId = (await engine.execute('createWallet', { walletTitle: 'Shop' }, who, meta)).output.walletID;
+    const invoice = (await engine.execute('createInvoice', { walletID: walletId, satoshis }, who, meta)).output;
+    return { engine, who, walletId, invoice };
+  };
+
+  /** A stranger's payment of `satoshis` to `address` from a faucet coin, signed and sent nowhere. */
+  const signedPayment = async (address: string, satoshis: number): Promise<Transaction> => {
+    const payer = PrivateKey.fromRandom();
+    const funding = await fund(payer.toAddress(), satoshis + 20_000);
+    const tx = new Transaction();
+    tx.addInput({
+      sourceTransaction: Transaction.fromHex((await local.getTransactionHex(funding))!),
+      sourceOutputIndex: 0,
+      unlockingScriptTemplate: new P2PKH().unlock(payer),
+    });
+    tx.addOutput({ lockingScript: new P2PKH().lock(address), satoshis });
+    tx.addOutput({ lockingScript: new P2PKH().lock(payer.toAddress()), change: true });
+    await tx.fee(new SatoshisPerKilobyte(1));
+    await tx.sign();
+    return tx;
+  };
+
   it('proves a mined transaction by its path to the header, and refuses every other path', async () => {
     const address = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
     const txid = await fund(address, 5_000);
@@ -165,18 +193,7 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     const invoice = (await honest.execute('createInvoice', { walletID: walletId, satoshis: 40_000 }, who, meta)).output;
     honest.close();
     // A real payment of the invoice, signed but sent nowhere yet, and two invented ones.
-    const payer = PrivateKey.fromRandom();
-    const funding = await fund(payer.toAddress(), 60_000);
-    const pay = new Transaction();
-    pay.addInput({
-      sourceTransaction: Transaction.fromHex((await local.getTransactionHex(funding))!),
-      sourceOutputIndex: 0,
-      unlockingScriptTemplate: new P2PKH().unlock(payer),
-    });
-    pay.addOutput({ lockingScript: new P2PKH().lock(invoice.address), satoshis: 40_000 });
-    pay.addOutput({ lockingScript: new P2PKH().lock(payer.toAddress()), change: true });
-    await pay.fee(new SatoshisPerKilobyte(1));
-    await pay.sign();
+    const pay = await signedPayment(invoice.address, 40_000);
     const realId = pay.id('hex');
     const invented1 = invented(invoice.address, 40_000);
     const invented2 = invented(invoice.address, 40_001);
@@ -274,6 +291,25 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     assert.deepEqual([row.confirmations, row.amount], [0, 5_000], 'as unconfirmed: no block is proven to hold it');
   });
 
+  it('an honest broadcaster whose status lags its "accepted" by a moment: the payment is booked within the call', async () => {
+    const asked = new Map<string, number>();
+    const laggingArc: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
+      events: undefined,
+      // The first status answer after the broadcast still says "stored"; the next, that a node took it.
+      getTxStatus: async (t: string): Promise<TxStatus> => {
+        const n = (asked.get(t) ?? 0) + 1;
+        asked.set(t, n);
+        const s = await local.getTxStatus(t);
+        return n === 1 && s.state === 'mempool' ? { ...s, seenOnNetwork: false } : s;
+      },
+    });
+    const { engine, who, invoice } = await shopWithInvoice(laggingArc, 3_000);
+    const tx = await signedPayment(invoice.address, 3_000);
+    const paid = (await engine.execute('payInvoice', { invoiceId: invoice.invoiceId, transaction: tx.toHex() }, who, meta)).output;
+    assert.deepEqual([paid.state, paid.seenByChain], ['paid', true]);
+    assert.equal(asked.get(tx.id('hex')), 2, 'asked again after the first "stored"');
+  });
+
   it('a broadcaster that says "accepted" for what no node took pays no invoice and books nothing', async () => {
     // ARC answers "accepted" for anything and passes none of it on; its status route is honest.
     const told: string[] = [];
@@ -285,12 +321,7 @@ describe('a lying indexer cannot date a transaction into a block', () => {
         return { status: 'accepted' as const, txid, alreadyKnown: false };
       },
     });
-    const engine = createEngine({ store: openStore({ dataDir: tempDir(), password: 'pw' }), chain: lyingArc, config, syncIntervalMs: 0 });
-    engines.push(engine);
-    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
-    const who = { authToken: s.authToken, serviceId: s.serviceId };
-    const walletId = (await engine.execute('createWallet', { walletTitle: 'Shop' }, who, meta)).output.walletID;
-    const invoice = (await engine.execute('createInvoice', { walletID: walletId, satoshis: 40_000 }, who, meta)).output;
+    const { engine, who, walletId, invoice } = await shopWithInvoice(lyingArc, 40_000);
     // BIP-270: a "payer" hands over an invented transaction that pays the invoice in full.
     const fake = invented(invoice.address, 40_000);
     const paid = (await engine.execute('payInvoice', { invoiceId: invoice.invoiceId, transaction: fake.toHex() }, who, meta)).output;

@@ -1,4 +1,5 @@
 import { Transaction } from '@bsv/sdk';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { p2pkhAddressOf } from '../../chain/script.js';
 import type { ChainEvents, ChainProvider } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
@@ -51,6 +52,10 @@ export interface SyncHooks {
   /** Runs after every scan of all wallets (the engine reconciles the books with the chain there). */
   afterScan?: () => Promise<void>;
 }
+
+/** How often, and how far apart, ARC's status is asked whether a node took a transaction it just accepted. */
+const ACCEPTANCE_ASKS = 3;
+const ACCEPTANCE_PAUSE_MS = 1_000;
 
 interface Effect {
   credit: number;
@@ -210,9 +215,18 @@ export class WalletSync implements WalletScanner {
    * later, by the scan, when one does (unconfirmed-vouching.ts). Returns whether it is booked now.
    */
   async bookAccepted(tx: Transaction, txid: string): Promise<boolean> {
-    if (!this.chain.events && (await this.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork !== true) return false;
+    if (!this.chain.events && !(await this.nodesTook(txid))) return false;
     this.applyTransaction(tx, txid, null);
     return true;
+  }
+
+  /** Whether ARC's status says a node took the transaction, asked up to three times a second apart (it may lag its answer). */
+  private async nodesTook(txid: string): Promise<boolean> {
+    for (let ask = 0; ask < ACCEPTANCE_ASKS; ask++) {
+      if (ask > 0) await sleep(ACCEPTANCE_PAUSE_MS);
+      if ((await this.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork === true) return true;
+    }
+    return false;
   }
 
   /**
