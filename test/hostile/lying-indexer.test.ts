@@ -43,6 +43,17 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     return r.txid!;
   };
 
+  /** An organisation with one wallet, made over the honest node in `orgDir`, then closed: its books are opened again over a liar. */
+  const orgOnHonestNode = async (orgDir: string, walletTitle: string) => {
+    const honest = createEngine({ store: openStore({ dataDir: orgDir, password: 'pw' }), chain: local, config });
+    const s = (await honest.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const walletId = (await honest.execute('createWallet', { walletTitle }, who, meta)).output.walletID;
+    const address = (await honest.execute('walletAddress', { walletId }, who, meta)).output.address;
+    honest.close();
+    return { who, walletId, address };
+  };
+
   /** A new organisation over `chain` (polled) with a wallet and an open invoice for `satoshis`. */
   const shopWithInvoice = async (chain: ChainProvider, satoshis: number) => {
     const engine = createEngine({ store: openStore({ dataDir: tempDir(), password: 'pw' }), chain, config, syncIntervalMs: 0 });
@@ -155,13 +166,7 @@ describe('a lying indexer cannot date a transaction into a block', () => {
 
   it('books no invented transaction the index dates into a block; a real one as mined', async () => {
     // A wallet made on the honest node, then the books are opened again over an indexer that lies.
-    const store = openStore({ dataDir, password: 'pw' });
-    const honest = createEngine({ store, chain: local, config });
-    const s = (await honest.execute('setup', ADMIN, {}, meta)).output;
-    const who = { authToken: s.authToken, serviceId: s.serviceId };
-    const walletId = (await honest.execute('createWallet', { walletTitle: 'Treasury' }, who, meta)).output.walletID;
-    const address = (await honest.execute('walletAddress', { walletId }, who, meta)).output.address;
-    honest.close();
+    const { who, walletId, address } = await orgOnHonestNode(dataDir, 'Treasury');
     const real = await fund(address, 25_000);
     node.mineBlocks(1);
     const realHeight = node.txStatus(real).blockHeight!;
@@ -243,6 +248,65 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     const paid = await invoiceState(engine);
     assert.deepEqual([paid.state, paid.paidTxid], ['paid', realId]);
     engine.close();
+  });
+
+  it('never sends on the indexer’s word what spends outputs the books hold: a coin, a token, an inscription, an app’s', async () => {
+    const orgDir = tempDir();
+    const { who, walletId, address } = await orgOnHonestNode(orgDir, 'Holder');
+    const coin = await fund(address, 30_000);
+    node.mineBlocks(1);
+    // Outputs the books hold besides coins, as issuing, an inscription and an app's action would leave them
+    // (their transactions need not exist: only that the books hold them matters to what is sent).
+    const [tokenTx, ordinalTx, appTx] = ['a1', 'a2', 'a3'].map((b) => b.repeat(32));
+    const db = openStore({ dataDir: orgDir, password: 'pw' });
+    const row = (db.db.prepare('SELECT wallet_row FROM addresses WHERE address = ?').get(address) as { wallet_row: number }).wallet_row;
+    const script = new P2PKH().lock(address).toHex();
+    db.db
+      .prepare(
+        "INSERT INTO token_utxos (txid, vout, token_id, protocol, wallet_row, address, satoshis, script, created_at) VALUES (?, 0, 'tok', 'KST-20', ?, ?, 1, ?, 0)",
+      )
+      .run(tokenTx, row, address, script);
+    db.db
+      .prepare(
+        "INSERT INTO ordinal_outputs (txid, vout, wallet_row, address, satoshis, script, content_type, content_size, validity, created_at) VALUES (?, 0, ?, ?, 1, ?, 'text/plain', 1, 'none', 0)",
+      )
+      .run(ordinalTx, row, address, script);
+    db.db
+      .prepare(
+        "INSERT INTO app_outputs (wallet_row, basket, txid, vout, satoshis, script, originator, created_at) VALUES (?, 'b', ?, 0, 1000, ?, 'app.example', 0)",
+      )
+      .run(row, appTx, script);
+    db.close();
+    // Each spends one of them (as a transaction we signed and kept would) and pays the wallet's address.
+    const spending = (txid: string, vout: number) =>
+      new Transaction(
+        1,
+        [{ sourceTXID: txid, sourceOutputIndex: vout, unlockingScript: LockingScript.fromHex('51'), sequence: 0xffffffff }],
+        [{ lockingScript: new P2PKH().lock(address), satoshis: 500 }],
+        0,
+      );
+    const ours = [spending(coin, 0), spending(tokenTx, 0), spending(ordinalTx, 0), spending(appTx, 0)];
+    const stranger = invented(address, 500); // a control: what spends nothing of ours is sent to be judged
+    const named = [...ours, stranger];
+    const sent: string[] = [];
+    const liar: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
+      events: undefined,
+      getHistory: async (a: string) => [
+        ...(await local.getHistory(a)),
+        ...(a === address ? named.map((t) => ({ txid: t.id('hex'), height: null })) : []),
+      ],
+      getTransactionHex: async (t: string) => named.find((n) => n.id('hex') === t)?.toHex() ?? local.getTransactionHex(t),
+      broadcast: async (hex: string) => {
+        sent.push(Transaction.fromHex(hex).id('hex'));
+        return local.broadcast(hex);
+      },
+    });
+    const engine = createEngine({ store: openStore({ dataDir: orgDir, password: 'pw' }), chain: liar, config, syncIntervalMs: 0 });
+    engines.push(engine);
+    await engine.ready;
+    assert.deepEqual(sent, [stranger.id('hex')], 'only the stranger’s transaction was sent to be judged');
+    const history = (await engine.execute('history', { walletId }, who, meta)).output.history.map((h) => h.txid);
+    assert.deepEqual(history, [coin], 'nothing the indexer named is booked');
   });
 
   it('dates an app payment internalized over BRC-100 into a block only with its merkle path, not on ARC’s word', async () => {

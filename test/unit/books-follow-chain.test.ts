@@ -61,6 +61,15 @@ describe('the books follow the chain, not the P2P receiver', () => {
     return sum;
   };
   const historyOf = async (walletId: string) => (await run(engine.execute('history', { walletId }, admin, meta))).history;
+  /** The receiver holds exactly one payment of `satoshis`, and the wallet's books equal what the chain holds for its keys. */
+  const assertPaidOnce = async (satoshis: number, walletId: string, phrase: string) => {
+    assert.deepEqual(
+      node.utxos(receiver.address).map((u) => u.satoshis),
+      [satoshis],
+      'paid exactly once',
+    );
+    assert.equal(await books(walletId), chain(phrase));
+  };
   const payReceiver = async (walletId: string, satoshis: number, extra: object = {}) => {
     const req = await run(engine.execute('resolveUri', { uri: `payto:${receiver.paymail}?amount=${satoshis}`, walletId }, admin, meta));
     assert.equal(req.data.peerProtocol, 'paymail');
@@ -183,11 +192,7 @@ describe('the books follow the chain, not the P2P receiver', () => {
       return { status: 200, body: { txid: Transaction.fromHex(hex).id('hex') } };
     });
     await run(engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta));
-    assert.deepEqual(
-      node.utxos(receiver.address).map((u) => u.satoshis),
-      [7_000],
-    );
-    assert.equal(await books(walletId), chain(phrase));
+    await assertPaidOnce(7_000, walletId, phrase);
   });
 
   it('a cancellation ARC only stored is no cancellation: the coins and the key stay held until a node takes one or the other', async () => {
@@ -229,12 +234,7 @@ describe('the books follow the chain, not the P2P receiver', () => {
     storeOnly = false;
     const paid = await run(pay());
     assert.equal(paid.seenByChain, true);
-    assert.deepEqual(
-      node.utxos(receiver.address).map((u) => u.satoshis),
-      [7_000],
-      'paid exactly once',
-    );
-    assert.equal(await books(walletId), chain(phrase));
+    await assertPaidOnce(7_000, walletId, phrase);
   });
 
   it('a receiver that refuses and broadcasts while the status route is down: the books wait for the chain', async () => {
@@ -281,12 +281,7 @@ describe('the books follow the chain, not the P2P receiver', () => {
     await engine.reconcile(); // an unclear delivery is broadcast by Keystead at once
     const settled = await run(engine.execute('pay', { data: req.data, walletId, idempotencyKey: 'k1' }, admin, meta));
     assert.equal(settled.seenByChain, true);
-    assert.deepEqual(
-      node.utxos(receiver.address).map((u) => u.satoshis),
-      [9_000],
-      'paid exactly once',
-    );
-    assert.equal(await books(walletId), chain(phrase));
+    await assertPaidOnce(9_000, walletId, phrase);
   });
 
   it("throttles guesses at a secure wallet's password", async () => {

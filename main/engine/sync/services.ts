@@ -3,6 +3,6 @@ import type { AddressBook } from '../wallets/address-book.js';
 
 /** What keeping the books needs (the chain provider is given to WalletSync itself). */
 export interface SyncServices extends Pick<CoreServices, 'now'>, TransactionServices {
-  repos: Pick<Repos, 'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments' | 'appOutputs'>;
+  repos: Pick<Repos, 'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments' | 'appOutputs' | 'tokens' | 'ordinals'>;
   addressBook: AddressBook;
 }

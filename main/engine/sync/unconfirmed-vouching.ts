@@ -1,4 +1,5 @@
 import { Transaction } from '@bsv/sdk';
+import { nodesAccepted } from '../../chain/node-acceptance.js';
 import type { ChainProvider } from '../../chain/types.js';
 
 /**
@@ -36,13 +37,13 @@ export class UnconfirmedVouching {
   async vouch(tx: Transaction, txid: string, spendsOurs: boolean): Promise<Vouch> {
     const w = this.waiting.get(txid);
     if (w && this.now() < w.next) return 'not-yet';
-    if (await this.nodesAccepted(txid)) {
+    if (await nodesAccepted(this.chain, txid)) {
       this.waiting.delete(txid);
       return 'vouched';
     }
     if (!spendsOurs) {
       const r = await this.chain.broadcast(await this.extended(tx)).catch(() => null);
-      if (r?.status === 'accepted' && (await this.nodesAccepted(txid))) {
+      if (r?.status === 'accepted' && (await nodesAccepted(this.chain, txid))) {
         this.waiting.delete(txid);
         return 'vouched';
       }
@@ -73,11 +74,6 @@ export class UnconfirmedVouching {
     } catch {
       return tx.toHex(); // a parent the indexer could not give, or one that is not the output's: ARC judges the raw transaction
     }
-  }
-
-  private async nodesAccepted(txid: string): Promise<boolean> {
-    const s = await this.chain.getTxStatus(txid).catch(() => null);
-    return s?.seenOnNetwork === true;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Transaction } from '@bsv/sdk';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { nodesAcceptedWithin } from '../../chain/node-acceptance.js';
 import { p2pkhAddressOf } from '../../chain/script.js';
 import type { ChainEvents, ChainProvider } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
@@ -215,18 +215,9 @@ export class WalletSync implements WalletScanner {
    * later, by the scan, when one does (unconfirmed-vouching.ts). Returns whether it is booked now.
    */
   async bookAccepted(tx: Transaction, txid: string): Promise<boolean> {
-    if (!this.chain.events && !(await this.nodesTook(txid))) return false;
+    if (!this.chain.events && !(await nodesAcceptedWithin(this.chain, txid, ACCEPTANCE_ASKS, ACCEPTANCE_PAUSE_MS))) return false;
     this.applyTransaction(tx, txid, null);
     return true;
-  }
-
-  /** Whether ARC's status says a node took the transaction, asked up to three times a second apart (it may lag its answer). */
-  private async nodesTook(txid: string): Promise<boolean> {
-    for (let ask = 0; ask < ACCEPTANCE_ASKS; ask++) {
-      if (ask > 0) await sleep(ACCEPTANCE_PAUSE_MS);
-      if ((await this.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork === true) return true;
-    }
-    return false;
   }
 
   /**
@@ -254,11 +245,24 @@ export class WalletSync implements WalletScanner {
     })();
   }
 
-  /** Whether the transaction spends a coin the books hold. */
+  /**
+   * Whether the transaction spends an output the books hold: a coin, a token, an inscription or an app's
+   * basket output. What we signed and did not send (an app's noSend action, a swap offer's input) is never
+   * sent on an indexer's word.
+   */
   private spendsOurs(tx: Transaction): boolean {
-    return tx.inputs.some(
-      (i) => i.sourceTXID !== undefined && this.services.repos.walletUtxos.get(i.sourceTXID, i.sourceOutputIndex) !== null,
-    );
+    const { walletUtxos, tokens, ordinals, appOutputs, wallets } = this.services.repos;
+    const walletRows = wallets.all().map((w) => w.id);
+    return tx.inputs.some((i) => {
+      if (i.sourceTXID === undefined) return false;
+      const [txid, vout] = [i.sourceTXID, i.sourceOutputIndex];
+      return (
+        walletUtxos.get(txid, vout) !== null ||
+        tokens.utxo(txid, vout) !== null ||
+        ordinals.get(txid, vout) !== null ||
+        walletRows.some((row) => appOutputs.isAppOutput(row, txid, vout))
+      );
+    });
   }
 
   /** Whether the transaction pays one of our addresses in an output the books do not have yet. */

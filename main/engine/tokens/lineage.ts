@@ -1,4 +1,5 @@
 import { Transaction } from '@bsv/sdk';
+import { nodesAccepted } from '../../chain/node-acceptance.js';
 import type { ChainProvider } from '../../chain/types.js';
 import type { CoreServices, Repos, TransactionServices } from '../context.js';
 import { readTokenSchema, tokenRowFromSchema } from './schema.js';
@@ -214,11 +215,6 @@ export class TokenValidator {
     return found;
   }
 
-  /** Whether the broadcaster says a node of the network took the transaction (ARC's MINED included). */
-  private async nodesAccepted(txid: string): Promise<boolean> {
-    return (await this.services.chain.getTxStatus(txid).catch(() => null))?.seenOnNetwork === true;
-  }
-
   /** Satoshis of this token's outputs of a transaction, from output 0 to `vout` included. */
   private outputsUpTo(tx: Transaction, tokenId: string, vout: number): number {
     let total = 0;
@@ -248,7 +244,7 @@ export class TokenValidator {
     const schema = readTokenSchema(sourceScript, token.redemption);
     if (!schema || schema.symbol !== token.symbol) return { valid: false, sn: null };
     const { repos, now } = this.services;
-    if (!repos.tokens.get(tokenId) && (held || (await this.nodesAccepted(tx.id('hex'))))) {
+    if (!repos.tokens.get(tokenId) && (held || (await nodesAccepted(this.services.chain, tx.id('hex'))))) {
       repos.tokens.insert(
         tokenRowFromSchema(schema, {
           tokenId,
