@@ -874,4 +874,20 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 28,
+    name: 'a paymail sender’s note kept until the payment is booked',
+    // A payment delivered by paymail that ARC only stored is booked later, by the scan, once a node takes it:
+    // its sender's note (cleaned, bounded) waits here until then (wallet-sync.ts). Bounded by age and count.
+    sql: `
+      CREATE TABLE pending_notes (
+        wallet_row    INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
+        txid          TEXT NOT NULL,
+        memo          TEXT,
+        counterparty  TEXT,
+        created_at    INTEGER NOT NULL,
+        PRIMARY KEY (txid, wallet_row)
+      );
+    `,
+  },
 ];

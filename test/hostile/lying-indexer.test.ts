@@ -6,6 +6,7 @@ import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { provenHeight } from '../../main/engine/sync/proven-height.js';
+import { p2pkhAddressOf } from '../../main/chain/script.js';
 import { openStore } from '../../main/store/database.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { rejectsWith } from '../helpers/assert-domain-error.js';
@@ -372,6 +373,49 @@ describe('a lying indexer cannot date a transaction into a block', () => {
     const paid = (await engine.execute('payInvoice', { invoiceId: invoice.invoiceId, transaction: tx.toHex() }, who, meta)).output;
     assert.deepEqual([paid.state, paid.seenByChain], ['paid', true]);
     assert.equal(asked.get(tx.id('hex')), 2, 'asked again after the first "stored"');
+  });
+
+  it('a paymail payment ARC only stored is booked once a node takes it, with its sender’s note', async () => {
+    // ARC answers "accepted" and only stores the transaction (its status says so) until it passes it on.
+    const stored = new Map<string, string>();
+    const storingArc: ChainProvider = Object.assign(Object.create(local) as ChainProvider, {
+      events: undefined,
+      broadcast: async (hex: string) => {
+        const txid = Transaction.fromHex(hex).id('hex');
+        stored.set(txid, hex);
+        return { status: 'accepted' as const, txid, alreadyKnown: false };
+      },
+      getTxStatus: async (t: string): Promise<TxStatus> =>
+        stored.has(t) && node.txStatus(t).state === 'unknown'
+          ? { txid: t, state: 'mempool', blockHeight: null, blockHash: null, merklePath: null, seenOnNetwork: false }
+          : local.getTxStatus(t),
+    });
+    const orgDir = tempDir();
+    const open = async () => {
+      const engine = createEngine({ store: openStore({ dataDir: orgDir, password: 'pw' }), chain: storingArc, config, syncIntervalMs: 0 });
+      engines.push(engine);
+      await engine.ready;
+      return engine;
+    };
+    let engine = await open();
+    const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+    const who = { authToken: s.authToken, serviceId: s.serviceId };
+    const created = { walletTitle: 'Till', paymail: 'till', paymailActivate: true };
+    const walletId = (await engine.execute('createWallet', created, who, meta)).output.walletID;
+    const dest = engine.paymailHost.p2pDestination('till@acme.test', { satoshis: 6_000 });
+    const pay = await signedPayment(p2pkhAddressOf(dest.outputs[0].script)!, 6_000);
+    const txid = pay.id('hex');
+    const note = { note: 'Order 17', sender: 'alice@elsewhere.test' };
+    await engine.paymailHost.receiveTransaction('till@acme.test', { hex: pay.toHex(), reference: dest.reference, metadata: note });
+    const history = async () => (await engine.execute('history', { walletId }, who, meta)).output.history;
+    assert.deepEqual(await history(), [], 'no node has it yet: not booked');
+    engine.close();
+    // ARC passes it on; the next scan books it, with what the sender wrote.
+    assert.equal(node.submit(stored.get(txid)!).status, 'accepted');
+    engine = await open();
+    const row = (await history()).find((h) => h.txid === txid);
+    assert.ok(row, 'booked by the scan');
+    assert.deepEqual([row.amount, row.memo, row.counterparty], [6_000, 'Order 17', 'alice@elsewhere.test (unverified)']);
   });
 
   it('a broadcaster that says "accepted" for what no node took pays no invoice and books nothing', async () => {

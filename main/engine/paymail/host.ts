@@ -33,6 +33,9 @@ export const REFERENCE_TTL_MS = 30 * 60_000;
 /** The longest note and sender name a payer's metadata may leave in history (cut there, after cleaning). */
 export const NOTE_LENGTH = 500;
 export const SENDER_LENGTH = 200;
+/** Notes of payments not booked yet (ARC only stored them) kept at most, and for how long. */
+const PENDING_NOTES = 1_000;
+const PENDING_NOTE_MS = 7 * 24 * 3600_000;
 
 /** Destinations one alias hands out per minute (and at once): anyone who can reach the host may ask. */
 export const DESTINATIONS_PER_MINUTE = 60;
@@ -264,10 +267,13 @@ export class PaymailHost {
     }
     const sender = await this.senderOf(meta);
     // Booked once a node took it: ARC's "accepted" may be a transaction it only stored (then the scan books it).
-    await this.services.sync.bookAccepted(tx, txid);
+    const booked = await this.services.sync.bookAccepted(tx, txid);
     // A stranger's words, as history and the CLI will show them: one inert line (SECURITY.md, counterparty text).
     const note = typeof meta.note === 'string' ? cleanRemoteText(meta.note, NOTE_LENGTH) || null : null;
-    this.services.repos.walletTxs.annotate(w.id, txid, note, sender);
+    const { walletTxs } = this.services.repos;
+    if (booked) walletTxs.annotate(w.id, txid, note, sender);
+    // Kept for the scan's booking (wallet-sync.ts), a bounded number for a bounded time.
+    else walletTxs.keepNote(w.id, txid, note, sender, this.services.now(), PENDING_NOTES, PENDING_NOTE_MS);
     return { txid, note: 'Payment received. Thank you.' };
   }
 

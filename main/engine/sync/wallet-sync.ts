@@ -421,6 +421,8 @@ export class WalletSync implements WalletScanner {
           // The indexer's word books nothing unconfirmed: a node of the network must have accepted it.
           if (height === null && !this.chain.events && (await this.vouching.vouch(tx, h.txid, this.spendsOurs(tx))) !== 'vouched') continue;
           this.applyTransaction(tx, h.txid, height);
+          // A payer's note that waited for this booking (a paymail payment ARC had only stored).
+          this.services.repos.walletTxs.notePending(h.txid);
         }
       }
       addressBook.ensureGap(wallet, chain);

@@ -78,6 +78,16 @@ export function createWalletTxRepo(db: Db) {
   const annotate = db.prepare(
     'UPDATE wallet_txs SET memo = coalesce(?, memo), counterparty = coalesce(?, counterparty) WHERE wallet_row = ? AND txid = ?',
   );
+  const keepNote = db.prepare(
+    'INSERT INTO pending_notes (wallet_row, txid, memo, counterparty, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const forgetOldNotes = db.prepare(
+    'DELETE FROM pending_notes WHERE created_at < ? OR rowid NOT IN (SELECT rowid FROM pending_notes ORDER BY created_at DESC LIMIT ?)',
+  );
+  const pendingNotes = db.prepare<[string], { wallet_row: number; memo: string | null; counterparty: string | null }>(
+    'SELECT wallet_row, memo, counterparty FROM pending_notes WHERE txid = ?',
+  );
+  const dropNotes = db.prepare('DELETE FROM pending_notes WHERE txid = ?');
   const fail = db.prepare("UPDATE wallet_txs SET state = 'failed', failure = ?, height = NULL WHERE txid = ?");
   const peer = db.prepare('UPDATE wallet_txs SET peer_txid = ? WHERE txid = ?');
   const unconfirmed = db.prepare<
@@ -217,6 +227,33 @@ export function createWalletTxRepo(db: Db) {
     },
     annotate(walletRow: number, txid: string, memo: string | null, counterparty: string | null): void {
       annotate.run(memo, counterparty, walletRow, txid);
+    },
+    /**
+     * Keeps a payer's note for a transaction not booked yet (`notePending` applies it when it is). At most
+     * `keep` notes, none older than `maxAgeMs`: a stranger's words must not grow the database without bound.
+     */
+    keepNote(
+      walletRow: number,
+      txid: string,
+      memo: string | null,
+      counterparty: string | null,
+      at: number,
+      keep: number,
+      maxAgeMs: number,
+    ): void {
+      db.transaction(() => {
+        keepNote.run(walletRow, txid, memo, counterparty, at);
+        forgetOldNotes.run(at - maxAgeMs, keep);
+      })();
+    },
+    /** Applies the notes kept for a transaction the books now hold, and forgets them. */
+    notePending(txid: string): void {
+      const notes = pendingNotes.all(txid);
+      if (notes.length === 0) return;
+      db.transaction(() => {
+        for (const n of notes) annotate.run(n.memo, n.counterparty, n.wallet_row, txid);
+        dropNotes.run(txid);
+      })();
     },
     markFailed(txid: string, reason: string): void {
       fail.run(reason, txid);
