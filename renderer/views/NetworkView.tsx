@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { CopyField } from '../components/CopyField.js';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { usePrefs, useSession } from '../state/store.js';
 import { AmountInput, amountOf, type AmountField } from '../components/AmountInput.js';
 import { amountText } from '../../shared/amounts.js';
 import { useWallets } from '../components/useWallets.js';
+import { WalletSelect } from '../components/WalletSelect.js';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -98,14 +99,15 @@ function LocalTools({ onDone }: { onDone: () => void }) {
     const { satoshis, error } = amountOf(amount);
     if (error || satoshis === null) throw new Error(error ?? 'Enter an amount.');
     const r = await call(OPS.faucet, { walletId: walletId ?? undefined, satoshis });
-    notifySuccess(`${formatSats(r.satoshis)} sent to ${r.address}.`);
+    const into = wallets.data?.find((w) => w.walletID === walletId)?.walletTitle;
+    notifySuccess(`${formatSats(r.satoshis)} sent to ${into ? `${into} (${r.address})` : r.address}.`);
     onDone();
     await wallets.reload();
   });
   const mine = async () => {
     try {
       const r = await call(OPS.mineBlock, {});
-      notifySuccess(`Block ${r.height} mined with ${r.txCount} transaction(s).`);
+      notifySuccess(`Block ${r.height} mined with ${r.txCount} ${r.txCount === 1 ? 'transaction' : 'transactions'}.`);
       onDone();
       await wallets.reload();
     } catch (err) {
@@ -124,14 +126,7 @@ function LocalTools({ onDone }: { onDone: () => void }) {
         </Button>
         <form onSubmit={faucet.onSubmit}>
           <Stack gap="xs">
-            <Select
-              label="Wallet"
-              placeholder="Your default wallet"
-              data={(wallets.data ?? []).map((w) => ({ value: w.walletID, label: w.walletTitle }))}
-              value={walletId}
-              onChange={setWalletId}
-              clearable
-            />
+            <WalletSelect label="Into wallet" wallets={wallets.data} value={walletId} onChange={setWalletId} />
             <AmountInput label="Amount" value={amount} onChange={setAmount} required />
             {faucet.error && <Alert color="red">{faucet.error}</Alert>}
             <Button type="submit" loading={faucet.busy}>

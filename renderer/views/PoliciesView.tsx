@@ -19,6 +19,7 @@ function useChoices(admin: boolean) {
   const choices: PolicyChoices = {
     wallets: (wallets.data ?? []).map((w) => ({ value: w.walletID, label: `${w.walletTitle} (${w.walletID})` })),
     users: (users.data ?? []).map((u) => u.email),
+    people: users.data ? users.data.map((u) => ({ email: u.email, role: u.role })) : null,
     payees: (payees.data ?? []).map((p) => ({ value: p.payeeId, label: p.name })),
   };
   const payeeName = (id: string) => payees.data?.find((p) => p.payeeId === id)?.name ?? id;

@@ -60,8 +60,8 @@ export const offeredSide = z.object({
   symbol: z.string(),
   /** NFT serial, or null for a fungible token. */
   sn: z.number().int().nullable(),
-  /** Tokens offered (1 for an NFT). */
-  amount: z.number().int(),
+  /** Tokens offered (1 for an NFT); null when this wallet's books do not know the token (the offer then has a problem). */
+  amount: z.number().int().nullable(),
   /** Satoshis the token output holds. */
   satoshis: z.number().int(),
   txid: z.string(),

@@ -30,6 +30,11 @@ test('policies and approvals: an admin writes a rule, an operator’s payment wa
   await expect(page.getByTestId('policy-in-force')).toContainText('No policy written yet');
   await page.getByRole('button', { name: 'Add rule' }).click();
   await page.getByRole('checkbox', { name: 'Amount over' }).check();
+  // A ticked condition that is not an amount is refused, never dropped (which would make the rule cover every payment).
+  await page.getByLabel('Over', { exact: true }).fill('-5');
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByTestId('policy-error')).toContainText('Rule 1: “Amount over” is not an amount');
+  await expect(page.getByTestId('policy-in-force')).toContainText('No policy written yet');
   await page.getByLabel('Over', { exact: true }).fill('0.0001');
   await expect(page.getByTestId('rule-words')).toHaveText('Anyone: payments over 0.0001 BSV need 1 approval from managers');
   await page.getByRole('button', { name: 'Save policy' }).click();

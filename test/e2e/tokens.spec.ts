@@ -39,8 +39,14 @@ test('tokens: issue a fungible token with progress, see it held, open its detail
 
   await page.getByRole('row', { name: /PTS/ }).getByRole('button', { name: 'Send' }).click();
   await page.getByRole('textbox', { name: 'To', exact: true }).fill(to);
+  // More than is held is refused, never turned into "everything held".
+  await page.getByRole('textbox', { name: 'Tokens' }).fill('9000');
+  await page.getByRole('dialog').getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByRole('dialog').getByRole('alert')).toContainText('is more than that');
   await page.getByRole('textbox', { name: 'Tokens' }).fill('1200');
-  await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByTestId('token-move-review')).toContainText(`Send 1,200 PTS to ${to}`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm and send' }).click();
   await expect(page.getByTestId('held-PTS')).toHaveText('3,800');
 
   await page.getByRole('tab', { name: 'Issue' }).click();

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { LockingScript, P2PKH, PrivateKey, Transaction, UnlockingScript, Utils } from '@bsv/sdk';
 import type { LocalNode } from '../../main/chain/local/local-node.js';
+import { LocalProvider } from '../../main/chain/local/local-provider.js';
+import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
 import { KST20 } from '../../main/engine/token-templates/kst.js';
@@ -171,5 +173,62 @@ describe('engine: swaps against hostile takers', () => {
       seen.problems.some((p: string) => /asks for 1999 satoshis of BAR, not a whole number of tokens \(1000 satoshis each\)/.test(p)),
       JSON.stringify(seen.problems),
     );
+  });
+
+  it('an offer of a token the taker’s books cannot learn shows no number of tokens and cannot be taken', async () => {
+    // The maker issues GOLD at 1,000 satoshis a token and offers 1 GOLD (a 1,000-satoshi output).
+    const maker = await fundedWallet('Maker', [100_000]);
+    const gold = await issue(maker, 'Gold', 'GOLD', 10, 1000);
+    const o = (
+      await exec('offer', { walletId: maker, dataArray: [{ tokenId: gold.tokenId, tokenAmount: 1, type: 'BSV', amount: '0.0005' }] })
+    ).offers[0];
+    // The taker keeps other books on the same chain; its ARC has never heard of the (old) issue, so the
+    // token's satoshis per token are only the issuer's word there.
+    const hidden = new Set([gold.issueTxid]);
+    const other = testEngine({
+      chain: () => {
+        const sameChain = new LocalProvider(node, () => null);
+        return Object.assign(Object.create(sameChain) as ChainProvider, {
+          getTxStatus: async (t: string): Promise<TxStatus> =>
+            hidden.has(t) ? { txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null } : sameChain.getTxStatus(t),
+        });
+      },
+    });
+    try {
+      const s = (await other.engine.execute('setup', ADMIN, {}, meta)).output;
+      const who = { authToken: s.authToken, serviceId: s.serviceId };
+      const run = (op: string, input: object) => other.engine.execute(op as never, input, who, meta).then((r) => r.output) as Promise<any>;
+      const seen = (await run('inspectOffer', { dataArray: [{ swapHex: o.swapHex }] })).offers[0];
+      assert.equal(seen.valid, false);
+      assert.equal(seen.offered.amount, null, 'not 1,000 GOLD: the number of tokens is not known');
+      assert.match(seen.problems.join(' '), /how many GOLD the offered 1000 satoshis hold is not known here/);
+      const taker = (await run('createWallet', { walletTitle: 'Taker' })).walletID;
+      await run('faucet', { walletId: taker, satoshis: 100_000 });
+      await assert.rejects(run('swap', { walletId: taker, dataArray: [{ swapHex: o.swapHex }] }), /is not known here/);
+      // Once a node vouches for the issue, the same offer is 1 GOLD.
+      hidden.clear();
+      const again = (await run('inspectOffer', { dataArray: [{ swapHex: o.swapHex }] })).offers[0];
+      assert.deepEqual([again.valid, again.offered.amount], [true, 1], JSON.stringify(again.problems));
+    } finally {
+      other.engine.close();
+    }
+  });
+
+  it('inspectOffer flags an offer whose version or lock time a taker’s transaction cannot carry', async () => {
+    const maker = await fundedWallet('Maker', [100_000]);
+    const { tokenId } = await issue(maker, 'Gold', 'GOLD', 10, 1);
+    const o = (await exec('offer', { walletId: maker, dataArray: [{ tokenId, type: 'BSV', amount: '0.00001' }] })).offers[0];
+    const signed = Transaction.fromHex(o.swapHex);
+    for (const [version, lockTime] of [
+      [2, 0],
+      [1, 500_000],
+    ]) {
+      const odd = new Transaction(version, [], [], lockTime);
+      odd.addInput({ ...signed.inputs[0] });
+      odd.addOutput({ lockingScript: signed.outputs[0].lockingScript, satoshis: signed.outputs[0].satoshis });
+      const seen = (await exec('inspectOffer', { dataArray: [{ swapHex: odd.toHex() }] })).offers[0];
+      assert.equal(seen.valid, false);
+      assert.ok(seen.problems.includes('the offer is not a version 1 transaction with lock time 0'), JSON.stringify(seen.problems));
+    }
   });
 });

@@ -7,6 +7,7 @@ import { isWalletMethod, type WalletMethod } from './methods.js';
 import { actionsMethods } from './actions/index.js';
 import type { AppCall, MethodHandler } from './call.js';
 import { certificatesMethods } from './certificates/index.js';
+import { allowerOf } from './allower.js';
 import { appChanged, appsDefaultWallet } from './manage.js';
 import { outputsMethods } from './outputs/index.js';
 import { protocolUse } from './permissions/key-use.js';
@@ -131,7 +132,10 @@ export class Brc100Host {
       await this.services.appGate.wait(originator);
       app = this.services.repos.apps.get(originator)!;
     }
-    if (app.state === 'allowed') return app;
+    if (app.state === 'allowed') {
+      allowerOf(this.services.repos, app); // still on the authority of an admin or manager
+      return app;
+    }
     if (app.state === 'pending')
       throw unauthorized(`The app ${originator} has not been allowed yet: an administrator must allow it in Keystead (Apps).`);
     throw unauthorized(`The app ${originator} is ${app.state}: Keystead refuses its calls.`);

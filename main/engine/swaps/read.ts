@@ -44,11 +44,14 @@ async function sourceOutput(services: SwapServices, txid: string, vout: number):
   return out ? { script: out.lockingScript.toHex(), satoshis: out.satoshis ?? 0 } : null;
 }
 
-/** Tokens an output holds, when the token is on the books (an NFT output holds 1). */
-function tokensOf(services: SwapServices, tokenId: string, satoshis: number, nft: boolean): number {
+/**
+ * Tokens an output holds (an NFT output holds 1), or null when the books do not know the token's satoshis per
+ * token: then how many tokens the satoshis are cannot be told, and the offer is not to be taken (a problem).
+ */
+function tokensOf(services: SwapServices, tokenId: string, satoshis: number, nft: boolean): number | null {
   if (nft) return 1;
   const row = services.repos.tokens.get(tokenId);
-  return row && row.satsPerToken > 0 ? Math.floor(satoshis / row.satsPerToken) : satoshis;
+  return row && row.satsPerToken > 0 ? Math.floor(satoshis / row.satsPerToken) : null;
 }
 
 /** The serial of an NFT output, as the books or a proof know it. */
@@ -82,6 +85,9 @@ export async function readOffer(services: SwapServices, hex: string): Promise<Re
   const { template, token } = seen;
   const problems: string[] = [];
   if (!template.swap) problems.push(`${token.protocol} outputs of this release of the template cannot be swapped`);
+  // The maker signs the offer's version and lock time; a taker's transaction is version 1 with lock time 0, so
+  // any other would not check on chain (and would tie up the taker's coins until settled as refused).
+  if (tx.version !== 1 || tx.lockTime !== 0) problems.push('the offer is not a version 1 transaction with lock time 0');
   const makerPart = input.unlockingScript?.toHex() ?? '';
   const sequence = input.sequence ?? 0xffffffff;
   if (template.swap && sequence !== template.swap.offerSequence) problems.push('the offered input does not carry the swap sequence');
@@ -111,12 +117,24 @@ export async function readOffer(services: SwapServices, hex: string): Promise<Re
   if (valid === null) problems.push('the offered tokens could not be traced back to their issue now');
   const spent = await spentState(services, txid, vout);
   if (spent) problems.push('the offered output is already spent (taken or withdrawn)');
+  const offeredTokens = tokensOf(services, tokenId, src.satoshis, nft);
+  const wantedTokens = askedToken ? tokensOf(services, tokenIdOf(askedToken.token), asked.satoshis, !askedToken.template.fungible) : null;
+  // A token issued elsewhere whose issue no node vouched for here: its satoshis per token are the issuer's
+  // word alone (tokens/lineage.ts), so the number of tokens shown would be the maker's to choose.
+  if (offeredTokens === null)
+    problems.push(
+      `how many ${token.symbol} the offered ${src.satoshis} satoshis hold is not known here (the token's issue is not on the books)`,
+    );
+  if (askedToken && wantedTokens === null)
+    problems.push(
+      `how many ${askedToken.token.symbol} the asked ${asked.satoshis} satoshis hold is not known here (the token's issue is not on the books)`,
+    );
   const offered: Offered = {
     protocol: token.protocol,
     tokenId,
     symbol: token.symbol,
     sn: nft ? serialOf(services, txid, vout) : null,
-    amount: tokensOf(services, tokenId, src.satoshis, nft),
+    amount: offeredTokens,
     satoshis: src.satoshis,
     txid,
     vout,
@@ -124,13 +142,13 @@ export async function readOffer(services: SwapServices, hex: string): Promise<Re
   const wanted: Wanted = askedToken
     ? {
         type: 'token',
-        amount: String(tokensOf(services, tokenIdOf(askedToken.token), asked.satoshis, !askedToken.template.fungible)),
+        amount: wantedTokens === null ? '' : String(wantedTokens),
         satoshis: asked.satoshis,
         protocol: askedToken.token.protocol,
         tokenId: tokenIdOf(askedToken.token),
         symbol: askedToken.token.symbol,
         sn: askedToken.template.fungible ? null : serialOfData(services, askedToken.token),
-        tokenAmount: tokensOf(services, tokenIdOf(askedToken.token), asked.satoshis, !askedToken.template.fungible),
+        tokenAmount: wantedTokens,
         to: askedAddress ?? '',
       }
     : {

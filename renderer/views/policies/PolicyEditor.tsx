@@ -7,6 +7,7 @@ import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
 import { ActionFields } from './ActionFields.js';
 import { actionOfDraft, documentOfDraft, emptyRule, type PolicyDraft, type RuleDraft } from './draft.js';
+import { draftProblems } from './draft-problems.js';
 import { RuleCard } from './RuleCard.js';
 import type { PolicyChoices } from './RuleConditions.js';
 
@@ -38,6 +39,8 @@ export function PolicyEditor({
     setRules(rules);
   };
   const save = useSubmit(async () => {
+    const problems = draftProblems(draft, choices.people);
+    if (problems.length) throw new Error(problems.join(' '));
     const r = await call(OPS.proposePolicy, { document: documentOfDraft(draft), note: note.trim() || undefined });
     setNote('');
     notifySuccess(r.proposed ? `Version ${r.proposed.version} waits for another admin's approval.` : 'The new policy is in force.');

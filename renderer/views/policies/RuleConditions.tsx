@@ -3,12 +3,15 @@ import type { Role } from '../../../shared/roles.js';
 import { ROLE_OPTIONS } from './ActionFields.js';
 import { AmountField } from './AmountField.js';
 import { emptyAmount, type DestinationKind, type RuleDraft } from './draft.js';
+import type { Person } from './draft-problems.js';
 
 /** What the editor offers to pick from; values already in a rule stay selectable even when not listed. */
 export interface PolicyChoices {
   wallets: { value: string; label: string }[];
   users: string[];
   payees: { value: string; label: string }[];
+  /** Everyone with their role (to count who could approve); null until known. */
+  people: Person[] | null;
 }
 
 const withValues = (data: { value: string; label: string }[], values: string[]) => [

@@ -83,6 +83,15 @@ function TemplateIssueForm({ family, walletId, onIssued }: { family: 'open' | 's
   };
   const submit = useSubmit(async () => {
     setIssued(null);
+    // Said in words and refused, never quietly changed into another number (the inputs do not clamp).
+    const whole = (v: number | string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+      v !== '' && Number.isSafeInteger(Number(v)) && Number(v) >= min && Number(v) <= max;
+    const wrong = [
+      !whole(supply, 1) && `${kind === 'nft' ? 'Number of NFTs' : 'Supply'} must be a whole number, 1 or more.`,
+      !whole(satsPerToken, 1) && 'Satoshis per token must be a whole number, 1 or more.',
+      kind === 'fungible' && !whole(decimals, 0, 8) && 'Decimals must be a whole number from 0 to 8.',
+    ].filter(Boolean);
+    if (wrong.length) throw new Error(wrong.join(' '));
     // One line per serial: "first line of data | second line".
     const data =
       kind === 'nft' && serialData.trim()
@@ -161,7 +170,7 @@ function TemplateIssueForm({ family, walletId, onIssued }: { family: 'open' | 's
                 label={kind === 'nft' ? 'Number of NFTs' : 'Supply (tokens)'}
                 value={supply}
                 onChange={setSupply}
-                min={1}
+                clampBehavior="none"
                 allowDecimal={false}
                 thousandSeparator=","
                 required
@@ -171,12 +180,20 @@ function TemplateIssueForm({ family, walletId, onIssued }: { family: 'open' | 's
                 label="Satoshis per token"
                 value={satsPerToken}
                 onChange={setSatsPerToken}
-                min={1}
+                clampBehavior="none"
                 allowDecimal={false}
                 required
               />
               {kind === 'fungible' && (
-                <NumberInput hideControls label="Decimals" value={decimals} onChange={setDecimals} min={0} max={8} allowDecimal={false} />
+                <NumberInput
+                  hideControls
+                  label="Decimals"
+                  description="0 to 8"
+                  value={decimals}
+                  onChange={setDecimals}
+                  clampBehavior="none"
+                  allowDecimal={false}
+                />
               )}
             </Group>
             <Textarea

@@ -41,6 +41,11 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
     setMade(null);
     setAwaiting(null);
     if (!coin) throw new Error('Choose the token to offer.');
+    // Refused, never clamped: more than is held is not quietly "everything held".
+    if (!nft && tokenAmount !== '' && (!Number.isSafeInteger(Number(tokenAmount)) || Number(tokenAmount) < 1))
+      throw new Error('Tokens to offer must be a whole number, 1 or more.');
+    if (!nft && tokenAmount !== '' && Number(tokenAmount) > (coin.amount ?? 0))
+      throw new Error(`You hold ${coin.amount ?? 0} ${coin.symbol}: ${tokenAmount} is more than that.`);
     const item = {
       tokenId: coin.tokenId!,
       ...(nft ? { sn: Number(sn) } : { tokenAmount: blankToUndefined(tokenAmount) }),
@@ -104,8 +109,8 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
                   description={`You hold ${coin.amount ?? 0}; left empty, your largest token output`}
                   value={tokenAmount}
                   onChange={setTokenAmount}
-                  min={1}
-                  max={coin.amount}
+                  clampBehavior="none"
+                  allowNegative={false}
                   allowDecimal={false}
                 />
               ))}

@@ -6,6 +6,7 @@ import { formatSats } from '../../components/format.js';
 import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
+import { formatTokenAmount } from './token-amount.js';
 
 /** Sends tokens to a paymail or an address, or redeems them (their satoshis go to the redemption address). */
 export function MoveTokens({
@@ -27,14 +28,39 @@ export function MoveTokens({
   const [amount, setAmount] = useState<number | string>(nft ? 1 : '');
   const [sn, setSn] = useState<string | null>(coin.sn?.length ? String(coin.sn[0]) : null);
   const [notes, setNotes] = useState('');
+  const decimals = coin.decimals ?? 0;
+  const held =
+    decimals > 0
+      ? `${formatTokenAmount(coin.amount ?? 0, decimals)} ${coin.symbol} (${(coin.amount ?? 0).toLocaleString('en-US')} units)`
+      : `${(coin.amount ?? 0).toLocaleString('en-US')} ${coin.symbol}`;
+  // Checked here, never clamped: a number typed above what is held is refused, not turned into "all of it".
+  const units = decimals > 0 ? 'token units' : 'tokens';
+  const problem = (): string | null => {
+    if (nft) return sn === null ? 'Pick a serial.' : null;
+    const n = Number(amount);
+    if (amount === '' || !Number.isSafeInteger(n) || n < 1) return `Enter a whole number of ${units}, 1 or more.`;
+    if (n > (coin.amount ?? 0)) return `You hold ${held}: ${n.toLocaleString('en-US')} is more than that.`;
+    return null;
+  };
+  const what = nft
+    ? `${coin.symbol} #${sn}`
+    : `${Number(amount).toLocaleString('en-US')} ${units === 'tokens' ? coin.symbol : `${units} of ${coin.symbol}`}`;
+  const [reviewing, setReviewing] = useState(false);
   const go = useSubmit(async () => {
+    const wrong = problem();
+    if (wrong) throw new Error(wrong);
+    // Tokens leave the wallet for good: the user sees exactly what goes where before it is sent.
+    if (!reviewing) return setReviewing(true);
     const item = nft ? { tokenId: coin.tokenId!, sn: Number(sn) } : { tokenId: coin.tokenId!, amount: Number(amount) };
     const r =
       kind === 'send'
         ? await call(OPS.send, { walletId: walletId ?? undefined, dataArray: [{ ...item, to, notes: notes || undefined }] })
         : await call(OPS.redeemToken, { walletId: walletId ?? undefined, dataArray: [item] });
+    setReviewing(false);
     if (r.errors.length) throw new Error(r.errors.map((e) => e.msg).join('; '));
-    notifySuccess(`${kind === 'send' ? 'Sent' : 'Redeemed'}: ${r.txIds.map((t) => t.slice(0, 12)).join(', ')}…`);
+    notifySuccess(
+      `${kind === 'send' ? `Sent ${what} to ${to}` : `Redeemed ${what}`}: transaction ${r.txIds.map((t) => t.slice(0, 12)).join(', ')}…`,
+    );
     onDone();
   });
   return (
@@ -46,7 +72,10 @@ export function MoveTokens({
               label="To"
               description="A paymail or an address"
               value={to}
-              onChange={(e) => setTo(e.currentTarget.value)}
+              onChange={(e) => {
+                setTo(e.currentTarget.value);
+                setReviewing(false);
+              }}
               required
               data-autofocus
             />
@@ -56,20 +85,26 @@ export function MoveTokens({
               label="Serial"
               data={(coin.sn ?? []).map((n) => ({ value: String(n), label: `#${n}` }))}
               value={sn}
-              onChange={setSn}
+              onChange={(v) => {
+                setSn(v);
+                setReviewing(false);
+              }}
               allowDeselect={false}
               required
             />
           ) : (
             <NumberInput
               hideControls
-              label="Tokens"
-              description={`You hold ${coin.amount}`}
+              label={decimals > 0 ? 'Token units' : 'Tokens'}
+              description={`You hold ${held}`}
               value={amount}
-              onChange={setAmount}
-              min={1}
-              max={coin.amount}
+              onChange={(v) => {
+                setAmount(v);
+                setReviewing(false);
+              }}
+              clampBehavior="none"
               allowDecimal={false}
+              allowNegative={false}
               required
             />
           )}
@@ -85,9 +120,21 @@ export function MoveTokens({
               {go.error}
             </Alert>
           )}
+          {reviewing && (
+            <Alert color={kind === 'redeem' ? 'orange' : 'blue'} data-testid="token-move-review">
+              {kind === 'send'
+                ? `Send ${what} to ${to}. The network fee is paid in BSV from this wallet.`
+                : `Redeem ${what}: the tokens are dissolved for good.`}
+            </Alert>
+          )}
           <Group>
+            {reviewing && (
+              <Button variant="default" onClick={() => setReviewing(false)}>
+                Back
+              </Button>
+            )}
             <Button type="submit" loading={go.busy} color={kind === 'redeem' ? 'orange' : undefined}>
-              {kind === 'send' ? 'Send' : 'Redeem'}
+              {reviewing ? (kind === 'send' ? 'Confirm and send' : 'Confirm and redeem') : 'Review'}
             </Button>
           </Group>
         </Stack>

@@ -7,12 +7,18 @@ export type WantedSide = Offer['wanted'];
 
 /** What an offer gives, in words: "250 PTS" or "TIX #2". */
 export function offeredWords(o: OfferedSide): string {
-  return o.sn !== null ? `${o.symbol} #${o.sn}` : `${o.amount.toLocaleString('en-US')} ${o.symbol}`;
+  if (o.sn !== null) return `${o.symbol} #${o.sn}`;
+  return o.amount === null
+    ? `an unknown number of ${o.symbol} (${o.satoshis.toLocaleString('en-US')} sat)`
+    : `${o.amount.toLocaleString('en-US')} ${o.symbol}`;
 }
 
 /** What an offer asks for, in words: "0.0001 BSV (10,000 sat)", "100 GLD" or "TIX #1". */
 export function wantedWords(w: WantedSide): string {
   if (w.type === 'BSV') return `${w.amount} BSV (${w.satoshis.toLocaleString('en-US')} sat)`;
   const name = w.symbol ?? w.tokenId ?? 'token';
-  return w.sn !== null ? `${name} #${w.sn}` : `${(w.tokenAmount ?? 0).toLocaleString('en-US')} ${name}`;
+  if (w.sn !== null) return `${name} #${w.sn}`;
+  return w.tokenAmount === null
+    ? `an unknown number of ${name} (${w.satoshis.toLocaleString('en-US')} sat)`
+    : `${w.tokenAmount.toLocaleString('en-US')} ${name}`;
 }

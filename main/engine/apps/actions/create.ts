@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Beef } from '@bsv/sdk';
 import { requiredFee } from '../../../chain/policy.js';
+import { p2pkhAddressOf } from '../../../chain/script.js';
 import type { FeePolicy } from '../../../chain/types.js';
 import { outputBytes, P2PKH_INPUT_BYTES, P2PKH_OUTPUT_BYTES, TX_OVERHEAD_BYTES } from '../../payments/coin-select.js';
 import { currentFeePolicy } from '../../payments/plan.js';
@@ -47,12 +48,23 @@ export function assetsOf(services: Pick<Brc100Services, 'tokenTemplates'>, sourc
 }
 
 /**
+ * Whether an output's satoshis stay with the wallet: a basket output paying one of this wallet's own
+ * addresses. A basket is only the app's label; an output in one that pays any other script (another's
+ * address, a key the wallet cannot show is its own) leaves the wallet like any payment.
+ */
+function staysInWallet(call: AppCall, o: { lockingScript: string; basket?: string }): boolean {
+  if (!o.basket) return false;
+  const address = p2pkhAddressOf(o.lockingScript);
+  return address !== null && call.services.repos.addresses.owner(address)?.walletRow === call.wallet.id;
+}
+
+/**
  * What leaves the wallet, asked of the app's spending authorisation before anything is reserved: the net
  * satoshis (what is paid out of the wallet plus an estimate of the fee, less what others' inputs bring), and
  * by asset (assetsOf), counted even when no satoshi leaves.
  */
 function spendRequest(call: AppCall, a: CreateArgs, sources: readonly AppInputSource[], policy: FeePolicy): SpendRequest {
-  const out = a.outputs.filter((o) => !o.basket).reduce((s, o) => s + o.satoshis, 0);
+  const out = a.outputs.filter((o) => !staysInWallet(call, o)).reduce((s, o) => s + o.satoshis, 0);
   const external = sources.filter((i) => !i.basket).reduce((s, i) => s + i.satoshis, 0);
   const bytes =
     TX_OVERHEAD_BYTES +

@@ -2,6 +2,7 @@ import { DomainError } from '../../../../shared/errors.js';
 import { holderAddressOf, p2pkhAddressOf } from '../../../chain/script.js';
 import type { ApprovalRow } from '../../../store/repos/approvals.js';
 import { callScope, type ApprovedCall, type Caller } from '../../context.js';
+import { allowerOf } from '../allower.js';
 import type { AppCall } from '../call.js';
 import { invalidOperation, unauthorized, WalletErr } from '../werr.js';
 
@@ -74,9 +75,7 @@ export async function inAllowingUserScope<T extends { submission: { result: { tx
   outputs: readonly { script: string; satoshis: number }[] = [],
 ): Promise<T> {
   const { repos, now, events } = call.services;
-  const user = call.app.decidedBy ? repos.users.byUid(call.app.decidedBy) : null;
-  if (!user || user.deletedAt !== null)
-    throw unauthorized(`The user who allowed ${call.app.originator} no longer exists: allow the app again before it moves value.`);
+  const user = allowerOf(repos, call.app);
   const caller: Caller = { uid: user.uid, email: user.email, role: user.role };
   const allowance = takeAllowance(call, user.uid, outputs);
   const review = allowance ? (JSON.parse(allowance.review) as { outputs: ApprovedCall['outputs']; counterparty: string | null }) : null;

@@ -214,6 +214,12 @@ export async function abortAction(call: AppCall): Promise<unknown> {
     // One the chain already has (the app broadcast it itself, and settling booked it) is not undone.
     if (action.attempt && services.repos.payments.attempt(action.attempt)?.state === 'done')
       throw invalidParameter('reference', 'the reference of an action not sent yet (the chain already has this one)');
+    // The app holds the signed transaction and may have sent it itself: asked of the chain, not only the books.
+    // Its coins come back only when the chain does not have it (or refused it); settling books one it has.
+    const onChain = await services.chain.getTxStatus(action.txid!).catch(() => null);
+    if (!onChain) throw invalidOperation('The chain cannot be asked whether this action was sent; nothing was changed. Try again.');
+    if (onChain.state === 'mempool' || onChain.state === 'mined')
+      throw invalidParameter('reference', 'the reference of an action not sent yet (the chain already has this one)');
     if (!services.repos.appActions.claim(action.id, 'nosend', 'aborted', services.now()))
       throw invalidParameter('reference', 'the reference of an action not sent yet (another call is sending it)');
     services.sync.revertTransaction(action.txid!, `the app ${call.app.originator} aborted it before it was sent`);
