@@ -8,6 +8,7 @@ import { useSubmit } from '../components/useSubmit.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { useWallets } from '../components/useWallets.js';
 import { useSession } from '../state/store.js';
+import { LocalCheck } from '../components/errors.js';
 
 /** The file's bytes as base64 (what upload takes), read in the renderer. */
 async function base64Of(file: File): Promise<string> {
@@ -33,8 +34,8 @@ export function DataView() {
     setDone(null);
     const wallet = { walletId: walletId ?? undefined, walletPassword: walletPassword || undefined };
     if (mode === 'file') {
-      if (!file) throw new Error('Choose a file.');
-      if (file.size > MAX_UPLOAD_BYTES) throw new Error(`The file is ${file.size} bytes; ${MAX_UPLOAD_BYTES} at most.`);
+      if (!file) throw new LocalCheck('Choose a file.');
+      if (file.size > MAX_UPLOAD_BYTES) throw new LocalCheck(`The file is ${file.size} bytes; ${MAX_UPLOAD_BYTES} at most.`);
       const r = await call(OPS.upload, { ...wallet, file: await base64Of(file), contentType: file.type || undefined, fileName: file.name });
       setDone({ txid: r.txid, fee: r.fee, uri: r.uri });
       return;
@@ -44,7 +45,7 @@ export function DataView() {
       try {
         payload = JSON.parse(text);
       } catch (err) {
-        throw new Error(`Not valid JSON: ${(err as Error).message}`, { cause: err });
+        throw new LocalCheck(`Not valid JSON: ${(err as Error).message}`, { cause: err });
       }
     }
     const r = await call(OPS.post, { ...wallet, payload });

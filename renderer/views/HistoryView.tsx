@@ -3,7 +3,7 @@ import { ScrollTable } from '../components/ScrollTable.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { historyCsv } from './history-csv.js';
-import { messageOf } from '../components/errors.js';
+import { messageOf, LocalCheck } from '../components/errors.js';
 import { formatSats, formatTime } from '../components/format.js';
 import { Amount } from '../components/Amount.js';
 import { CopyAction } from '../components/CopyField.js';
@@ -66,7 +66,7 @@ export function HistoryView() {
     try {
       const start = Date.parse(`${from}T00:00:00Z`);
       const end = Date.parse(`${to}T23:59:59.999Z`);
-      if (Number.isNaN(start) || Number.isNaN(end) || start > end) throw new Error('Choose a start date on or before the end date.');
+      if (Number.isNaN(start) || Number.isNaN(end) || start > end) throw new LocalCheck('Choose a start date on or before the end date.');
       const rows: HistoryEntry[] = [];
       for (let token: number | null = 0; token !== null;) {
         const r: { history: HistoryEntry[]; meta: { nextPageToken: number | null } } = await call(OPS.history, {

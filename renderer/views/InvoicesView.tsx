@@ -14,6 +14,7 @@ import { useSubmit } from '../components/useSubmit.js';
 import { useWallets } from '../components/useWallets.js';
 import { WalletSelect } from '../components/WalletSelect.js';
 import { usePrefs, useSession } from '../state/store.js';
+import { LocalCheck } from '../components/errors.js';
 
 type State = InvoiceOutput['state'];
 
@@ -103,8 +104,8 @@ export function InvoicesView() {
       pricing === 'bsv'
         ? (() => {
             const { satoshis, error } = amountOf(amount);
-            if (error) throw new Error(error);
-            if (satoshis === null) throw new Error('amount: is required');
+            if (error) throw new LocalCheck(error);
+            if (satoshis === null) throw new LocalCheck('Enter an amount.');
             return { satoshis };
           })()
         : { amount: currencyAmount.trim(), currency: currency ?? undefined };

@@ -13,6 +13,7 @@ import { AmountInput, amountOf, type AmountField } from '../components/AmountInp
 import { amountText } from '../../shared/amounts.js';
 import { useWallets } from '../components/useWallets.js';
 import { WalletSelect } from '../components/WalletSelect.js';
+import { LocalCheck } from '../components/errors.js';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -97,7 +98,7 @@ function LocalTools({ onDone }: { onDone: () => void }) {
   const [amount, setAmount] = useState<AmountField>({ unit: inputUnit, text: amountText(100_000, inputUnit) });
   const faucet = useSubmit(async () => {
     const { satoshis, error } = amountOf(amount);
-    if (error || satoshis === null) throw new Error(error ?? 'Enter an amount.');
+    if (error || satoshis === null) throw new LocalCheck(error ?? 'Enter an amount.');
     const r = await call(OPS.faucet, { walletId: walletId ?? undefined, satoshis });
     const into = wallets.data?.find((w) => w.walletID === walletId)?.walletTitle;
     notifySuccess(`${formatSats(r.satoshis)} sent to ${into ? `${into} (${r.address})` : r.address}.`);

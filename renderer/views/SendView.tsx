@@ -11,6 +11,7 @@ import { usePrefs, useSession } from '../state/store.js';
 import { AmountInput, amountOf, emptyAmount, type AmountField } from '../components/AmountInput.js';
 import { useWallets } from '../components/useWallets.js';
 import { awaitingApprovalOf, PaymentAwaitingApproval, PaymentPolicyPreview, type AwaitingApproval } from './policies/PaymentPolicy.js';
+import { LocalCheck } from '../components/errors.js';
 
 /** What the person typed when they asked for a review; the review is only good for exactly this. */
 interface Basis {
@@ -73,7 +74,7 @@ export function SendView() {
     setReview(null);
     const basis = { uri, amount, walletId };
     const { satoshis, error } = amountOf(amount);
-    if (error) throw new Error(error);
+    if (error) throw new LocalCheck(error);
     const resolved = await call(OPS.resolveUri, { uri, amount: satoshis ?? undefined, walletId: walletId ?? undefined });
     const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
     setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ensureBuilt, ROOT } from '../helpers/headless.js';
@@ -200,5 +200,59 @@ describe('a scrypt-ts project built by keystead compile --project passes its own
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /keystead: 6 passing, 0 failing/);
     assert.deepEqual(snapshot(dir), first);
+  });
+});
+
+describe('a dependency shipping TypeScript contracts, through a symlinked node_modules (pnpm, a shared store)', () => {
+  it('is written inside artifacts/ and imported from there, as with a real node_modules folder', () => {
+    ensureBuilt();
+    const top = tempDir('keystead-scrypt-ts-store-');
+    // store/node_modules: the repository's packages and `mylib`, whose library class is TypeScript source.
+    const store = path.join(top, 'store', 'node_modules');
+    mkdirSync(path.join(store, 'mylib'), { recursive: true });
+    for (const entry of readdirSync(path.join(ROOT, 'node_modules')))
+      symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(store, entry));
+    writeFileSync(
+      path.join(store, 'mylib', 'package.json'),
+      JSON.stringify({ name: 'mylib', version: '0.0.1', main: 'index.ts', types: 'index.ts' }),
+    );
+    writeFileSync(
+      path.join(store, 'mylib', 'index.ts'),
+      "import { SmartContractLib, method } from 'scrypt-ts'\nexport class MyLib extends SmartContractLib {\n  @method()\n  static double(x: bigint): bigint {\n    return x * 2n\n  }\n}\n",
+    );
+    // The project sits folders below the store, its node_modules a link into it.
+    const proj = path.join(top, 'deep', 'a', 'b', 'proj');
+    mkdirSync(path.join(proj, 'src', 'contracts'), { recursive: true });
+    symlinkSync(store, path.join(proj, 'node_modules'), 'dir');
+    writeFileSync(
+      path.join(proj, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2021',
+          lib: ['es2021'],
+          experimentalDecorators: true,
+          module: 'commonjs',
+          moduleResolution: 'node',
+          esModuleInterop: true,
+          skipLibCheck: true,
+        },
+        include: ['src/**/*.ts'],
+      }),
+    );
+    writeFileSync(
+      path.join(proj, 'src', 'contracts', 'useLib.ts'),
+      "import { SmartContract, method, assert } from 'scrypt-ts'\nimport { MyLib } from 'mylib'\nexport class UseLib extends SmartContract {\n  @method()\n  public unlock(x: bigint) {\n    assert(MyLib.double(x) == 6n)\n  }\n}\n",
+    );
+    const r = keystead(proj, 'compile', '--project', '.');
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(existsSync(path.join(proj, 'artifacts', 'node_modules', 'mylib', 'index.scrypt')), 'the library, inside artifacts/');
+    assert.match(readFileSync(path.join(proj, 'artifacts', 'useLib.scrypt'), 'utf8'), /import "node_modules\/mylib\/index\.scrypt";/);
+    assert.deepEqual(readdirSync(path.join(top, 'deep', 'a')).sort(), ['b'], 'nothing written beside the project');
+    assert.deepEqual(
+      readArtifact(proj, 'useLib')
+        .abi.map((f: { name?: string }) => f.name)
+        .filter(Boolean),
+      ['unlock'],
+    );
   });
 });

@@ -113,7 +113,15 @@ function confine(ts: typeof TS, host: TS.CompilerHost, options: TS.CompilerOptio
  */
 export function transpileProject(config: ProjectConfig, opts: TranspileOptions = {}): TranspileOutcome {
   const { ts, transformProgram } = loadTranspiler();
-  const options: TS.CompilerOptions = { ...config.options, noEmit: false, declaration: false, sourceMap: false };
+  // A dependency reached through a symlinked node_modules (pnpm, a shared store) keeps its path inside the
+  // project: resolved to its real path, the transpiler would name (and write) its .scrypt outside artifacts/.
+  const options: TS.CompilerOptions = {
+    ...config.options,
+    preserveSymlinks: config.options.preserveSymlinks ?? true,
+    noEmit: false,
+    declaration: false,
+    sourceMap: false,
+  };
   const host = compilerHost(ts, options, config.root, opts.packagesFrom);
   const program = ts.createProgram(config.fileNames, options, host);
   const typeErrors = ts

@@ -10,6 +10,7 @@ import { actionOfDraft, documentOfDraft, emptyRule, type PolicyDraft, type RuleD
 import { draftProblems } from './draft-problems.js';
 import { RuleCard } from './RuleCard.js';
 import type { PolicyChoices } from './RuleConditions.js';
+import { LocalCheck } from '../../components/errors.js';
 
 /**
  * The rules in order (the first that matches decides) and the default, edited as a draft and saved as a
@@ -40,7 +41,7 @@ export function PolicyEditor({
   };
   const save = useSubmit(async () => {
     const problems = draftProblems(draft, choices.people);
-    if (problems.length) throw new Error(problems.join(' '));
+    if (problems.length) throw new LocalCheck(problems.join(' '));
     const r = await call(OPS.proposePolicy, { document: documentOfDraft(draft), note: note.trim() || undefined });
     setNote('');
     notifySuccess(r.proposed ? `Version ${r.proposed.version} waits for another admin's approval.` : 'The new policy is in force.');

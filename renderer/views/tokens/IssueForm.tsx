@@ -22,6 +22,7 @@ import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
 import { Bsv21IssueForm } from './Bsv21IssueForm.js';
+import { LocalCheck } from '../../components/errors.js';
 
 type Kind = 'fungible' | 'nft';
 /** Keystead's open template, the licensed STAS templates, or a 1Sat Ordinals BSV-21 token (a form of its own). */
@@ -91,7 +92,7 @@ function TemplateIssueForm({ family, walletId, onIssued }: { family: 'open' | 's
       !whole(satsPerToken, 1) && 'Satoshis per token must be a whole number, 1 or more.',
       kind === 'fungible' && !whole(decimals, 0, 8) && 'Decimals must be a whole number from 0 to 8.',
     ].filter(Boolean);
-    if (wrong.length) throw new Error(wrong.join(' '));
+    if (wrong.length) throw new LocalCheck(wrong.join(' '));
     // One line per serial: "first line of data | second line".
     const data =
       kind === 'nft' && serialData.trim()

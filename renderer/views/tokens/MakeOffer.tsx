@@ -11,6 +11,7 @@ import { PaymentAwaitingApproval, type AwaitingApproval } from '../policies/Paym
 import { offeredWords, wantedWords } from './swap-words.js';
 import { rethrowUnlessAwaiting, waitingOf } from './swap-approval.js';
 import type { OutputOf } from '../../../shared/operation.js';
+import { LocalCheck } from '../../components/errors.js';
 
 type Made = OutputOf<typeof OPS.offer>['offers'][number];
 const blankToUndefined = (v: number | string) => (v === '' ? undefined : Number(v));
@@ -40,12 +41,12 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
   const submit = useSubmit(async () => {
     setMade(null);
     setAwaiting(null);
-    if (!coin) throw new Error('Choose the token to offer.');
+    if (!coin) throw new LocalCheck('Choose the token to offer.');
     // Refused, never clamped: more than is held is not quietly "everything held".
     if (!nft && tokenAmount !== '' && (!Number.isSafeInteger(Number(tokenAmount)) || Number(tokenAmount) < 1))
-      throw new Error('Tokens to offer must be a whole number, 1 or more.');
+      throw new LocalCheck('Tokens to offer must be a whole number, 1 or more.');
     if (!nft && tokenAmount !== '' && Number(tokenAmount) > (coin.amount ?? 0))
-      throw new Error(`You hold ${coin.amount ?? 0} ${coin.symbol}: ${tokenAmount} is more than that.`);
+      throw new LocalCheck(`You hold ${coin.amount ?? 0} ${coin.symbol}: ${tokenAmount} is more than that.`);
     const item = {
       tokenId: coin.tokenId!,
       ...(nft ? { sn: Number(sn) } : { tokenAmount: blankToUndefined(tokenAmount) }),
@@ -65,7 +66,7 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
     if (!r) return;
     const waiting = waitingOf(r.errors);
     if (waiting) return setAwaiting(waiting);
-    if (r.errors.length) throw new Error(r.errors.map((e) => e.msg).join('; '));
+    if (r.errors.length) throw new LocalCheck(r.errors.map((e) => e.msg).join('; '));
     setMade(r.offers[0]);
     notifySuccess('Offer made');
     onMade();

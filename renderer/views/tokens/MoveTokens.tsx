@@ -7,6 +7,7 @@ import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
 import { formatTokenAmount } from './token-amount.js';
+import { LocalCheck } from '../../components/errors.js';
 
 /** Sends tokens to a paymail or an address, or redeems them (their satoshis go to the redemption address). */
 export function MoveTokens({
@@ -48,7 +49,7 @@ export function MoveTokens({
   const [reviewing, setReviewing] = useState(false);
   const go = useSubmit(async () => {
     const wrong = problem();
-    if (wrong) throw new Error(wrong);
+    if (wrong) throw new LocalCheck(wrong);
     // Tokens leave the wallet for good: the user sees exactly what goes where before it is sent.
     if (!reviewing) return setReviewing(true);
     const item = nft ? { tokenId: coin.tokenId!, sn: Number(sn) } : { tokenId: coin.tokenId!, amount: Number(amount) };
@@ -57,7 +58,7 @@ export function MoveTokens({
         ? await call(OPS.send, { walletId: walletId ?? undefined, dataArray: [{ ...item, to, notes: notes || undefined }] })
         : await call(OPS.redeemToken, { walletId: walletId ?? undefined, dataArray: [item] });
     setReviewing(false);
-    if (r.errors.length) throw new Error(r.errors.map((e) => e.msg).join('; '));
+    if (r.errors.length) throw new LocalCheck(r.errors.map((e) => e.msg).join('; '));
     notifySuccess(
       `${kind === 'send' ? `Sent ${what} to ${to}` : `Redeemed ${what}`}: transaction ${r.txIds.map((t) => t.slice(0, 12)).join(', ')}…`,
     );
