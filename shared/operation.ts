@@ -51,8 +51,11 @@ export interface OperationContract<N extends string = string, I extends z.ZodTyp
   rest: readonly RestBinding[];
   /** Whether the call must also carry the organisation's serviceid (the spec's enterprise API). */
   enterprise?: boolean;
-  /** Whether each call (success or failure) is written to the audit log. */
-  audit?: boolean;
+  /**
+   * Whether each call (success or failure) is written to the audit log; a function says it per call, for an
+   * operation that both reads and changes (only a change is audited: reading leaves no entry).
+   */
+  audit?: boolean | ((input: z.infer<I>) => boolean);
   /**
    * A utility anyone who reaches the private listener may call without credentials (the offline toolchain,
    * as on the public service): a call with none runs without a caller (the handler limits it per client);

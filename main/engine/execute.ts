@@ -46,7 +46,7 @@ export async function executeOperation<N extends OperationName>(
     const output = await callScope.run({ operation: name, input: parsedInput, caller: ctx.caller, approval: null }, () =>
       handler.run(ctx, parsedInput),
     );
-    if (def.audit) {
+    if (audited(def, parsedInput)) {
       recordAudit(ctx, { action: name, target: handler.target?.(parsedInput, output) ?? null, outcome: 'success', code: null });
       // Audited calls include every change of access (sign-out, roles, users, keys): streams check theirs now.
       services.eventStreams.recheckAll();
@@ -56,7 +56,7 @@ export async function executeOperation<N extends OperationName>(
     return { msg: def.msg, output } as OperationResult<N>;
   } catch (err) {
     // Failed attempts are audited once someone is identified, and always for sign-in operations.
-    if (def.audit && (ctx.caller || def.access === 'public')) {
+    if (audited(def, parsedInput) && (ctx.caller || def.access === 'public')) {
       const target = parsedInput === undefined ? null : (handler.target?.(parsedInput) ?? null);
       recordAudit(ctx, { action: name, target, outcome: 'error', code: err instanceof DomainError ? err.code : 'INTERNAL' });
     }
@@ -83,4 +83,10 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     v = (v as Record<PropertyKey, unknown>)[key];
   }
   return v;
+}
+
+/** Whether this call is audited: every call of an audited operation, or the calls its rule picks (a read-or-change operation's changes). */
+function audited(def: { audit?: boolean | ((input: never) => boolean) }, input: unknown): boolean {
+  if (typeof def.audit !== 'function') return def.audit === true;
+  return input !== undefined && (def.audit as (input: unknown) => boolean)(input);
 }

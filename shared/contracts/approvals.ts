@@ -123,7 +123,8 @@ export const APPROVAL_OPERATIONS = byName(
     input: z.object({ expiryHours: z.number().int().min(1).max(720).optional() }),
     output: z.object({ expiryHours: z.number().int() }),
     access: ADMIN,
-    audit: true,
+    // Reading the settings (the Approvals view opening) leaves no entry; changing them does.
+    audit: (input) => input.expiryHours !== undefined,
     summary: 'How long a payment may await approval before it expires (hours; give expiryHours to change it).',
     msg: 'Approval settings.',
     rest: [
