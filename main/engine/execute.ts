@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { DomainError } from '../../shared/errors.js';
 import { canCall, type OperationName, type OperationOutput } from '../../shared/operations.js';
-import { ROLE_LABELS } from '../../shared/roles.js';
+import { ROLE_LABELS, type Role } from '../../shared/roles.js';
 import { recordAudit } from './audit/audit-log.js';
 import { authenticate, checkServiceId } from './auth/authenticate.js';
 import { callScope, type CallMeta, type Credentials, type OpContext } from './context.js';
@@ -35,7 +35,10 @@ export async function executeOperation<N extends OperationName>(
     if (def.access !== 'public' && !anonymous) {
       ctx.caller = authenticate(services, credentials);
       if (!canCall(ctx.caller.role, name)) {
-        throw new DomainError('ROLE_FORBIDDEN', `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}.`);
+        throw new DomainError(
+          'ROLE_FORBIDDEN',
+          `The ${ROLE_LABELS[ctx.caller.role]} role may not call ${name}: ${whoMay(def.access)} Ask an admin if your role should change.`,
+        );
       }
       if (def.enterprise && (credentials.serviceId || !meta.serviceIdFromCredential)) checkServiceId(services, credentials);
     }
@@ -89,4 +92,11 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function audited(def: { audit?: boolean | ((input: never) => boolean) }, input: unknown): boolean {
   if (typeof def.audit !== 'function') return def.audit === true;
   return input !== undefined && (def.audit as (input: unknown) => boolean)(input);
+}
+
+/** Who may make a call, in words people read (the operation's name alone means little to them). */
+function whoMay(access: readonly Role[]): string {
+  if (access.length === 0) return 'it is not open to your role.';
+  const names = access.map((r) => `${ROLE_LABELS[r]}s`);
+  return `only ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]} may do this.`;
 }

@@ -105,6 +105,15 @@ export function createSessionStore(client: KeysteadClient, storage: Pick<Storage
             remember(null);
             set({ authToken: null, me: null, phase: 'login' });
           }
+          // The role changed since sign-in (an admin demoted this user): the header and the views follow it.
+          if (err instanceof ApiError && err.code === 'ROLE_FORBIDDEN') {
+            const authToken = get().authToken;
+            if (authToken)
+              void client
+                .call(OPERATIONS.me, {}, { authToken })
+                .then(({ output: me }) => get().authToken === authToken && set({ me }))
+                .catch(() => undefined);
+          }
           throw err;
         }
       },

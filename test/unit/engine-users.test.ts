@@ -85,7 +85,11 @@ describe('engine: user management', () => {
     await rejectsWith(engine.execute('deleteUser', { userId: me.uid }, admin, meta), 'CONFLICT', /at least one admin/);
     const { uid } = (await engine.execute('createUser', { ...USER, role: 'admin' }, admin, meta)).output;
     await engine.execute('updateUser', { userId: me.uid, role: 'manager' }, admin, meta);
-    await rejectsWith(engine.execute('listUsers', {}, admin, meta), 'ROLE_FORBIDDEN', /Manager role may not call listUsers/);
+    await rejectsWith(
+      engine.execute('listUsers', {}, admin, meta),
+      'ROLE_FORBIDDEN',
+      /Manager role may not call listUsers: only Admins may do this\./,
+    );
     const bob = await login(USER.email, USER.password);
     await rejectsWith(
       engine.execute('deleteUser', { userId: uid }, { authToken: bob.authToken, serviceId: bob.serviceId }, meta),
