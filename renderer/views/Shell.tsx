@@ -1,4 +1,4 @@
-import { AppShell, Badge, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { useSession } from '../state/store.js';
@@ -24,12 +24,25 @@ export function Shell() {
   }, []);
 
   const active = views.find((v) => v.id === hash) ?? views[0];
+  const [menuShown, setMenuShown] = useState(true);
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'xs' }} padding="lg">
+    <AppShell
+      header={{ height: 56 }}
+      // The menu can be put away (a small window, 200 % zoom) to give its width to the view.
+      navbar={{ width: 220, breakpoint: 'xs', collapsed: { desktop: !menuShown, mobile: !menuShown } }}
+      padding="lg"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
+            <Burger
+              opened={menuShown}
+              onClick={() => setMenuShown((v) => !v)}
+              size="sm"
+              aria-label={menuShown ? 'Hide the menu' : 'Show the menu'}
+              aria-expanded={menuShown}
+            />
             <Text fw={800}>Keystead</Text>
             <Text c="dimmed">·</Text>
             <Text fw={500} data-testid="org-name">

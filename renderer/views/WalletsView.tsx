@@ -75,7 +75,9 @@ export function WalletsView() {
                   <Group gap="sm" wrap="nowrap">
                     {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
                     <div>
-                      <Text fw={500}>{w.walletTitle}</Text>
+                      <Text fw={500} maw={320} truncate="end" title={w.walletTitle}>
+                        {w.walletTitle}
+                      </Text>
                       <Text size="xs" c="dimmed" ff="monospace">
                         {w.walletID}
                       </Text>
