@@ -125,7 +125,7 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
         /indexing a computed array .* needs a compile-time constant index/,
       ],
       [
-        'library L { int v; function get() : int { return this.v; } } contract T { int k; function mk(int a) : L { L l = new L(a); return l; } public function g(int a) { require(mk(a).get() == a); } }',
+        'library L { int v; function get() : int { return this.v; } } contract T { int k; public function g(int a, int i) { L[2] ls = [new L(a), new L(a)]; require(ls[i].get() == a); } }',
         /get\(\) is called on a L value, which must be a variable/,
       ],
       [

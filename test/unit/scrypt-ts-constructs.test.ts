@@ -1,33 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildContractClass, Bytes, Int } from 'scryptlib';
+import { Bytes, Int } from 'scryptlib';
 import { compileScrypt, type CompileOptions } from '../../main/contracts/scrypt/compile.js';
 import { transpileScryptTsSource } from '../../main/contracts/scrypt-ts/transpile-source.js';
-import { spends } from '../helpers/scrypt-spend.js';
+import { compiledScrypt, runsAsExpected } from '../helpers/scrypt-run.js';
 
 /**
  * Constructs that published sCrypt and scrypt-ts projects use (issue 28), each in a program of our own:
  * compiled plain and with -O, and every call run through @bsv/sdk's Spend, right and wrong arguments.
  */
-function compiled(source: string, opts: CompileOptions = {}) {
-  const r = compileScrypt(source, opts);
-  assert.ok(r.artifact, JSON.stringify(r.diagnostics));
-  return r.artifact;
-}
+const compiled = (source: string, opts: CompileOptions = {}) => compiledScrypt(source, opts).artifact!;
 
-function runs(source: string, method: string, cases: [unknown[], boolean][], ctorArgs: unknown[] = [], opts: CompileOptions = {}) {
-  for (const optimize of [false, true]) {
-    const C = buildContractClass(compiled(source, { ...opts, optimize }) as never);
-    const c = new C(...(ctorArgs as never[])) as any;
-    cases.forEach(([args, ok], n) =>
-      assert.equal(
-        spends(c.lockingScript.toHex(), () => c[method](...args).unlockingScript.toHex()),
-        ok,
-        `${method} case ${n + 1} (${args.map(String).join(', ')}), -O ${optimize}`,
-      ),
-    );
-  }
-}
+const runs = runsAsExpected;
 
 function errorsOf(source: string): string[] {
   return compileScrypt(source).diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`);
@@ -226,5 +210,64 @@ export class TwoLibs extends SmartContract {
     assert.deepEqual(t.errors, []);
     const r = compileScrypt(t.scrypt!, { file: 'twoLibs.scrypt', readImport: (p) => t.imports[p] ?? null });
     assert.deepEqual(r.diagnostics, []);
+  });
+});
+
+describe('a scrypt-ts library value returned by a static method', () => {
+  // The transpiler writes `return new Tally(start + 1n)` as `return new Tally(start + 1);` and
+  // `Tally.make(y).get()` as it is: `new` inside a return, and a method called on a call's result.
+  const source = `
+import { assert, method, prop, SmartContract, SmartContractLib } from 'scrypt-ts'
+
+export class Tally extends SmartContractLib {
+    @prop()
+    v: bigint
+
+    constructor(v: bigint) {
+        super(...arguments)
+        this.v = v
+    }
+
+    @method()
+    get(): bigint {
+        return this.v
+    }
+
+    @method()
+    static make(start: bigint): Tally {
+        return new Tally(start + 1n)
+    }
+}
+
+export class TallyUser extends SmartContract {
+    @prop()
+    x: bigint
+
+    constructor(x: bigint) {
+        super(...arguments)
+        this.x = x
+    }
+
+    @method()
+    public unlock(y: bigint) {
+        assert(Tally.make(y).get() == this.x)
+    }
+}
+`;
+
+  it('compiles, and unlock(y) holds exactly when y + 1 is x', () => {
+    const t = transpileScryptTsSource(source, 'tallyUser.ts');
+    assert.deepEqual(t.errors, []);
+    assert.match(t.scrypt!, /return new Tally\(/);
+    assert.match(t.scrypt!, /Tally\.make\(y\)\.get\(\)/);
+    runs(
+      t.scrypt!,
+      'unlock',
+      [
+        [[Int(6)], true],
+        [[Int(7)], false],
+      ],
+      [Int(7)],
+    );
   });
 });

@@ -29,7 +29,9 @@ export type Expr =
   | (Node & { kind: 'binary'; op: string; left: Expr; right: Expr })
   | (Node & { kind: 'ternary'; cond: Expr; then: Expr; else: Expr })
   | (Node & { kind: 'array'; items: Expr[] })
-  | (Node & { kind: 'structLit'; fields: Expr[] });
+  | (Node & { kind: 'structLit'; fields: Expr[] })
+  /** `new T(…)` as a value anywhere an expression goes (`return new L(x)`, `f(new G<int>(x))`, `new L(x).get()`). */
+  | (Node & { kind: 'new'; type: TypeRef; args: Expr[] });
 
 export type Stmt =
   | (Node & { kind: 'var'; type: TypeRef | 'auto'; name: string; init: Expr | null; isConst: boolean })

@@ -388,11 +388,18 @@ export class Parser {
   private looksLikeDeclaration(): boolean {
     if (this.is('auto')) return true;
     if (this.tok.kind !== 'ident') return false;
+    return this.lookahead(() => {
+      this.declType();
+      return !this.halfShift && this.tok.kind === 'ident';
+    });
+  }
+
+  /** Runs `attempt` and undoes everything it consumed or reported: whether it says the tokens ahead fit. */
+  private lookahead(attempt: () => boolean): boolean {
     const save = this.i;
     const mark = this.diags.mark();
     try {
-      this.declType();
-      return !this.halfShift && this.tok.kind === 'ident';
+      return attempt();
     } catch {
       return false;
     } finally {
@@ -400,6 +407,22 @@ export class Parser {
       this.halfShift = false;
       this.diags.rewind(mark);
     }
+  }
+
+  /**
+   * Whether the token `offset` ahead starts `new T(…);`, a whole right-hand side: those declarations and
+   * assignments keep the statement form they always had (and its code). `new T(…).f()` and the like are
+   * expressions. Tried without consuming, with backtracking.
+   */
+  private wholeNewAhead(offset: number): boolean {
+    const at = this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
+    if (at.kind !== 'keyword' || at.value !== 'new') return false;
+    return this.lookahead(() => {
+      this.i += offset + 1;
+      this.type();
+      this.args();
+      return this.is(';');
+    });
   }
 
   // ---- statements ----
@@ -468,9 +491,10 @@ export class Parser {
     if (isConst || this.looksLikeDeclaration()) {
       const type = this.is('auto') ? (this.i++, 'auto' as const) : this.declType();
       const name = this.ident('a variable name').value;
-      if (type !== 'auto' && this.is('=') && this.peek().kind === 'keyword' && this.peek().value === 'new') {
+      if (type !== 'auto' && this.is('=') && this.wholeNewAhead(1)) {
         this.i += 2;
-        this.ident('the type to construct');
+        // The declared type is the one built; the written one may carry type arguments (`new G<int>(…)`).
+        this.type();
         const args = this.args();
         this.sizesFromInit(type, null);
         this.semicolon();
@@ -485,7 +509,7 @@ export class Parser {
     const expr = this.expr();
     if (this.tok.kind === 'punct' && ASSIGN_OPS.has(this.tok.value)) {
       const op = this.tokens[this.i++].value;
-      if (op === '=' && this.is('new')) {
+      if (op === '=' && this.wholeNewAhead(0)) {
         // `this.r = new T(…)`: built as a temporary, which the assignment then moves into place.
         this.i++;
         const type = this.type();
@@ -605,6 +629,12 @@ export class Parser {
         if (t.value === 'this') {
           this.i++;
           return { kind: 'this', at };
+        }
+        if (t.value === 'new') {
+          // A value of its own: `L l = new L(…)` and `x = new L(…)` keep their statement forms (above).
+          this.i++;
+          const type = this.nested(() => this.type());
+          return { kind: 'new', type, args: this.args(), at };
         }
         break;
       case 'punct':

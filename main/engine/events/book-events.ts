@@ -154,8 +154,9 @@ export function publishBalance(services: BookEventServices, walletRow: number): 
     audience,
   );
   if (isFeeManagerWallet(wallet)) {
-    const spendable = repos.walletUtxos.available(walletRow).reduce((s, u) => s + u.satoshis, 0);
-    if (spendable < FEE_MANAGER_LOW_BALANCE)
-      events.publish('feeManager.low', { satoshis: spendable, threshold: FEE_MANAGER_LOW_BALANCE }, audience);
+    // What it holds, coins a payment in flight reserves included: while one pays a fee, its coin is reserved
+    // and its change not booked yet, and counting only free coins warned of an empty fee manager that was not.
+    const held = confirmed + unconfirmed;
+    if (held < FEE_MANAGER_LOW_BALANCE) events.publish('feeManager.low', { satoshis: held, threshold: FEE_MANAGER_LOW_BALANCE }, audience);
   }
 }

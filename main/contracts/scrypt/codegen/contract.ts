@@ -56,11 +56,6 @@ function constantPushes(c: StackConstant): Token[] {
   return c.leaves.map((v) => (typeof v === 'bigint' ? pushInt(v) : typeof v === 'boolean' ? { op: v ? 'OP_1' : 'OP_0' } : pushBytes(v)));
 }
 
-/** A slot's leaves as scryptlib's constructor-argument placeholders: `n`, `a[0]`, `p.x`. */
-function placeholders(slot: Slot, layout: Layout): Token[] {
-  return layout.leaves(slot.type).map((l) => ({ placeholder: slot.name + l.suffix }));
-}
-
 function publicBody(g: Gen, f: PublicFunction): void {
   if (f.asm) {
     // Written in Script: it runs on its parameters, so the selector, constants and properties go first.
@@ -74,62 +69,76 @@ function publicBody(g: Gen, f: PublicFunction): void {
   for (let i = 0; i < g.m.stack.length - 1; i++) g.m.emit('OP_NIP');
 }
 
-/**
- * The properties as constructor placeholders, in order. A library value with an explicit constructor is
- * built where it stands, in the official shape: its arguments' placeholders, an OP_0 slot per leaf of the
- * value, a copy of each argument, OP_NOP, the body, an OP_DROP per argument leaf, OP_NOP; then the
- * placeholders under the value are removed (`OP_n OP_ROLL OP_DROP` each, n the value's leaves).
- */
+/** The properties as constructor placeholders, in order, with the library values inside them built (argumentValue). */
 function propertyCode(ir: ContractIR, layout: Layout, budget: ScriptBudget): Token[] {
   const g = gen(new StackMachine(budget), layout);
   g.m.stack = ir.constants.flatMap((c) => entries(c.slot, layout));
-  for (const slot of ir.properties) {
-    const built = ir.built.find((b) => b.slot === slot);
-    if (!built) {
-      placeholders(slot, layout).forEach((t) => g.m.token(t));
-      g.m.stack.push(...entries(slot, layout));
-      continue;
-    }
-    const args = built.params.flatMap((p) => placeholders(p, layout));
-    args.forEach((t) => g.m.token(t));
-    g.m.temps(args.length);
-    const value = entries(slot, layout);
-    value.forEach((e) => {
-      g.m.token({ op: 'OP_0' });
-      g.m.stack.push(e);
-    });
-    const base = g.m.stack.length;
-    for (const p of built.params) {
-      for (let j = 0; j < layout.size(p.type); j++) {
-        g.m.pick(args.length + value.length - 1);
-        g.m.temps(1);
-      }
-      g.m.bind(p, layout.size(p.type));
-    }
-    g.m.emit('OP_NOP');
-    built.body.forEach((s) => g.stmt(s));
-    g.m.dropTop(g.m.stack.length - base);
-    g.m.emit('OP_NOP');
-    for (let j = 0; j < args.length; j++) {
-      g.m.pushNumber(value.length);
-      g.m.emit('OP_ROLL', 'OP_DROP');
-    }
-    g.m.stack.splice(g.m.stack.length - value.length - args.length, args.length);
-  }
+  for (const slot of ir.properties) argumentValue(g, ir, slot);
   return g.m.out;
 }
 
 /**
+ * A value that comes from constructor arguments, pushed as scryptlib fills it in: its leaves' placeholders
+ * in order (`n`, `a[0]`, `p.x`), except that each library value with an explicit constructor inside it is built where it
+ * stands, in the official shape: its arguments (each such a value in turn), an OP_0 slot per leaf of the
+ * value, a copy of each argument, OP_NOP, the body, an OP_DROP per argument leaf, OP_NOP; then the
+ * arguments under the value are removed (`OP_n OP_ROLL OP_DROP` each, n the value's leaves).
+ */
+function argumentValue(g: Gen, ir: ContractIR, slot: Slot): void {
+  const { m, layout } = g;
+  const leaves = layout.leaves(slot.type);
+  const builts = ir.built.filter((b) => b.slot === slot).sort((a, b) => a.offset - b.offset);
+  let leaf = 0;
+  const placeholdersTo = (end: number) => {
+    for (; leaf < end; leaf++) {
+      m.token({ placeholder: slot.name + leaves[leaf].suffix });
+      m.stack.push({ slot, leaf });
+    }
+  };
+  for (const built of builts) {
+    placeholdersTo(built.offset);
+    const argBase = m.stack.length;
+    built.params.forEach((p) => argumentValue(g, ir, p));
+    const args = m.stack.length - argBase;
+    m.stack.splice(argBase, args, ...Array<Entry>(args).fill(null)); // copies of them become the parameters
+    const size = layout.size(built.type);
+    for (let i = 0; i < size; i++) {
+      m.token({ op: 'OP_0' });
+      m.stack.push({ slot, leaf: built.offset + i });
+    }
+    const base = m.stack.length;
+    for (const p of built.params) {
+      for (let j = 0; j < layout.size(p.type); j++) {
+        m.pick(args + size - 1);
+        m.temps(1);
+      }
+      m.bind(p, layout.size(p.type));
+    }
+    m.emit('OP_NOP');
+    built.body.forEach((s) => g.stmt(s));
+    m.dropTop(m.stack.length - base);
+    m.emit('OP_NOP');
+    for (let j = 0; j < args; j++) {
+      m.pushNumber(size);
+      m.emit('OP_ROLL', 'OP_DROP');
+    }
+    m.stack.splice(m.stack.length - size - args, args);
+    leaf = built.offset + size;
+  }
+  placeholdersTo(leaves.length);
+}
+
+/**
  * An explicit constructor, in the official shape: an OP_0 slot per property leaf, the constructor
- * parameters' placeholders, OP_NOP, the body (assignments move values into the slots), an OP_DROP per
- * parameter leaf, OP_NOP.
+ * parameters' placeholders (argumentValue), OP_NOP, the body (assignments move values into the slots), an
+ * OP_DROP per parameter leaf, OP_NOP.
  */
 function constructorCode(ir: ContractIR, layout: Layout, propEntries: Entry[], budget: ScriptBudget): Token[] {
   const ctor = ir.ctor!;
   const g = gen(new StackMachine(budget), layout);
-  g.m.stack = [...propEntries, ...ctor.params.flatMap((slot) => entries(slot, layout))];
+  g.m.stack = [...propEntries];
   ir.properties.forEach((slot) => entries(slot, layout).forEach(() => g.m.token({ op: 'OP_0' })));
-  ctor.params.forEach((slot) => placeholders(slot, layout).forEach((t) => g.m.token(t)));
+  ctor.params.forEach((slot) => argumentValue(g, ir, slot));
   g.m.token({ op: 'OP_NOP' });
   ctor.body.forEach((s) => g.stmt(s));
   g.m.dropTop(g.m.stack.length - propEntries.length);

@@ -121,6 +121,14 @@ export function emitExpr(g: Gen, e: IExpr): void {
       return emitConversion(g, e);
     case 'inline':
       return inline(g, e.frame, g.layout.size(e.type));
+    case 'sequence': {
+      // No OP_NOP markers: this is not a call. A value built by its statements and taken leaves nothing to remove.
+      const base = m.stack.length;
+      e.body.forEach((s) => g.stmt(s));
+      g.expr(e.result);
+      removeBelow(g, base, g.layout.size(e.type));
+      return;
+    }
     case 'asm': {
       // A function written in Script: its arguments on the stack (the last on top); its code consumes them and leaves the result.
       const base = m.stack.length;
@@ -207,12 +215,18 @@ function inline(g: Gen, frame: Frame, size: number): void {
     m.emit('OP_1');
     m.temps(1);
   }
+  removeBelow(g, base, size);
+  m.emit('OP_NOP');
+}
+
+/** Removes everything between `base` and the `size` items of a result on top: OP_size OP_ROLL OP_DROP each. */
+function removeBelow(g: Gen, base: number, size: number): void {
+  const { m } = g;
   while (m.stack.length - size > base) {
     m.pushNumber(size);
     m.emit('OP_ROLL', 'OP_DROP');
     m.stack.splice(m.stack.length - size - 1, 1);
   }
-  m.emit('OP_NOP');
 }
 
 /**

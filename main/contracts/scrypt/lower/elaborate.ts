@@ -5,10 +5,10 @@ import type { Facts } from '../semantics/model.js';
 import { Abort, ElabContext } from './elaborate/context.js';
 import { elaborateExpr } from './elaborate/expressions.js';
 import { contractConstructor, publicFunction } from './elaborate/functions.js';
-import { builtProperty } from './elaborate/library-values.js';
+import { builtWithin } from './elaborate/library-values.js';
 import { placeOf } from './elaborate/places.js';
 import { elaborateStmt } from './elaborate/statements.js';
-import type { ContractIR, IExpr, IStmt, Place } from './ir.js';
+import type { BuiltValue, ContractIR, IExpr, IStmt, Place } from './ir.js';
 import type { StatefulLowering } from './stateful.js';
 
 /**
@@ -49,12 +49,12 @@ class Elaborator extends ElabContext {
         this.props.set(p.name, this.slot(p.name, this.resolve(p.type, p.at)));
       }
       const properties = [...this.props.values()];
-      // Without an explicit constructor, a library-valued property is built from its own arguments; with
-      // one, it starts as OP_0 slots like every property and code assigns it.
-      const built = main.ctor
-        ? []
-        : properties.flatMap((slot) => (slot.type.k === 'object' && slot.type.decl.ctor ? [builtProperty(this, slot, slot.type)] : []));
-      const ctor = main.ctor ? contractConstructor(this, main, main.ctor) : null;
+      // Without an explicit constructor, a library value with one inside a property is built from its own
+      // arguments; with one, properties start as OP_0 slots and code assigns them, and such values inside
+      // the constructor's parameters are built from theirs.
+      const built: BuiltValue[] = [];
+      if (!main.ctor) properties.forEach((slot) => builtWithin(this, slot, built));
+      const ctor = main.ctor ? contractConstructor(this, main, main.ctor, built) : null;
       const publics = main.functions.filter((f) => f.visibility === 'public').map((f) => publicFunction(this, main, f));
       return { name: main.name, at: main.at, constants: this.constants.inOrder(), properties, built, ctor, publics };
     } catch (err) {

@@ -80,6 +80,12 @@ export type IExpr =
   | E<'builtin', { name: string; args: IExpr[]; sizes: bigint[] }>
   | E<'convert', { operand: IExpr }>
   | E<'inline', { frame: Frame }>
+  /**
+   * Statements, then a value: the statements' slots are removed from under the value afterwards. A value
+   * built where it is used (`new L(x)` inside an expression: a construct, then its slot taken), and a
+   * computed value kept in a temporary to be a method's `this` (`L.mk(x).get()`).
+   */
+  | E<'sequence', { body: IStmt[]; result: IExpr }>
   /** A function written in Script: its arguments pushed, then the tokens, which leave the result. */
   | E<'asm', { args: IExpr[]; tokens: Token[] }>;
 
@@ -115,6 +121,21 @@ export interface PublicFunction {
   asm?: Token[];
 }
 
+/**
+ * A library value with an explicit constructor inside a value that comes from constructor arguments (a
+ * property, a parameter of the contract's or of another such value's constructor): scryptlib writes its
+ * arguments, not its properties (`l3.l1.ctor.a`, recursively), so it is built where it stands, leaves
+ * [offset, offset + its size) of `slot`, by its constructor run on `params` (whose own parts may be built
+ * the same way).
+ */
+export interface BuiltValue {
+  slot: Slot;
+  offset: number;
+  type: Type;
+  params: Slot[];
+  body: IStmt[];
+}
+
 /** A non-int static constant: pushed once at the bottom of the script, read like a variable. */
 export interface StackConstant {
   slot: Slot;
@@ -130,10 +151,11 @@ export interface ContractIR {
   /** Stored properties, in order (each leaf is a constructor argument). */
   properties: Slot[];
   /**
-   * Properties that are library values with an explicit constructor: built at the start of the script by
-   * that constructor, whose parameters are constructor placeholders (`prop.ctor.param`).
+   * Library values with an explicit constructor within the properties (without an explicit constructor of
+   * the contract), within its constructor's parameters, and within their own parameters: built at the start
+   * of the script from constructor placeholders (`prop.ctor.param`).
    */
-  built: { slot: Slot; params: Slot[]; body: IStmt[] }[];
+  built: BuiltValue[];
   /** An explicit constructor: its body moves the parameters into the properties. */
   ctor: { params: Slot[]; body: IStmt[] } | null;
   publics: PublicFunction[];

@@ -54,7 +54,8 @@ export function lowerStateful(program: Program, main: ContractLike, facts: Facts
     at: main.at,
   };
   lowered.properties.push(codePart);
-  for (const { body } of bodiesOf(lowered)) body.forEach((s) => rewriteCalls(s));
+  const own = new Set(main.functions.map((f) => f.name));
+  for (const { body } of bodiesOf(lowered)) body.forEach((s) => rewriteCalls(s, own));
   for (const f of lowered.functions) {
     if (f.visibility !== 'public') continue;
     const preimage = f.params.find((p) => p.type.name === 'SigHashPreimage' && !p.type.dims.length);
@@ -102,9 +103,23 @@ function getStateScriptFunction(leaves: Leaf[], at: Position): Func {
   return fn;
 }
 
+/**
+ * Whether a call is one of the stateful-contract built-ins: `this.name(…)`, unless the contract declares a
+ * function of that name (its own `updateState` is called like any function, as the symbols pass resolved it).
+ */
+function isBuiltinCall(e: Expr, own: ReadonlySet<string>): e is Expr & { kind: 'call'; callee: { kind: 'member'; name: string } } {
+  return (
+    e.kind === 'call' &&
+    e.callee.kind === 'member' &&
+    e.callee.object.kind === 'this' &&
+    e.callee.name in CONTRACT_BUILTINS &&
+    !own.has(e.callee.name)
+  );
+}
+
 /** `this.getStateScript()`, `this.updateState(p, amount)`, `this.updateStateSigHashType(p, amount, t)` → ordinary sCrypt. */
-function rewrite(e: Expr): Expr | null {
-  if (e.kind !== 'call' || e.callee.kind !== 'member' || e.callee.object.kind !== 'this') return null;
+function rewrite(e: Expr, own: ReadonlySet<string>): Expr | null {
+  if (!isBuiltinCall(e, own)) return null;
   const [p, a, t] = e.args;
   switch (e.callee.name) {
     case 'getStateScript':
@@ -127,14 +142,14 @@ function rewrite(e: Expr): Expr | null {
 }
 
 /** Replaces, in place, every stateful-contract built-in call inside a statement (the tree is a private copy). */
-function rewriteCalls(root: Stmt): void {
+function rewriteCalls(root: Stmt, own: ReadonlySet<string>): void {
   eachStmt(root, (s) => {
-    for (const e of stmtExprs(s)) replaceIn(s as unknown as Record<string, unknown>, e);
+    for (const e of stmtExprs(s)) replaceIn(s as unknown as Record<string, unknown>, e, own);
   });
 }
 
-function replaceIn(parent: Record<string, unknown>, child: Expr): void {
-  const replaced = rewrite(child);
+function replaceIn(parent: Record<string, unknown>, child: Expr, own: ReadonlySet<string>): void {
+  const replaced = rewrite(child, own);
   if (replaced) {
     for (const [k, v] of Object.entries(parent)) {
       if (v === child) parent[k] = replaced;
@@ -144,8 +159,8 @@ function replaceIn(parent: Record<string, unknown>, child: Expr): void {
   // The arguments moved into the replacement may hold more built-in calls.
   const node = (replaced ?? child) as unknown as Record<string, unknown>;
   for (const v of Object.values(node)) {
-    if (Array.isArray(v)) v.forEach((x) => isExpr(x) && replaceIn(node, x));
-    else if (isExpr(v)) replaceIn(node, v);
+    if (Array.isArray(v)) v.forEach((x) => isExpr(x) && replaceIn(node, x, own));
+    else if (isExpr(v)) replaceIn(node, v, own);
   }
 }
 
@@ -160,11 +175,11 @@ function reportMisuse(program: Program, main: ContractLike, facts: Facts, diags:
   const uses = new Map<Func | null, Position>(); // the functions of main that use a built-in, directly, and where
   for (const item of program.items) {
     if (item.kind !== 'contract') continue;
+    const own = new Set(item.functions.map((f) => f.name));
     for (const { fn, body } of bodiesOf(item)) {
       for (const s of body) {
         for (const x of collect(s)) {
-          if (x.kind !== 'call' || x.callee.kind !== 'member' || x.callee.object.kind !== 'this' || !(x.callee.name in CONTRACT_BUILTINS))
-            continue;
+          if (!isBuiltinCall(x, own)) continue;
           if (item !== main) diags.error(x.at, `this.${x.callee.name}() works only in the contract being compiled (${main.name})`);
           else if (!uses.has(fn)) uses.set(fn, x.at);
         }

@@ -30,7 +30,11 @@ class Verifier {
 
   contract(ir: ContractIR): void {
     const props = new Set([...ir.constants.map((c) => c.slot), ...ir.properties]);
-    for (const b of ir.built) this.scoped([...props, ...b.params], () => this.stmts(b.body));
+    // A value built inside a constructor parameter has that parameter as its `this`.
+    for (const b of ir.built) {
+      if (b.offset < 0 || b.offset + this.size(b.type) > this.size(b.slot.type)) this.fail(`a value built outside ${b.slot.name}`);
+      this.scoped([...new Set([...props, b.slot, ...b.params])], () => this.stmts(b.body));
+    }
     if (ir.ctor) this.scoped([...props, ...ir.ctor.params], () => this.stmts(ir.ctor!.body));
     for (const f of ir.publics) {
       this.scoped([...props, ...f.params], () => {
@@ -234,6 +238,14 @@ class Verifier {
         );
         return;
       }
+      case 'sequence':
+        // The body's slots live until the result is computed, then end with it.
+        this.scoped([], () => {
+          e.body.forEach((x) => this.stmt(x));
+          this.expr(e.result);
+        });
+        if (this.size(e.result.type) !== this.size(e.type)) this.fail(`a ${show(e.result.type)} value as ${show(e.type)}`);
+        return;
       case 'asm':
         e.args.forEach((a) => this.expr(a));
         return;

@@ -1,34 +1,52 @@
 import { OP, pushInt, type Token } from '../script.js';
 
+/** The value of a compile-time constant an asm loop count names (`loop (UB) { … }`), or null. */
+export type AsmConstant = (name: string) => bigint | null;
+
+/** What an asm block reads as: its tokens, and the named constants its loop counts used, with their values. */
+export type AsmRead = { tokens: Token[]; constants: [string, bigint][] } | { error: string };
+
 /**
  * The text of an `asm { … }` block (asm.rst) as script tokens: opcodes (case-insensitive, `OP_FALSE` and
  * `OP_TRUE` as OP_0 and OP_1), hex data pushed as it is, `0` and `-1`, and inline-asm variables `$name`,
- * which become the placeholder `Owner.function.name` that scryptlib's replaceAsmVars fills in. Returns the
- * tokens, or what cannot be read.
+ * which become the placeholder `Owner.function.name` that scryptlib's replaceAsmVars fills in. A loop count
+ * is a number or a named compile-time constant (`static const int UB = 368; … loop (UB) { … }`, as the
+ * official EC libraries write it), whose value `constant` gives. Returns the tokens, or what cannot be read.
  */
-export function readAsm(text: string, placeholderPrefix: string): { tokens: Token[] } | { error: string } {
+export function readAsm(text: string, placeholderPrefix: string, constant: AsmConstant = () => null): AsmRead {
   const words = text
     .replace(/[{}()]/g, ' $& ')
     .split(/\s+/)
     .filter(Boolean);
-  const read = readWords(words, 0, placeholderPrefix, false, new Map());
-  return 'error' in read ? read : { tokens: read.tokens };
+  const constants = new Map<string, bigint>();
+  const named: AsmConstant = (name) => {
+    const v = constant(name);
+    if (v !== null) constants.set(name, v);
+    return v;
+  };
+  const read = readWords(words, 0, placeholderPrefix, false, new Map(), named);
+  return 'error' in read ? read : { tokens: read.tokens, constants: [...constants] };
 }
 
 /** The most tokens one asm block may unroll to. */
 const MAX_ASM_TOKENS = 1_000_000;
 
-/** `loop (N) { … }` or `loop (N) : i { … }`, N a decimal or 0x literal: the count, the variable, where the body starts. */
-function loopHead(words: string[], i: number): { n: number; variable: string | null; body: number } | null {
+/**
+ * `loop (N) { … }` or `loop (N) : i { … }`, N a decimal or 0x literal or a named constant that is not
+ * negative: the count, the variable, where the body starts.
+ */
+function loopHead(words: string[], i: number, constant: AsmConstant): { n: number; variable: string | null; body: number } | null {
   const count = words[i + 2] ?? '';
-  if (words[i + 1] !== '(' || !/^(\d+|0x[0-9a-fA-F]+)$/.test(count) || words[i + 3] !== ')') return null;
-  const n = Number(count);
+  if (words[i + 1] !== '(' || words[i + 3] !== ')') return null;
+  const named = /^[A-Za-z_][\w.]*$/.test(count) ? constant(count) : null;
+  if (!/^(\d+|0x[0-9a-fA-F]+)$/.test(count) && (named === null || named < 0n)) return null;
+  const n = named !== null ? Number(named) : Number(count);
   if (words[i + 4] === '{') return { n, variable: null, body: i + 5 };
-  const named = /^:([A-Za-z_]\w*)?$/.exec(words[i + 4] ?? '');
-  if (!named) return null;
+  const colon = /^:([A-Za-z_]\w*)?$/.exec(words[i + 4] ?? '');
+  if (!colon) return null;
   // `: i` may be written with or without a space after the colon.
-  const variable = named[1] ?? words[i + 5];
-  const open = named[1] ? i + 5 : i + 6;
+  const variable = colon[1] ?? words[i + 5];
+  const open = colon[1] ? i + 5 : i + 6;
   // A name that reads as an opcode or as hex data would change what those words mean in the body.
   if (!/^[A-Za-z_]\w*$/.test(variable ?? '') || /^op_/i.test(variable) || /^([0-9a-fA-F]{2})+$/.test(variable) || words[open] !== '{')
     return null;
@@ -47,6 +65,7 @@ function readWords(
   placeholderPrefix: string,
   inLoop: boolean,
   vars: ReadonlyMap<string, number>,
+  constant: AsmConstant,
 ): { tokens: Token[]; next: number } | { error: string } {
   const tokens: Token[] = [];
   let i = start;
@@ -57,12 +76,15 @@ function readWords(
       return { tokens, next: i + 1 };
     }
     if (raw === 'loop') {
-      const head = loopHead(words, i);
-      if (!head) return { error: 'an asm loop is written loop (N) { … } or loop (N) : i { … } with N a number' };
+      const head = loopHead(words, i, constant);
+      if (!head)
+        return {
+          error: 'an asm loop is written loop (N) { … } or loop (N) : i { … } with N a number or a static const that is not negative',
+        };
       const { n, variable } = head;
       if (n > MAX_ASM_TOKENS) return { error: `an asm loop of ${n} iterations is too large` };
       // The body is read once per iteration only when it names the variable; otherwise once, then repeated.
-      const first = readWords(words, head.body, placeholderPrefix, true, variable ? new Map([...vars, [variable, 0]]) : vars);
+      const first = readWords(words, head.body, placeholderPrefix, true, variable ? new Map([...vars, [variable, 0]]) : vars, constant);
       if ('error' in first) return first;
       if (n * first.tokens.length > MAX_ASM_TOKENS) return { error: `an asm loop of ${n} iterations is too large` };
       const usesVariable = variable !== null && words.slice(head.body, first.next).includes(variable);
@@ -71,7 +93,7 @@ function readWords(
           tokens.push(...first.tokens);
           continue;
         }
-        const again = readWords(words, head.body, placeholderPrefix, true, new Map([...vars, [variable, k]]));
+        const again = readWords(words, head.body, placeholderPrefix, true, new Map([...vars, [variable, k]]), constant);
         if ('error' in again) return again;
         tokens.push(...again.tokens);
       }

@@ -42,6 +42,8 @@ export const BUILTINS: Record<string, Builtin> = {
   checkMultiSig: { params: ['Sig[]', 'PubKey[]'], result: fixed(BOOL), code: { expand: 'checkMultiSig' } },
   // bytes ↔ int
   len: { params: [BYTES], result: fixed(INT), code: ops('OP_SIZE', 'OP_NIP') },
+  // The older name of len, which contracts written for early compilers still call.
+  length: { params: [BYTES], result: fixed(INT), code: ops('OP_SIZE', 'OP_NIP') },
   num2bin: { params: [INT, INT], result: fixed(BYTES), code: ops('OP_NUM2BIN') },
   unpack: { params: [BYTES], result: fixed(INT), code: ops('OP_BIN2NUM') },
   pack: { params: [INT], result: fixed(BYTES), code: ops() },
@@ -58,6 +60,12 @@ export const BUILTINS: Record<string, Builtin> = {
     code: { expand: 'repeat' },
   },
 };
+
+/**
+ * Older names of built-ins: unlike the current ones, a function of the same name that the library or
+ * contract declares is called instead (a name a program may well use for its own function).
+ */
+export const DEPRECATED_BUILTINS = new Set(['length']);
 
 /**
  * The largest size `reverseBytes` and `repeat` take, and the largest loop count. Not a limit of its own:

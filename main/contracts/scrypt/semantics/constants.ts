@@ -221,6 +221,21 @@ export function intValue(e: Expr, scope: ConstScope): bigint | null {
   return c?.value ?? null;
 }
 
+/**
+ * The int value of a constant named in text the parser does not read (an asm loop count): `N`, a static
+ * const of the scope's owner or a file-level constant, as a bare name reaches them in code; or `Owner.N`.
+ */
+export function namedInt(name: string, scope: ConstScope): bigint | null {
+  const dot = name.indexOf('.');
+  const owner = dot < 0 ? scope.owner : scope.facts.env.owner(name.slice(0, dot));
+  const member = name.slice(dot + 1);
+  const property = owner?.properties.find((p) => p.name === member && p.isStatic && p.isConst);
+  const item = dot < 0 ? scope.facts.env.items.get(name) : undefined;
+  const decl = property ?? (item?.kind === 'const' ? item : null);
+  const v = decl && declValue(decl, property ? owner : null, scope, new Set());
+  return typeof v?.value === 'bigint' ? v.value : null;
+}
+
 /** A named static constant an expression refers to: by bare name, `this.N` or `Owner.N`. */
 export interface ConstRef {
   decl: ConstDecl | Property;

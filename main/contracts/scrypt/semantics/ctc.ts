@@ -20,8 +20,8 @@ export const MAX_ARRAY_SIZE = 1_000_000n;
  *   compile time.
  * Also: the value of every `static const` must be computable at compile time (literals, other constants,
  * arithmetic, conversions); loop counts, `reverseBytes` sizes and `repeat` sizes are at most MAX_UNROLL
- * (each iteration or item costs script); a library function is called on a stored value reached without
- * a run-time index (its `this` is that value's stack slots).
+ * (each iteration or item costs script); a library function called on a stored value reaches it without
+ * a run-time index (its `this` is that value's stack slots; a computed value's is a temporary's).
  */
 export function checkConstants(facts: Facts, diags: Diagnostics): void {
   let owner: ContractLike | null = null;
@@ -102,7 +102,9 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
       });
       const object = e.callee.kind === 'member' ? e.callee.object : null;
       const onValue = object && object.kind !== 'this' && !(object.kind === 'ident' && !facts.idents.has(object));
-      if (target && onValue && !target.fn.isStatic && !fixedPlace(object)) {
+      // A computed value (`L.mk(x).get()`, `new L(x).get()`) is kept in a temporary for the call; a stored
+      // one is the method's `this` in place, so its changes stay, and a run-time index cannot say where.
+      if (target && onValue && !target.fn.isStatic && stored(object) && !fixedPlace(object)) {
         diags.error(
           startOf(object),
           `${calleeName(e.callee)}() is called on a ${target.owner.name} value, which must be a variable, property or field reached with compile-time constant indices`,

@@ -449,6 +449,9 @@ export function eachExpr(e: Expr, f: (e: Expr) => void): void {
     case 'structLit':
       e.fields.forEach((x) => eachExpr(x, f));
       break;
+    case 'new':
+      e.args.forEach((x) => eachExpr(x, f));
+      break;
     default:
       break;
   }

@@ -3,6 +3,7 @@ import type { Diagnostics, Position } from '../diagnostics.js';
 import { STDLIB_NAMES } from '../stdlib.js';
 import { readAsm } from './asm.js';
 import { aliasCastTarget, castFamilies } from './builtins.js';
+import { namedInt } from './constants.js';
 import { STD_NAMES, bodiesOf, eachExpr, eachStmt, startOf, stmtExprs, walkProgram, type Facts } from './model.js';
 
 /**
@@ -33,6 +34,7 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
 
   function expr(root: Expr): void {
     eachExpr(root, (e) => {
+      if (e.kind === 'new') type(e.type);
       if (e.kind === 'member' && e.object.kind === 'ident' && !facts.idents.has(e.object) && unprovided(e.object.name))
         report(e.object.at, e.object.name);
       if (e.kind !== 'call' || e.callee.kind !== 'ident' || facts.calls.has(e)) return;
@@ -71,7 +73,7 @@ export function checkSupport(facts: Facts, diags: Diagnostics): void {
               'an asm block must be the whole body of a function; the code generator cannot follow the stack through asm anywhere else',
             );
           else {
-            const read = readAsm(x.text, `${c.name}.${fn.name}`);
+            const read = readAsm(x.text, `${c.name}.${fn.name}`, (name) => namedInt(name, { facts, owner: c }));
             if ('error' in read) diags.error(x.at, read.error);
           }
         });

@@ -1,7 +1,7 @@
 import type { ContractLike, Expr, Func, Item, Param, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics, Position } from '../diagnostics.js';
 import { STDLIB_NAMES } from '../stdlib.js';
-import { BUILTINS, CONTRACT_BUILTINS, UNAVAILABLE_MEMBERS, castFamilies } from './builtins.js';
+import { BUILTINS, CONTRACT_BUILTINS, DEPRECATED_BUILTINS, UNAVAILABLE_MEMBERS, castFamilies } from './builtins.js';
 import { STD_NAMES, basicType, calleeName, functionFor, startOf, type Facts, type Scope, type VarSymbol } from './model.js';
 
 /**
@@ -354,6 +354,10 @@ class SymbolPass {
       case 'structLit':
         e.fields.forEach((x) => this.expr(x));
         return;
+      case 'new':
+        this.type(e.type);
+        e.args.forEach((x) => this.expr(x));
+        return;
       default:
         return;
     }
@@ -424,7 +428,8 @@ class SymbolPass {
     if (callee.kind === 'ident') {
       // A bare call of a built-in's name is the built-in, even where the library declares a function of
       // that name (FixedPoint.abs(FP) calls abs(int) on its field), as the official compiler resolves it.
-      const own = callee.name in BUILTINS ? undefined : this.owner?.functions.find((f) => f.name === callee.name);
+      const builtin = callee.name in BUILTINS && !DEPRECATED_BUILTINS.has(callee.name);
+      const own = builtin ? undefined : this.owner?.functions.find((f) => f.name === callee.name);
       const cast = castFamilies(callee.name) ?? this.aliasCast(callee.name);
       if (own && !own.isStatic && this.staticContext)
         this.diags.error(callee.at, `${own.name} is not static, so ${this.staticContext} cannot call it`);

@@ -78,11 +78,13 @@ export class Typer {
   }
 
   /**
-   * `L x = new L(args)`: the arguments against the constructor's parameters (or, without one, the
-   * properties). Type arguments not written (`new Box(1)`) are inferred from the arguments passed where
-   * the parameter's type is a bare type parameter. Returns the type with its arguments.
+   * `L x = new L(args)` or `new L(args)` as a value: the arguments against the constructor's parameters
+   * (or, without one, the properties). Type arguments not written (`new Box(1)`) are those of the type
+   * expected where the value goes, or else inferred from the arguments passed where the parameter's type
+   * is a bare type parameter. Returns the type with its arguments.
    */
-  construct(s: Extract<Stmt, { kind: 'new' }>, t: Type): Type {
+  construct(s: { at: Position; type: TypeRef; args: Expr[] }, t: Type, expected?: Type): Type {
+    if (t.k === 'object' && t.decl.generics.length && !t.args.size && expected?.k === 'object' && expected.decl === t.decl) t = expected;
     if (t.k !== 'object') {
       if (t.k !== 'any') this.error(s.type.at, `new needs a library type, not ${show(t)}`);
       s.args.forEach((a) => this.expr(a));
@@ -276,6 +278,8 @@ export class Typer {
         return this.arrayLiteral(e, expected);
       case 'structLit':
         return this.structLiteral(e, expected);
+      case 'new':
+        return this.construct(e, this.resolve(e.type), expected);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { ContractLike, Expr, Func } from '../../ast.js';
-import { readAsm } from '../../semantics/asm.js';
+import { readAsm, type AsmConstant, type AsmRead } from '../../semantics/asm.js';
 import { BUILTINS, MAX_UNROLL } from '../../semantics/builtins.js';
-import { evaluate, intValue } from '../../semantics/constants.js';
+import { evaluate, intValue, namedInt } from '../../semantics/constants.js';
 import { BOOL, genericsOf, type Type } from '../../semantics/model.js';
 import type { Frame, IExpr } from '../ir.js';
 import type { ElabContext, Self } from './context.js';
@@ -46,7 +46,8 @@ function userCall(cx: ElabContext, e: Call, owner: ContractLike, fn: Func): IExp
       generics = cx.scope.generics;
     } else if (callee.kind === 'member') {
       const place = flatten(cx.place(callee.object));
-      if (!place || place.dynamic.length || place.type.k !== 'object')
+      if (!place) return onComputedValue(cx, e, owner, fn, callee.object);
+      if (place.dynamic.length || place.type.k !== 'object')
         return cx.internal(callee.at, `${fn.name}() on a value that is not fixed storage`);
       self = { kind: 'value', slot: place.slot, offset: place.offset, type: place.type };
       generics = genericsOf(place.type.decl, place.type.args);
@@ -56,16 +57,31 @@ function userCall(cx: ElabContext, e: Call, owner: ContractLike, fn: Func): IExp
 }
 
 /**
+ * `L.mk(x).get()`, `new L(x).get()`: the value is computed into a temporary, which is the method's `this`
+ * (what the method changes in it is dropped with it), and removed from under the result.
+ */
+function onComputedValue(cx: ElabContext, e: Call, owner: ContractLike, fn: Func, object: Expr): IExpr {
+  const value = cx.expr(object);
+  const type = cx.typeOf(object, value);
+  if (type.k !== 'object') return cx.internal(object.at, `${fn.name}() on a value that is not a library value`);
+  const slot = cx.slot(`${fn.name}'s this`, type);
+  const call = inline(cx, e, owner, fn, genericsOf(type.decl, type.args), { kind: 'value', slot, offset: 0, type });
+  return { kind: 'sequence', body: [{ kind: 'declare', slot, init: value, at: object.at }], result: call, type: call.type, at: e.at };
+}
+
+/**
  * A function written in asm, read once however often it is called: an EC library calls its asm modular
  * inverse hundreds of times from unrolled loops, and each call's tokens are the same (code generation only
- * reads them), so they are shared rather than thousands of new tokens per call.
+ * reads them), so they are shared rather than thousands of new tokens per call. A reading is reused while
+ * the constants its loop counts named still have the values it was read with.
  */
-const asmRead = new WeakMap<Func, { prefix: string; read: ReturnType<typeof readAsm> }>();
+const asmRead = new WeakMap<Func, { prefix: string; read: AsmRead }>();
 
-function asmOf(fn: Func, text: string, prefix: string): ReturnType<typeof readAsm> {
+function asmOf(fn: Func, text: string, prefix: string, constant: AsmConstant): AsmRead {
   const known = asmRead.get(fn);
-  if (known && known.prefix === prefix) return known.read;
-  const read = readAsm(text, prefix);
+  if (known && known.prefix === prefix && ('error' in known.read || known.read.constants.every(([n, v]) => constant(n) === v)))
+    return known.read;
+  const read = readAsm(text, prefix, constant);
   asmRead.set(fn, { prefix, read });
   return read;
 }
@@ -92,7 +108,7 @@ function inline(cx: ElabContext, e: Call, owner: ContractLike, fn: Func, generic
   });
   const returns = fn.returnType ? cx.within(scope, () => cx.resolve(fn.returnType!, fn.at)) : BOOL;
   if (asm) {
-    const read = asmOf(fn, asm.text, `${owner.name}.${fn.name}`);
+    const read = asmOf(fn, asm.text, `${owner.name}.${fn.name}`, (name) => namedInt(name, { facts: cx.facts, owner }));
     if ('error' in read) return cx.internal(asm.at, read.error);
     return { kind: 'asm', args: params.map((p) => p.arg), tokens: read.tokens, type: returns, at: e.at };
   }

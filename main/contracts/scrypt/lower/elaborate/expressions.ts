@@ -5,6 +5,7 @@ import { familyOf } from '../../semantics/layout.js';
 import { BOOL, show, type Type } from '../../semantics/model.js';
 import type { IExpr } from '../ir.js';
 import { elaborateCall } from './calls.js';
+import { constructedValue } from './library-values.js';
 import type { ElabContext } from './context.js';
 import { checkInBounds, readOf, writable } from './places.js';
 
@@ -81,6 +82,8 @@ export function elaborateExpr(cx: ElabContext, e: Expr): IExpr {
     }
     case 'structLit':
       return { kind: 'composite', parts: e.fields.map((x) => cx.expr(x)), type: cx.typeOf(e), at };
+    case 'new':
+      return constructedValue(cx, e, cx.typeOf(e));
   }
 }
 

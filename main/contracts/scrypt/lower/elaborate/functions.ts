@@ -1,9 +1,10 @@
 import type { ContractLike, Func } from '../../ast.js';
 import { readAsm } from '../../semantics/asm.js';
+import { namedInt } from '../../semantics/constants.js';
 import { BOOL, eachStmt } from '../../semantics/model.js';
-import type { ContractIR, PublicFunction } from '../ir.js';
+import type { BuiltValue, ContractIR, PublicFunction } from '../ir.js';
 import type { ElabContext } from './context.js';
-import { defaultBuilt } from './library-values.js';
+import { builtWithin, defaultBuilt } from './library-values.js';
 
 /**
  * The main contract's entry points, which are compiled where they are (not inlined): its public functions,
@@ -16,7 +17,7 @@ export function publicFunction(cx: ElabContext, main: ContractLike, f: Func): Pu
     const params = f.params.map((p) => cx.bindParam(p));
     const last = f.body[f.body.length - 1];
     if (f.body.length === 1 && last.kind === 'asm') {
-      const read = readAsm(last.text, `${main.name}.${f.name}`);
+      const read = readAsm(last.text, `${main.name}.${f.name}`, (name) => namedInt(name, cx.constScope()));
       if ('error' in read) return cx.internal(last.at, read.error);
       return { name: f.name, at: f.at, params, body: [], final: { kind: 'const', value: true, type: BOOL, at: f.at }, asm: read.tokens };
     }
@@ -29,11 +30,20 @@ export function publicFunction(cx: ElabContext, main: ContractLike, f: Func): Pu
   });
 }
 
-/** The explicit constructor: its body moves the parameters into the properties. */
-export function contractConstructor(cx: ElabContext, main: ContractLike, ctor: NonNullable<ContractLike['ctor']>): ContractIR['ctor'] {
+/**
+ * The explicit constructor: its body moves the parameters into the properties. Library values with an
+ * explicit constructor inside its parameters are built from their own arguments (added to `built`).
+ */
+export function contractConstructor(
+  cx: ElabContext,
+  main: ContractLike,
+  ctor: NonNullable<ContractLike['ctor']>,
+  built: BuiltValue[],
+): ContractIR['ctor'] {
   const scope = cx.newScope(main, new Map(), null, { kind: 'contract' }, false);
   return cx.within(scope, () => {
     const params = ctor.params.map((p) => cx.bindParam(p));
+    params.forEach((slot) => builtWithin(cx, slot, built));
     const body = ctor.body.map((s) => cx.stmt(s));
     // A library-valued property the constructor leaves alone is built by its own constructor from default
     // arguments (0, b'', false), as the official compiler does, then moved into place.

@@ -1,7 +1,7 @@
-import type { Stmt } from '../../ast.js';
+import type { Expr, Stmt } from '../../ast.js';
 import type { Position } from '../../diagnostics.js';
 import { BOOL, INT, genericsOf, show, type Type } from '../../semantics/model.js';
-import type { ContractIR, IExpr, IStmt, Slot } from '../ir.js';
+import type { BuiltValue, IExpr, IStmt, Slot } from '../ir.js';
 import type { ElabContext, ObjectType } from './context.js';
 
 /**
@@ -10,10 +10,23 @@ import type { ElabContext, ObjectType } from './context.js';
  * An explicit constructor runs in T's scope with the new value as its `this`.
  */
 
-/** `T x = new T(args)`: the properties from the arguments, or the explicit constructor run on the new value. */
+/** `T x = new T(args)`: the new value in x's slot. */
 export function constructValue(cx: ElabContext, s: Extract<Stmt, { kind: 'new' }>, type: Type): IStmt {
+  const { stmt, slot } = newValue(cx, s, s.name, type);
+  cx.scope.slots.set(cx.declared(s), slot);
+  return stmt;
+}
+
+/** `new T(args)` as a value: built in a temporary, whose leaves are then taken as the value, in place. */
+export function constructedValue(cx: ElabContext, e: Extract<Expr, { kind: 'new' }>, type: Type): IExpr {
+  const { stmt, slot } = newValue(cx, e, `new ${show(type)}`, type);
+  return { kind: 'sequence', body: [stmt], result: { kind: 'take', slot, type, at: e.at }, type, at: e.at };
+}
+
+/** A new value in a new slot: the properties from the arguments, or the explicit constructor run on it. */
+function newValue(cx: ElabContext, s: { at: Position; args: Expr[] }, name: string, type: Type): { stmt: IStmt; slot: Slot } {
   if (type.k !== 'object') return cx.internal(s.at, `new of ${show(type)}`);
-  const slot = cx.slot(s.name, type);
+  const slot = cx.slot(name, type);
   const decl = type.decl;
   let result: IStmt;
   if (!decl.ctor) {
@@ -32,21 +45,48 @@ export function constructValue(cx: ElabContext, s: Extract<Stmt, { kind: 'new' }
     const body = cx.within(inner, () => ctor.body.map((x) => cx.stmt(x)));
     result = { kind: 'construct', slot, params, body, at: s.at };
   }
-  cx.scope.slots.set(cx.declared(s), slot);
-  return result;
+  return { stmt: result, slot };
 }
 
-/** A library-valued property's explicit constructor, run on the property with placeholder arguments. */
-export function builtProperty(cx: ElabContext, slot: Slot, type: ObjectType): ContractIR['built'][number] {
+/**
+ * The library values with an explicit constructor within a value that comes from constructor arguments
+ * (`slot`, named as scryptlib names the argument), at any depth of implicit-constructor libraries, structs
+ * and arrays, in leaf order; each is run on its own placeholder arguments (`name.ctor.param`), which may
+ * hold such values in turn (those are added to `out` too).
+ */
+export function builtWithin(cx: ElabContext, slot: Slot, out: BuiltValue[], type = slot.type, offset = 0, name = slot.name): void {
+  if (!holdsBuilt(cx, type)) return; // most values: nothing to visit leaf by leaf
+  if (type.k === 'object' && type.decl.ctor) return void out.push(builtAt(cx, slot, type, offset, name, out));
+  if (type.k === 'array' && type.size !== null) {
+    const stride = cx.layout.size(type.elem);
+    for (let i = 0; i < Number(type.size); i++) builtWithin(cx, slot, out, type.elem, offset + i * stride, `${name}[${i}]`);
+    return;
+  }
+  for (const f of cx.layout.fields(type) ?? []) {
+    const at = cx.layout.field(type, f.name)!;
+    builtWithin(cx, slot, out, f.type, offset + at.offset, `${name}.${f.name}`);
+  }
+}
+
+/** Whether a value of the type is, or holds, a library value with an explicit constructor. */
+function holdsBuilt(cx: ElabContext, type: Type): boolean {
+  if (type.k === 'object' && type.decl.ctor) return true;
+  if (type.k === 'array') return holdsBuilt(cx, type.elem);
+  return (cx.layout.fields(type) ?? []).some((f) => holdsBuilt(cx, f.type));
+}
+
+/** One such value: its constructor, run on it where it stands, with placeholder arguments. */
+function builtAt(cx: ElabContext, slot: Slot, type: ObjectType, offset: number, name: string, out: BuiltValue[]): BuiltValue {
   const decl = type.decl;
-  const inner = cx.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset: 0, type }, false);
+  const inner = cx.newScope(decl, genericsOf(decl, type.args), null, { kind: 'value', slot, offset, type }, false);
   return cx.within(inner, () => {
     const params = decl.ctor!.params.map((p) => {
       const ps = cx.bindParam(p);
-      ps.name = `${slot.name}.ctor.${p.name}`; // scryptlib's name for the argument
+      ps.name = `${name}.ctor.${p.name}`; // scryptlib's name for the argument
+      builtWithin(cx, ps, out);
       return ps;
     });
-    return { slot, params, body: decl.ctor!.body.map((x) => cx.stmt(x)) };
+    return { slot, offset, type, params, body: decl.ctor!.body.map((x) => cx.stmt(x)) };
   });
 }
 
