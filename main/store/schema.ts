@@ -876,10 +876,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 28,
-    name: 'a paymail sender’s note kept until the payment is booked',
+    name: 'a paymail sender’s note kept until the payment is booked; invoices by address',
     // A payment delivered by paymail that ARC only stored is booked later, by the scan, once a node takes it:
     // its sender's note (cleaned, bounded) waits here until then (wallet-sync.ts). Bounded by age and count.
+    // An invoice takes an address no invoice ever had (addresses.ts issueForInvoice asks by address).
     sql: `
+      CREATE INDEX invoices_by_address ON invoices(address);
       CREATE TABLE pending_notes (
         wallet_row    INTEGER NOT NULL REFERENCES wallets(id) ON DELETE CASCADE,
         txid          TEXT NOT NULL,

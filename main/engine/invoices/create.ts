@@ -7,7 +7,6 @@ import { MAX_SATOSHIS, satoshisOfBsv, wholeOfDecimal } from '../../../shared/amo
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { callerOf, type OpContext } from '../context.js';
 import { rateFor } from '../rates/rates.js';
-import { GAP_LIMIT } from '../wallets/address-book.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { ownView } from './present.js';
 import type { InvoiceServices } from './services.js';
@@ -78,25 +77,6 @@ async function price(
   return { satoshis, currency: { code: rate.currency, amount: input.amount, rate: rate.rate } };
 }
 
-/**
- * A receive address of the wallet, within the gap limit (so a restored wallet still finds the payment),
- * that no open invoice waits on: taken in the paymail host's rotation (never handed out first, then the
- * one handed out longest ago). While the invoice is open, nothing else hands it out: the paymail host, the
- * Receive view's addresses and a sweep all leave held addresses out.
- */
-function freshAddress(ctx: OpContext<InvoiceServices>, wallet: WalletRow, now: number): string {
-  const { repos, addressBook } = ctx.services;
-  addressBook.ensureGap(wallet, 0);
-  const held = repos.invoices.heldAddresses(wallet.id, now);
-  const within = repos.addresses.highestUsed(wallet.id, 0) + GAP_LIMIT;
-  const free = repos.addresses.issueLeastRecent(wallet.id, within, now, held);
-  if (free !== null) return free;
-  throw new DomainError(
-    'CONFLICT',
-    `Every receive address of this wallet within the gap limit (${GAP_LIMIT}) is waiting on an open invoice; cancel one, or wait until one is paid or expires.`,
-  );
-}
-
 export async function createInvoice(
   ctx: OpContext<InvoiceServices>,
   input: CreateInput,
@@ -108,7 +88,7 @@ export async function createInvoice(
   const now = services.now();
   const id = `inv_${randomBytes(16).toString('base64url')}`;
   const row = services.db.transaction(() => {
-    const address = freshAddress(ctx, wallet, now);
+    const address = services.addressBook.forInvoice(wallet);
     const invoice = {
       id,
       walletRow: wallet.id,

@@ -19,8 +19,27 @@ export const CAP = {
 
 export type SrvResolver = (name: string) => Promise<{ name: string; port: number; priority: number; weight: number }[]>;
 
-/** Domains whose capabilities are remembered (for 5 minutes each). */
+/** Domains whose capabilities are remembered, and for how long. */
 const CAP_CACHE_ENTRIES = 1_000;
+const CAP_CACHE_MS = 5 * 60_000;
+/** The longest capability URL kept (a template with {alias} and {domain.tld}). */
+const CAP_URL_LENGTH = 2_048;
+
+/** A host name (labels of letters, digits and hyphens; `localhost`, an IPv4 address): what a paymail domain is. */
+export function isPaymailDomain(domain: string): boolean {
+  return domain.length <= 253 && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(domain);
+}
+
+/** Of a host's capabilities, only those Keystead uses, as URLs of bounded length or flags; null when it names none. */
+function keptCapabilities(caps: unknown): Record<string, string | boolean> | null {
+  if (caps === null || typeof caps !== 'object' || Array.isArray(caps)) return null;
+  const kept: Record<string, string | boolean> = {};
+  for (const id of Object.values(CAP)) {
+    const v = (caps as Record<string, unknown>)[id];
+    if (typeof v === 'boolean' || (typeof v === 'string' && v.length <= CAP_URL_LENGTH)) kept[id] = v;
+  }
+  return kept;
+}
 
 /** Test seams: shorter caps, and a resolver standing in for DNS. */
 export interface PaymailTransport {
@@ -107,16 +126,22 @@ export class PaymailClient {
   }
 
   async capabilities(domain: string): Promise<Record<string, string | boolean>> {
-    const cached = this.capCache.get(domain);
-    if (cached && Date.now() - cached.at < 5 * 60_000) return cached.caps;
+    // The domains asked about are chosen by others (payees, senders): only a host name is one, so that a
+    // domain with a path or query cannot name one host under ever new cache keys.
+    if (!isPaymailDomain(domain))
+      throw new DomainError('PAYMAIL_FAILED', cleanRemoteText(`${domain} is not a paymail domain (a host name).`, 300));
+    const key = domain.toLowerCase();
+    const cached = this.capCache.get(key);
+    if (cached && Date.now() - cached.at < CAP_CACHE_MS) return cached.caps;
+    if (cached) this.capCache.delete(key);
     const host = await this.hostFor(domain);
     await this.checkFor(`${host}/.well-known/bsvalias`, domain);
     const r = await this.call(`${host}/.well-known/bsvalias`, 'GET', undefined, `${domain} has no paymail service`);
-    const caps = (r as { capabilities?: Record<string, string | boolean> }).capabilities;
+    const caps = keptCapabilities((r as { capabilities?: unknown }).capabilities);
     if (!caps) throw new DomainError('PAYMAIL_FAILED', `${domain} answered /.well-known/bsvalias without capabilities.`);
-    // Bounded: the domains asked about are chosen by others (payees, senders); the oldest entry goes first.
+    // Bounded: the oldest entry goes first; each holds only the capabilities Keystead uses.
     if (this.capCache.size >= CAP_CACHE_ENTRIES) this.capCache.delete(this.capCache.keys().next().value!);
-    this.capCache.set(domain, { at: Date.now(), caps });
+    this.capCache.set(key, { at: Date.now(), caps });
     return caps;
   }
 

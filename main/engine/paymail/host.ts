@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { PaymailServices } from './services.js';
 import { identityPubKeyHex } from '../wallets/identity-key.js';
-import { CAP } from './client.js';
+import { CAP, isPaymailDomain } from './client.js';
 import { RateLimit } from './rate-limit.js';
 import { verifiedBeef } from './beef.js';
 import { BEEF_LIMITS, BEEF_SCRIPT_LIMIT_MS, BeefUncheckable, type ScriptChecker } from './beef-check.js';
@@ -305,7 +305,9 @@ export class PaymailHost {
     const sender = typeof meta.sender === 'string' ? cleanRemoteText(meta.sender.toLowerCase(), SENDER_LENGTH) || null : null;
     const signed = typeof meta.signature === 'string' && meta.signature !== '';
     if (!sender) return null;
-    if (!signed || !/^[^@\s]+@[^@\s]+$/.test(sender)) return `${sender} (unverified)`;
+    // Only a paymail (alias@host name) is looked up: the sender names the domain Keystead then asks.
+    const domain = /^[^@\s]+@([^@\s]+)$/.exec(sender)?.[1];
+    if (!signed || !domain || !isPaymailDomain(domain)) return `${sender} (unverified)`;
     try {
       const pubkey = (meta.pubkey as string).toLowerCase();
       const theirs =

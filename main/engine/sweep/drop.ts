@@ -205,7 +205,7 @@ export async function drop(ctx: OpContext<SweepServices>, input: ParsedInputOf<t
     );
   const wallet = await resolveWallet(ctx, input.walletId);
   const policy = await currentFeePolicy(services);
-  const [tokenTo, bsvTo] = services.addressBook.available(wallet, 2);
+  const [tokenTo, bsvTo] = services.addressBook.handOut(wallet, 2);
 
   let chainCoins: ChainUtxo[];
   let tokenOutputs: ChainUtxo[];

@@ -143,6 +143,34 @@ export class AddressBook {
     return unused.filter((a) => !held.has(a.address)).slice(0, limit);
   }
 
+  /** `available`, handed out: marked so that no invoice takes them later (its payer alone may know its address). */
+  handOut(wallet: WalletRow, limit = GAP_LIMIT): AddressRow[] {
+    const rows = this.available(wallet, limit);
+    this.services.repos.addresses.markIssued(
+      wallet.id,
+      rows.map((r) => r.address),
+      this.services.now(),
+    );
+    return rows;
+  }
+
+  /**
+   * A receive address for an invoice: one nothing ever handed out and no invoice ever had, within the gap
+   * limit when there is one (a restored wallet's scan finds its payment), else a new one derived past the
+   * addresses there are (this organisation's books still watch it).
+   */
+  forInvoice(wallet: WalletRow): string {
+    const { addresses } = this.services.repos;
+    this.ensureGap(wallet, 0);
+    const now = this.services.now();
+    const within = addresses.issueForInvoice(wallet.id, addresses.highestUsed(wallet.id, 0) + GAP_LIMIT, now);
+    if (within !== null) return within;
+    const next = addresses.count(wallet.id, 0);
+    const [fresh] = this.derive(wallet, 0, next, next + 1);
+    addresses.markIssued(wallet.id, [fresh.address], now);
+    return fresh.address;
+  }
+
   forget(walletRow: number): void {
     this.chains.delete(walletRow);
     this.ahead.delete(walletRow);

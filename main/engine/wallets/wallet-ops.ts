@@ -76,7 +76,7 @@ export function deleteAllWallets(
 
 export async function walletAddresses(ctx: OpContext<WalletServices>, input: { walletId?: string }): Promise<AddressesOutput> {
   const w = await resolveWallet(ctx, input.walletId);
-  const list = ctx.services.addressBook.available(w).map((a) => a.address);
+  const list = ctx.services.addressBook.handOut(w).map((a) => a.address);
   return { walletID: w.walletId, addresses: list, addressess: list, paymail: w.paymailActive ? paymailOf(w) : null };
 }
 
@@ -85,7 +85,7 @@ export async function walletAddress(
   input: { walletId?: string },
 ): Promise<OutputOf<typeof OPERATIONS.walletAddress>> {
   const w = await resolveWallet(ctx, input.walletId);
-  const [next] = ctx.services.addressBook.available(w, 1);
+  const [next] = ctx.services.addressBook.handOut(w, 1);
   return { walletID: w.walletId, address: next.address, paymail: w.paymailActive ? paymailOf(w) : null };
 }
 

@@ -26,6 +26,10 @@ export function createAddressRepo(db: Db) {
     'SELECT address FROM addresses WHERE wallet_row = ? AND chain = 0 AND used = 0 AND idx <= ? ORDER BY issued_at IS NOT NULL, issued_at, idx LIMIT ?',
   );
   const issue = db.prepare('UPDATE addresses SET issued_at = ? WHERE wallet_row = ? AND address = ?');
+  const neverIssued = db.prepare<[number, number], { address: string }>(
+    `SELECT address FROM addresses a WHERE wallet_row = ? AND chain = 0 AND used = 0 AND issued_at IS NULL AND idx <= ?
+       AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.address = a.address) ORDER BY idx LIMIT 1`,
+  );
   const at = db.prepare<[number, number, number], { address: string; used: number }>(
     'SELECT address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND idx = ?',
   );
@@ -69,6 +73,21 @@ export function createAddressRepo(db: Db) {
       if (!r) return null;
       issue.run(at, walletRow, r.address);
       return r.address;
+    },
+    /**
+     * For an invoice: the lowest unpaid receive address at `maxIdx` or below that nothing ever handed out (the
+     * paymail host, Receive, a sweep) and no invoice ever had, now marked as handed out; null when none is
+     * left. Any payment to an invoice's address pays the invoice, so no other payer may ever know it.
+     */
+    issueForInvoice(walletRow: number, maxIdx: number, at: number): string | null {
+      const r = neverIssued.get(walletRow, maxIdx);
+      if (!r) return null;
+      issue.run(at, walletRow, r.address);
+      return r.address;
+    },
+    /** Marks addresses as handed out (shown by Receive, a sweep's destination): no invoice takes them after. */
+    markIssued(walletRow: number, addresses: readonly string[], at: number): void {
+      for (const a of addresses) issue.run(at, walletRow, a);
     },
     markUsed(walletRow: number, address: string): boolean {
       return markUsed.run(walletRow, address).changes > 0;
