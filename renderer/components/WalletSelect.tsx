@@ -41,6 +41,7 @@ export function WalletSelect({
       // Picking the picked wallet again keeps it (Mantine would clear it, leaving the default wallet).
       allowDeselect={false}
       clearable
+      clearButtonProps={{ 'aria-label': `Clear ${label.toLowerCase()}` }}
     />
   );
 }
