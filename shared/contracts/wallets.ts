@@ -54,7 +54,18 @@ const CREATE_WALLET_FIELDS = [
   'serviceId',
   'walletPassword',
   'members',
+  'gapLimit',
 ];
+/**
+ * How many unused addresses in a row end an imported phrase's scan (BIP44's 20 by default). Wider finds
+ * coins another wallet put further out: a Keystead's invoices past its gap limit, a shop's many unpaid addresses.
+ */
+const gapLimit = z.coerce
+  .number({ error: 'must be a whole number from 20 to 1000' })
+  .int({ error: 'must be a whole number from 20 to 1000' })
+  .min(20, { error: 'must be at least 20 (the standard gap limit)' })
+  .max(1000, { error: 'must be at most 1000' })
+  .optional();
 const createWalletInput = z.object({
   walletTitle,
   mnemonicPhrase: optionalText(1000),
@@ -68,6 +79,7 @@ const createWalletInput = z.object({
   serviceId: optionalText(100),
   walletPassword,
   members: memberList,
+  gapLimit,
 });
 
 const pathFinding = z.object({
@@ -197,6 +209,7 @@ export const WALLET_OPERATIONS = byName(
     input: z.object({
       mnemonicPhrase: z.string({ error: 'is required' }).trim().min(1, { error: 'is required' }).max(1000, { error: 'is too long' }),
       derivationPath: optionalText(40),
+      gapLimit,
     }),
     output: z.object({ paths: z.array(pathFinding), suggested: z.string() }),
     access: WALLET_USERS,

@@ -390,14 +390,18 @@ export class WalletSync implements WalletScanner {
   }
 
   /**
-   * Walks both chains of the wallet's addresses, asking the provider for each one's history until
-   * GAP_LIMIT addresses in a row have none, and applies every transaction not yet recorded.
+   * Walks both chains of the wallet's addresses, asking the provider for each one's history until `gap`
+   * addresses in a row (GAP_LIMIT by default; an import may ask for more) have none and every address
+   * already derived was asked about (an invoice's
+   * address may lie past the gap: every one within it was handed out), and applies every transaction not
+   * yet recorded.
    */
-  async scanWallet(wallet: WalletRow): Promise<void> {
+  async scanWallet(wallet: WalletRow, gap = GAP_LIMIT): Promise<void> {
     const { repos, addressBook } = this.services;
     for (const chain of [0, 1] as const) {
       let lastUsed = -1;
-      for (let idx = 0; idx <= lastUsed + GAP_LIMIT; idx++) {
+      const derived = repos.addresses.count(wallet.id, chain);
+      for (let idx = 0; idx <= Math.max(lastUsed + gap, derived - 1); idx++) {
         if (!repos.addresses.at(wallet.id, chain, idx)) addressBook.derive(wallet, chain, repos.addresses.count(wallet.id, chain), idx + 1);
         const { address } = repos.addresses.at(wallet.id, chain, idx)!;
         const history = await this.chain.getHistory(address);

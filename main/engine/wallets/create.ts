@@ -58,7 +58,7 @@ export async function scanRecoveryPhrase(
   ctx: OpContext<WalletServices>,
   input: ParsedInputOf<typeof OPERATIONS.scanRecoveryPhrase>,
 ): Promise<OutputOf<typeof OPERATIONS.scanRecoveryPhrase>> {
-  const paths = await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase), input.derivationPath);
+  const paths = await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase), input.derivationPath, input.gapLimit);
   return { paths, suggested: bestPath(paths) };
 }
 
@@ -135,14 +135,15 @@ export async function createWallet(ctx: OpContext<WalletServices>, input: Create
         'derivationPath: auto finds the path of an imported phrase; give mnemonicPhrase too, or leave derivationPath out.',
       );
     // The import uses the path the phrase's coins are under (the default when none holds any).
-    input = { ...input, derivationPath: bestPath(await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase))) };
+    const found = await scanPhrasePaths(ctx.services.chain, checkedMnemonic(input.mnemonicPhrase), undefined, input.gapLimit);
+    input = { ...input, derivationPath: bestPath(found) };
   }
   const w = await createWalletFor(ctx, callerOf(ctx).uid, input);
   // A root key gives the same addresses wherever it is imported: they may hold coins too.
   if (input.mnemonicPhrase || input.rootKey) {
     // An imported seed may already hold coins: find them (gap-limit scan). Locally that is quick, so the
     // answer waits for it; on the network it runs in the background and the balance fills in.
-    const scan = ctx.services.sync.scanWallet(w);
+    const scan = ctx.services.sync.scanWallet(w, input.gapLimit);
     if (ctx.services.chain.events) await scan;
     else scan.catch((err: Error) => (ctx.services.sync.lastError = `scan of ${w.walletId}: ${err.message}`));
   }

@@ -22,10 +22,10 @@ export interface PathFinding {
 
 /**
  * Where a recovery phrase's coins are: each common account path (and the user's own) walked like a wallet
- * scan, receive and change chains, until GAP_LIMIT addresses in a row have no history. Read-only: nothing
+ * scan, receive and change chains, until `gap` addresses in a row (GAP_LIMIT by default) have no history. Read-only: nothing
  * is stored, and the phrase never leaves this call.
  */
-export async function scanPhrasePaths(chain: ChainProvider, mnemonic: string, extraPath?: string): Promise<PathFinding[]> {
+export async function scanPhrasePaths(chain: ChainProvider, mnemonic: string, extraPath?: string, gap = GAP_LIMIT): Promise<PathFinding[]> {
   const candidates = [...COMMON_ACCOUNT_PATHS];
   if (extraPath) {
     const path = accountPathFrom(extraPath);
@@ -33,18 +33,18 @@ export async function scanPhrasePaths(chain: ChainProvider, mnemonic: string, ex
   }
   const findings: PathFinding[] = [];
   for (const { path, label } of candidates)
-    findings.push({ derivationPath: path, label, ...(await scanAccount(chain, accountNode(mnemonic, path))) });
+    findings.push({ derivationPath: path, label, ...(await scanAccount(chain, accountNode(mnemonic, path), gap)) });
   return findings;
 }
 
-async function scanAccount(chain: ChainProvider, account: HD): Promise<Omit<PathFinding, 'derivationPath' | 'label'>> {
+async function scanAccount(chain: ChainProvider, account: HD, gap: number): Promise<Omit<PathFinding, 'derivationPath' | 'label'>> {
   const txids = new Set<string>();
   let usedAddresses = 0;
   let satoshis = 0;
   for (const c of [0, 1]) {
     const node = account.deriveChild(c);
     let lastUsed = -1;
-    for (let idx = 0; idx <= lastUsed + GAP_LIMIT; idx++) {
+    for (let idx = 0; idx <= lastUsed + gap; idx++) {
       const address = node.deriveChild(idx).pubKey.toAddress();
       const history = await chain.getHistory(address);
       if (history.length === 0) continue;

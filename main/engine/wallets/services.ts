@@ -9,7 +9,7 @@ import type { AddressBook } from './address-book.js';
  * implements it; it sits above wallets (it books into their addresses), so wallets declare what they ask.
  */
 export interface WalletScanner {
-  scanWallet(wallet: WalletRow): Promise<void>;
+  scanWallet(wallet: WalletRow, gap?: number): Promise<void>;
   /** The last scan failure, shown in the network status (a background scan that fails records it here). */
   lastError: string | null;
 }
