@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Utils } from '@bsv/sdk';
+import { Script, Utils } from '@bsv/sdk';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
@@ -63,6 +63,49 @@ export function p2pkhAddressOf(scriptHex: string): string | null {
 export function holderAddressOf(scriptHex: string): string | null {
   const m = /^76a914([0-9a-f]{40})88ac/.exec(scriptHex);
   return m && scriptHex.length > 50 ? addressOfHash160(m[1]) : null;
+}
+
+/**
+ * The address whose key alone spends an output that is a P2PKH followed only by what cannot change its
+ * outcome: OP_RETURN and anything after it (execution ends with the signature check's result, as a token
+ * contract's schema), or `OP_FALSE OP_IF <data pushes> OP_ENDIF` envelopes (an inscription). Null for a plain
+ * P2PKH (p2pkhAddressOf's) and for any other script: a P2PKH followed by code (`OP_DROP OP_TRUE`, …) may be
+ * spendable by anyone.
+ */
+export function signedHolderOf(scriptHex: string): string | null {
+  const m = /^76a914([0-9a-f]{40})88ac/.exec(scriptHex);
+  if (!m || scriptHex.length <= 50 || !inertTail(scriptHex.slice(50))) return null;
+  return addressOfHash160(m[1]);
+}
+
+const OP_FALSE = 0x00;
+const OP_IF = 0x63;
+const OP_ENDIF = 0x68;
+const OP_RETURN = 0x6a;
+/** A data push (OP_0…OP_PUSHDATA4, OP_1NEGATE, OP_1…OP_16): changes nothing but the stack inside a skipped branch. */
+const isPush = (op: number) => op <= 0x4e || op === 0x4f || (op >= 0x51 && op <= 0x60);
+
+function inertTail(tailHex: string): boolean {
+  if (tailHex.startsWith('6a')) return true;
+  let chunks: { op: number }[];
+  try {
+    chunks = Script.fromHex(tailHex).chunks;
+  } catch {
+    return false;
+  }
+  let i = 0;
+  while (i < chunks.length) {
+    if (chunks[i].op === OP_RETURN) return true;
+    if (chunks[i].op !== OP_FALSE || chunks[i + 1]?.op !== OP_IF) return false;
+    i += 2;
+    while (i < chunks.length && chunks[i].op !== OP_ENDIF) {
+      if (!isPush(chunks[i].op)) return false;
+      i++;
+    }
+    if (i >= chunks.length) return false;
+    i++;
+  }
+  return true;
 }
 
 /** The 20-byte key hash (hex) a P2PKH address names. Throws when it is not Base58Check. */

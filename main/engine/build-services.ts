@@ -143,7 +143,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     inFlight: new Set(),
     heldBack: (attempt) => repos.appActions.holdsBack(attempt),
     // The payment policy's check of every move (policies/authorise.ts), unless a test gives its own.
-    authoriseValueMove: authoriseValueMove ?? createPolicyAuthoriser({ repos, now, logger, events: eventHub }),
+    authoriseValueMove: authoriseValueMove ?? createPolicyAuthoriser({ repos, now, logger, events: eventHub, tokenTemplates: templates }),
     runApproved: (request, secrets) => runApproved(services, request, secrets),
     carryingApprovals: new Set(),
     paymail: new PaymailClient(() => paymailHosts.map(), srv),

@@ -1,5 +1,6 @@
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import { OPERATIONS as OPS } from '../../shared/operations.js';
+import { DEFAULT_WALLET_ID } from '../../shared/wallet-schemas.js';
 import { useLiveReload } from '../components/useLive.js';
 import { useLoad } from '../components/useLoad.js';
 import { useWallets } from '../components/useWallets.js';
@@ -13,11 +14,16 @@ import type { PolicyChoices } from './policies/RuleConditions.js';
 function useChoices(admin: boolean) {
   const call = useSession((s) => s.call);
   const wallets = useWallets();
+  const myEmail = useSession((s) => s.me?.email ?? '');
   const users = useLoad(async () => (admin ? (await call(OPS.listUsers, {})).users : []), [admin]);
   const payees = useLoad(async () => (await call(OPS.listPayees, {})).payees, []);
   useLiveReload(['payees'], () => void payees.reload());
   const choices: PolicyChoices = {
-    wallets: (wallets.data ?? []).map((w) => ({ value: w.walletID, label: `${w.walletTitle} (${w.walletID})` })),
+    // Every user's default wallet has the same walletID: a rule names yours with your e-mail (the API refuses it bare).
+    wallets: (wallets.data ?? []).map((w) => ({
+      value: w.walletID === DEFAULT_WALLET_ID ? `${myEmail}/${w.walletID}` : w.walletID,
+      label: `${w.walletTitle} (${w.walletID === DEFAULT_WALLET_ID ? `${myEmail}’s default` : w.walletID})`,
+    })),
     users: (users.data ?? []).map((u) => u.email),
     people: users.data ? users.data.map((u) => ({ email: u.email, role: u.role })) : null,
     payees: (payees.data ?? []).map((p) => ({ value: p.payeeId, label: p.name })),

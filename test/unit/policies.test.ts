@@ -125,6 +125,66 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
     await rejectsWith(o.exec('approvePayment', { approvalId: id }, o.admin), 'CONFLICT', /sent/);
   });
 
+  it('a vote of an approver since removed or demoted no longer counts towards the quorum', async () => {
+    const o = await organisation(t);
+    const w = await o.wallet(o.operator, 'Ops', [200_000]);
+    await o.setPolicy({ rules: [], default: { action: 'approve', approvals: { count: 2, roles: ['manager'] } } });
+    const login = async (email: string) => {
+      await o.exec('createUser', { email, password: 'pass-word-123', role: 'Manager', firstName: 'A', lastName: 'B', title: 'T' });
+      const l = (await t.engine.execute('login', { email, password: 'pass-word-123' }, {}, meta)).output;
+      return { authToken: l.token ?? l.authToken, serviceId: o.admin.serviceId };
+    };
+    const manager3 = await login('mo@acme.io');
+    const ask = async () =>
+      (await failure(o.exec('pay', { walletId: w, outputs: [{ script: TO_SCRIPT, satoshis: 15_000 }] }, o.operator))).details
+        .approvalId as string;
+    const uidOf = async (who: Credentials) => ((await o.exec('me', {}, who)) as { uid: string }).uid;
+
+    // Removed: manager 1 approves and leaves the organisation before manager 2 votes.
+    let id = await ask();
+    await o.exec('approvePayment', { approvalId: id }, o.manager1);
+    await o.exec('deleteUser', { userId: await uidOf(o.manager1) });
+    assert.equal(
+      (await o.exec('approvePayment', { approvalId: id }, o.manager2)).state,
+      'awaiting_approval',
+      'one standing approval of two',
+    );
+    assert.equal((await o.exec('approvePayment', { approvalId: id }, manager3)).state, 'sent', 'a second standing approval sends it');
+
+    // Demoted: manager 2 approves and becomes a viewer before manager 3 votes.
+    id = await ask();
+    await o.exec('approvePayment', { approvalId: id }, o.manager2);
+    await o.exec('updateUser', { userId: await uidOf(o.manager2), role: 'Viewer' });
+    assert.equal(
+      (await o.exec('approvePayment', { approvalId: id }, manager3)).state,
+      'awaiting_approval',
+      'a demoted approver’s vote lapsed',
+    );
+  });
+
+  it('a rule names one wallet: a walletID every default wallet has is refused bare, and named with its owner', async () => {
+    const o = await organisation(t);
+    const defaultOf = async (as: Credentials, coins: number) => {
+      const w = await o.exec('createWallet', { walletTitle: 'default' }, as);
+      const { address } = await o.exec('walletAddress', { walletId: w.walletID }, as);
+      await o.exec('faucet', { address, satoshis: coins });
+      return w.walletID as string;
+    };
+    const adaDefault = await defaultOf(o.admin, 400_000);
+    const olgaDefault = await defaultOf(o.operator, 400_000);
+    assert.equal(adaDefault, olgaDefault, 'the public service’s one default walletID');
+    const fast = (wallets: string[]) => ({
+      rules: [{ name: 'Ada’s operating wallet', when: { wallets }, action: 'allow' as const }],
+      default: { action: 'approve' as const, approvals: { count: 1, roles: ['admin' as const] } },
+    });
+    await rejectsWith(o.setPolicy(fast([adaDefault])), 'VALIDATION_FAILED', /every user's default wallet.*<owner e-mail>\//);
+    await o.setPolicy(fast([`ADA@acme.io/${adaDefault}`]));
+    const pay = (as: Credentials) => o.exec('pay', { walletId: adaDefault, outputs: [{ script: TO_SCRIPT, satoshis: 30_000 }] }, as);
+    assert.match((await pay(o.admin)).txid, /^[0-9a-f]{64}$/, 'Ada’s default wallet is the one the rule names');
+    const err = await failure(pay(o.operator));
+    assert.equal(err.code, 'APPROVAL_REQUIRED', 'Olga’s default wallet is not: the default applies');
+  });
+
   it('rejected, cancelled and expired payments move nothing and free their place in the window', async () => {
     t.engine.close();
     t = testEngine({ sessionTtlMs: 1_000 * 3_600_000 }); // the days pass with everyone signed in

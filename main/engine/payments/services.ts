@@ -4,6 +4,7 @@ import type { WalletSync } from '../sync/wallet-sync.js';
 import type { WalletServices } from '../wallets/services.js';
 import type { AuthoriseValueMove } from '../value-move.js';
 import type { KeyRing } from './keyring.js';
+import type { TemplateRegistry } from '../token-templates/registry.js';
 
 /**
  * What paying needs besides wallets: the addresses, coins, history, attempts and rates, the books to record
@@ -24,4 +25,6 @@ export interface PaymentServices extends WalletServices {
   heldBack?: (attempt: string) => boolean;
   /** The organisation's check of every value move before it is signed (see value-flow.ts). */
   authoriseValueMove: AuthoriseValueMove;
+  /** Whose key spends an output (a plain P2PKH's or a token's owner): what the policy and a paymail's vouch go by. */
+  tokenTemplates: Pick<TemplateRegistry, 'holder' | 'recognise'>;
 }

@@ -2,7 +2,7 @@ import { Transaction } from '@bsv/sdk';
 import { OPERATIONS } from '../../../shared/operations.js';
 import type { OutputOf, ParsedInputOf } from '../../../shared/operation.js';
 import { DomainError } from '../../../shared/errors.js';
-import { holderAddressOf, p2pkhAddressOf } from '../../chain/script.js';
+import { p2pkhAddressOf } from '../../chain/script.js';
 import type { OpContext } from '../context.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { historyEntryOf, tipHeight } from './history.js';
@@ -23,7 +23,7 @@ export async function transactionDetail(
   input: ParsedInputOf<typeof OPERATIONS.transactionDetail>,
 ): Promise<Detail> {
   const wallet = await resolveWallet(ctx, input.walletId);
-  const { repos, chain } = ctx.services;
+  const { repos, chain, tokenTemplates } = ctx.services;
   const row = repos.walletTxs.row(wallet.id, input.txid);
   if (!row) throw new DomainError('NOT_FOUND', `This wallet has no transaction ${input.txid}.`);
   const entry = historyEntryOf(row, await tipHeight(chain));
@@ -50,7 +50,7 @@ export async function transactionDetail(
       const out = prev ? Transaction.fromHex(prev).outputs[i.sourceOutputIndex] : undefined;
       if (out) {
         satoshis = out.satoshis ?? null;
-        address = holderAddressOf(out.lockingScript.toHex());
+        address = tokenTemplates.holder(out.lockingScript.toHex());
       }
     }
     inputs.push({ txid, vout: i.sourceOutputIndex, satoshis, address, mine: ours?.walletRow === wallet.id });
@@ -58,7 +58,7 @@ export async function transactionDetail(
   const outputs: Detail['outputs'] = tx.outputs.map((o, vout) => {
     const script = o.lockingScript.toHex();
     const plain = p2pkhAddressOf(script);
-    const holder = plain ?? holderAddressOf(script);
+    const holder = tokenTemplates.holder(script);
     const kind = plain ? 'p2pkh' : holder ? 'token' : /^(00)?6a/.test(script) ? 'data' : 'script';
     const owner = holder ? repos.addresses.owner(holder) : null;
     return {

@@ -21,6 +21,18 @@ function named(row: ApprovalRow, who: Caller): boolean {
   return row.approverRoles.includes(who.role) || row.approverUids.some((u) => u === who.uid || u.toLowerCase() === who.email.toLowerCase());
 }
 
+/**
+ * The approvals that stand now: each from someone still in the organisation whom the rule still names. A vote
+ * of an approver since removed or demoted no longer counts towards the quorum (it may have been why they left).
+ */
+function standingApprovals(services: PolicyServices, row: ApprovalRow): number {
+  return services.repos.approvals.votes(row.id).filter((v) => {
+    if (v.vote !== 'approve') return false;
+    const voter = services.repos.users.byUid(v.voterUid);
+    return voter !== null && voter.deletedAt === null && named(row, voter);
+  }).length;
+}
+
 /** Whether `who` may vote on a request: named by its rule, not its initiator, not voted yet. */
 function mayVote(services: PolicyServices, row: ApprovalRow, who: Caller): boolean {
   if (row.state !== 'awaiting_approval' || who.uid === row.initiatorUid) return false;
@@ -206,6 +218,15 @@ export function settleSendingApprovals(services: PolicyServices): void {
 async function carryOut(services: PolicyServices, row: ApprovalRow, secrets: { walletPassword?: string }): Promise<boolean> {
   // An app's action waits, approved, for the app to ask for it again (see isAppAction): nothing runs here.
   if (isAppAction(row.operation)) return true;
+  // Approved, then an approver left or lost the role before it was sent: it waits for the votes it lacks now.
+  if (standingApprovals(services, row) < row.needed) {
+    services.repos.approvals.transition(row.id, 'approved', 'awaiting_approval', services.now());
+    services.events.publish('approval', { approvalId: row.id, state: 'awaiting_approval' }, { kind: 'everyone' });
+    throw new DomainError(
+      'CONFLICT',
+      'An approver of this payment has since left or lost the role, so it lacks an approval again; it waits for one more.',
+    );
+  }
   if (!services.repos.approvals.claim(row.id)) return false;
   services.carryingApprovals.add(row.id);
   try {
@@ -255,8 +276,9 @@ export async function approvePayment(
   const last = services.db.transaction(() => {
     if (!services.repos.approvals.vote(row.id, who.uid, 'approve', now))
       throw new DomainError('CONFLICT', 'You have voted on this payment already.');
-    const approvals = services.repos.approvals.votes(row.id).filter((v) => v.vote === 'approve').length;
-    return approvals >= row.needed && services.repos.approvals.transition(row.id, 'awaiting_approval', 'approved', now);
+    return (
+      standingApprovals(services, row) >= row.needed && services.repos.approvals.transition(row.id, 'awaiting_approval', 'approved', now)
+    );
   })();
   services.events.publish('approval', { approvalId: row.id, state: last ? 'approved' : 'awaiting_approval' }, { kind: 'everyone' });
   // The initiator's sendApproved may claim it first (it is approved from the vote's commit): the vote stands,

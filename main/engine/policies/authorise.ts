@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { OPEN_POLICY, policyDocument, type PolicyDocument } from '../../../shared/contracts/policies.js';
 import type { approvalReview } from '../../../shared/contracts/approvals.js';
 import { DomainError } from '../../../shared/errors.js';
-import { holderAddressOf, p2pkhAddressOf } from '../../chain/script.js';
 import { callScope, type CallScope } from '../context.js';
 import type { ValueMoveIntent, ValueMoveTicket } from '../value-move.js';
 import { payeeFor } from '../payees/book.js';
@@ -66,13 +65,20 @@ export class PolicyCache {
  * The outputs of a move that leave its wallet, with the address each pays (null for data). What stays in the
  * wallet (a token transfer's change back to it) moves nothing: only what leaves counts and is reviewed.
  */
-export function leavingOutputs(services: { repos: Pick<PolicyServices['repos'], 'addresses'> }, move: ValueMoveIntent) {
+export function leavingOutputs(
+  services: { repos: Pick<PolicyServices['repos'], 'addresses'> } & Pick<PolicyServices, 'tokenTemplates'>,
+  move: ValueMoveIntent,
+) {
   return move.outputs
-    .map((o) => ({ script: o.script, satoshis: o.satoshis, address: p2pkhAddressOf(o.script) ?? holderAddressOf(o.script) }))
+    .map((o) => ({ script: o.script, satoshis: o.satoshis, address: services.tokenTemplates.holder(o.script) }))
     .filter((o) => o.address === null || services.repos.addresses.owner(o.address)?.walletRow !== move.wallet.id);
 }
 
-export function factsOf(services: Pick<PolicyServices, 'repos'>, move: ValueMoveIntent, scope: CallScope | undefined): MoveFacts {
+export function factsOf(
+  services: Pick<PolicyServices, 'repos' | 'tokenTemplates'>,
+  move: ValueMoveIntent,
+  scope: CallScope | undefined,
+): MoveFacts {
   const caller = scope?.caller ?? null;
   // A paymail counts only when its host vouched for the outputs (value-move.ts): else the caller's label.
   const paymail = move.paymailVouched ? paymailOf(move.counterparty) : null;
@@ -93,6 +99,7 @@ export function factsOf(services: Pick<PolicyServices, 'repos'>, move: ValueMove
   return {
     initiator: caller ? { uid: caller.uid, email: caller.email, role: caller.role, apiKeyId: caller.apiKeyId ?? null } : null,
     walletID: move.wallet.walletId,
+    walletOwner: services.repos.users.byUid(move.wallet.ownerUid)?.email ?? null,
     walletRow: move.wallet.id,
     asset,
     tokenId: move.tokenId,
@@ -145,9 +152,55 @@ const sameMultiset = (a: readonly string[], b: readonly string[]) => {
  *   APPROVAL_MISMATCH and nothing is sent.
  */
 export function createPolicyAuthoriser(
-  services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'events'>,
+  services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'events' | 'tokenTemplates'>,
   cache = new PolicyCache(services),
 ) {
+  const judge = judgeOne(services, cache);
+  return (move: ValueMoveIntent): ValueMoveTicket => {
+    const parts = partsByAsset(services, move);
+    if (parts.length === 1) return judge(move);
+    // A move in two assets (a token swap's further BSV payments) is judged in each, in this one database
+    // transaction: any refusal refuses it, and it cannot wait for approvals (one request reviews one asset), so a
+    // part that would wait refuses it in words that say so; its request is rolled back with the transaction.
+    const tickets: ValueMoveTicket[] = [];
+    try {
+      for (const part of parts) {
+        const ticket = judge(part);
+        tickets.push(ticket);
+        if (ticket.awaiting)
+          throw new DomainError(
+            'POLICY_DENIED',
+            `The organisation's payment policy needs approvals for the ${part.tokenId ? 'tokens' : 'BSV'} this moves, and a move of tokens and BSV together cannot wait for them. Ask an approver, or move them separately.`,
+          );
+      }
+    } catch (err) {
+      tickets.forEach((t) => t.release());
+      throw err;
+    }
+    return { release: () => tickets.forEach((t) => t.release()) };
+  };
+}
+
+/** Token moves whose further outputs may pay BSV out (a swap's further payments): judged as tokens and as BSV. */
+const TWO_ASSET_KINDS: ReadonlySet<ValueMoveIntent['kind']> = new Set(['token-transfer', 'token-swap', 'token-offer']);
+
+/**
+ * The move as one part per asset it moves: a token move's outputs that are not token outputs and carry
+ * satoshis are a BSV payment of their own (else a BSV rule would never see them, and they would be counted
+ * as tokens at the token's satoshis per token).
+ */
+function partsByAsset(services: Pick<PolicyServices, 'tokenTemplates'>, move: ValueMoveIntent): ValueMoveIntent[] {
+  if (!move.tokenId || move.measure || !TWO_ASSET_KINDS.has(move.kind)) return [move];
+  const isBsv = (o: { script: string; satoshis: number }) => o.satoshis > 0 && services.tokenTemplates.recognise(o.script) === null;
+  const bsv = move.outputs.filter(isBsv);
+  if (bsv.length === 0) return [move];
+  return [
+    { ...move, outputs: move.outputs.filter((o) => !isBsv(o)) },
+    { ...move, kind: 'payment', tokenId: null, outputs: bsv },
+  ];
+}
+
+function judgeOne(services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'events' | 'tokenTemplates'>, cache: PolicyCache) {
   return (move: ValueMoveIntent): ValueMoveTicket => {
     const scope = callScope.getStore();
     const facts = factsOf(services, move, scope);

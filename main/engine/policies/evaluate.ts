@@ -28,6 +28,8 @@ export interface Destination {
 export interface MoveFacts {
   initiator: Initiator | null;
   walletID: string;
+  /** The e-mail of the wallet's owner: a rule names a wallet whose walletID others share as `<owner e-mail>/<walletID>`. */
+  walletOwner: string | null;
   walletRow: number;
   asset: 'bsv' | 'tokens' | 'nfts';
   tokenId: string | null;
@@ -112,11 +114,23 @@ function initiatorHolds(rule: PolicyRule, m: MoveFacts): boolean {
   );
 }
 
+/**
+ * Whether a rule's wallet entry names the move's wallet: its walletID, or `<owner e-mail>/<walletID>` (every
+ * user's default wallet has the same walletID, so a rule names one of them with its owner).
+ */
+export function namesWallet(entry: string, m: Pick<MoveFacts, 'walletID' | 'walletOwner'>): boolean {
+  const slash = entry.lastIndexOf('/');
+  if (slash < 0) return entry === m.walletID;
+  return (
+    entry.slice(slash + 1) === m.walletID && m.walletOwner !== null && entry.slice(0, slash).toLowerCase() === m.walletOwner.toLowerCase()
+  );
+}
+
 /** Whether every condition of a rule holds for the move (cheapest first; the window's sum last). */
 export function ruleMatches(rule: PolicyRule, m: MoveFacts, l: Lookups): boolean {
   const w = rule.when;
   if (!initiatorHolds(rule, m)) return false;
-  if (w.wallets && !w.wallets.includes(m.walletID)) return false;
+  if (w.wallets && !w.wallets.some((e) => namesWallet(e, m))) return false;
   if (w.assets && !w.assets.includes(m.asset)) return false;
   if (w.tokenIds && (m.tokenId === null || !w.tokenIds.includes(m.tokenId))) return false;
   if (w.amountOver) {

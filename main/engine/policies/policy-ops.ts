@@ -1,3 +1,4 @@
+import { DEFAULT_WALLET_ID } from '../../../shared/wallet-schemas.js';
 import { OPEN_POLICY, policyDocument, type PolicyDocument } from '../../../shared/contracts/policies.js';
 import { DomainError } from '../../../shared/errors.js';
 import type { OPERATIONS } from '../../../shared/operations.js';
@@ -62,10 +63,33 @@ function checkPayees(services: PolicyServices, doc: PolicyDocument): void {
   }
 }
 
+/**
+ * A rule's wallets name one wallet each: a walletID several wallets have (every user's default wallet has
+ * DEFAULT_WALLET_ID) is refused bare, as it would match them all, and must be named with its owner.
+ */
+function checkWallets(services: PolicyServices, doc: PolicyDocument): void {
+  const owners = new Map<string, string[]>();
+  for (const w of services.repos.wallets.all()) {
+    const email = services.repos.users.byUid(w.ownerUid)?.email;
+    if (email) owners.set(w.walletId, [...(owners.get(w.walletId) ?? []), email]);
+  }
+  for (const [i, rule] of doc.rules.entries())
+    for (const entry of rule.when.wallets ?? []) {
+      if (entry.includes('/')) continue;
+      const sharedBy = owners.get(entry) ?? [];
+      if (entry === DEFAULT_WALLET_ID || sharedBy.length > 1)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `document.rules.${i}.when.wallets: ${entry} is the walletID of ${entry === DEFAULT_WALLET_ID ? "every user's default wallet" : `${sharedBy.length} wallets`}; name one with its owner, as <owner e-mail>/${entry}${sharedBy[0] ? ` (e.g. ${sharedBy[0]}/${entry})` : ''}`,
+        );
+    }
+}
+
 export function proposePolicy(ctx: OpContext<PolicyServices>, input: ParsedInputOf<typeof OPERATIONS.proposePolicy>): PolicyOutput {
   const { services } = ctx;
   const caller = callerOf(ctx);
   checkPayees(services, input.document);
+  checkWallets(services, input.document);
   const state = fourEyes(services) ? 'proposed' : 'active';
   const version = services.db.transaction(() =>
     services.repos.policies.addVersion(JSON.stringify(input.document), state, caller.email, services.now(), input.note ?? null),

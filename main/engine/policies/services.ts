@@ -1,6 +1,7 @@
 import type { CoreServices, Repos, TransactionServices } from '../context.js';
 import type { Throttle } from '../auth/throttle.js';
 import type { ApprovalRow } from '../../store/repos/approvals.js';
+import type { TemplateRegistry } from '../token-templates/registry.js';
 
 /** Carries out an approved request: the operation it recorded runs again as its initiator (the engine root provides it). */
 export type RunApproved = (request: ApprovalRow, secrets: { walletPassword?: string }) => Promise<{ txid: string | null }>;
@@ -31,4 +32,6 @@ export interface PolicyServices extends CoreServices, TransactionServices {
   runApproved: RunApproved;
   /** Approved requests this engine is carrying out now: one `sending` that is not here was cut off (a crash). */
   carryingApprovals: Set<string>;
+  /** Whose key spends an output: a move's outputs leave the wallet unless its own key alone spends them. */
+  tokenTemplates: Pick<TemplateRegistry, 'holder' | 'recognise'>;
 }

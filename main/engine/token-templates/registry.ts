@@ -1,3 +1,4 @@
+import { holderAddressOf, p2pkhAddressOf, signedHolderOf } from '../../chain/script.js';
 import { KST20, KST789, KST_RELEASES } from './kst.js';
 import { checkStasTemplate, StasTemplate } from './stas.js';
 import { STAS_PROTOCOLS, type StasProtocol, type TokenProtocol, type TokenScript, type TokenTemplate } from './template.js';
@@ -51,6 +52,16 @@ export class TemplateRegistry {
 
   installedProtocols(): StasProtocol[] {
     return [...this.stas.keys()];
+  }
+
+  /**
+   * The address whose key alone spends an output: a plain P2PKH's, one followed only by data (signedHolderOf),
+   * or a recognised token output's owner. Null for any other script, whatever address it starts with: a P2PKH
+   * followed by more code (`… OP_DROP OP_TRUE`) may be spendable by anyone, so it is nobody's, and paying it
+   * leaves the wallet.
+   */
+  holder(script: string): string | null {
+    return p2pkhAddressOf(script) ?? signedHolderOf(script) ?? (this.recognise(script) ? holderAddressOf(script) : null);
   }
 
   /** The template a locking script is written in, and what it says; null for anything that is not a token. */

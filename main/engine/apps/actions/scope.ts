@@ -1,5 +1,5 @@
 import { DomainError } from '../../../../shared/errors.js';
-import { holderAddressOf, p2pkhAddressOf } from '../../../chain/script.js';
+
 import type { ApprovalRow } from '../../../store/repos/approvals.js';
 import { callScope, type ApprovedCall, type Caller } from '../../context.js';
 import { allowerOf } from '../allower.js';
@@ -29,7 +29,7 @@ function leaving(call: AppCall, outputs: readonly { script: string; satoshis: nu
   const { repos } = call.services;
   return outputs
     .filter((o) => {
-      const address = p2pkhAddressOf(o.script) ?? holderAddressOf(o.script);
+      const address = call.services.tokenTemplates.holder(o.script);
       return address === null || repos.addresses.owner(address)?.walletRow !== call.wallet.id;
     })
     .map((o) => `${o.script}:${o.satoshis}`)
