@@ -2,6 +2,7 @@ import { Accordion, Alert, Badge, Button, Code, Group, Stack, Text, Textarea, Te
 import { useMemo, useState } from 'react';
 import { openApiDocument } from '../../shared/openapi.js';
 import { canCall, OPERATIONS, type AnyContract } from '../../shared/operations.js';
+import { ApiError } from '../api/client.js';
 import { messageOf } from '../components/errors.js';
 import { useSession } from '../state/store.js';
 
@@ -81,7 +82,10 @@ function RouteDetail({ route, allowed }: { route: RouteDoc; allowed: boolean }) 
       const parsed = input.trim() ? (JSON.parse(input) as object) : {};
       setAnswer(JSON.stringify(await call(route.contract, parsed as never), null, 2));
     } catch (err) {
-      setError(err instanceof SyntaxError ? `The input is not JSON: ${err.message}` : messageOf(err));
+      // Here the API's own words, field names and all: they name the JSON keys just typed.
+      setError(
+        err instanceof SyntaxError ? `The input is not JSON: ${err.message}` : err instanceof ApiError ? err.message : messageOf(err),
+      );
     } finally {
       setBusy(false);
     }

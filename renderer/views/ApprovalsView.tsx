@@ -8,7 +8,7 @@ import { useSession } from '../state/store.js';
 import { ApprovalActions } from './policies/ApprovalActions.js';
 import { ApprovalReview } from './policies/ApprovalReview.js';
 import { ApprovalSettings } from './policies/ApprovalSettings.js';
-import { reviewAmount, STATE_COLOR, STATE_LABEL, type Approval } from './policies/approval-words.js';
+import { reviewAmount, STATE_COLOR, STATE_LABEL, type Approval, type NamedDestination } from './policies/approval-words.js';
 
 /**
  * An app's action (BRC-100): approving it sends nothing; it allows the app's same action once (engine/apps/actions/scope.ts),
@@ -29,7 +29,19 @@ function AppActionNote({ a }: { a: Approval }) {
   );
 }
 
-function ApprovalCard({ a, myUid, twoStep, onDone }: { a: Approval; myUid: string; twoStep: boolean; onDone: () => void }) {
+function ApprovalCard({
+  a,
+  myUid,
+  twoStep,
+  payees,
+  onDone,
+}: {
+  a: Approval;
+  myUid: string;
+  twoStep: boolean;
+  payees: readonly NamedDestination[];
+  onDone: () => void;
+}) {
   const appAction = a.review.operation.startsWith('brc100.');
   return (
     <Paper withBorder p="md" data-testid="approval-card" data-approval-id={a.approvalId}>
@@ -37,7 +49,9 @@ function ApprovalCard({ a, myUid, twoStep, onDone }: { a: Approval; myUid: strin
         <Group justify="space-between">
           <Group gap="xs">
             <Text fw={700}>{reviewAmount(a.review)}</Text>
-            <Text c="dimmed">from {a.review.walletTitle}</Text>
+            <Text c="dimmed" data-testid="approval-wallet">
+              from wallet “{a.review.walletTitle}”
+            </Text>
           </Group>
           <Badge color={STATE_COLOR[a.state]} variant="light" data-testid="approval-state">
             {STATE_LABEL[a.state]}
@@ -48,7 +62,9 @@ function ApprovalCard({ a, myUid, twoStep, onDone }: { a: Approval; myUid: strin
         </Text>
         <ApprovalReview a={a} />
         {appAction && <AppActionNote a={a} />}
-        {!(appAction && a.state === 'approved') && <ApprovalActions a={a} myUid={myUid} twoStep={twoStep} onDone={onDone} />}
+        {!(appAction && a.state === 'approved') && (
+          <ApprovalActions a={a} myUid={myUid} twoStep={twoStep} payees={payees} onDone={onDone} />
+        )}
       </Stack>
     </Paper>
   );
@@ -61,6 +77,8 @@ export function ApprovalsView() {
   const [state, setState] = useState<'awaiting_approval' | 'all'>('awaiting_approval');
   const list = useLoad(() => call(OPS.listApprovals, { state }), [state]);
   const twoStep = useLoad(async () => (await call(OPS.twoStepStatus, {})).enabled, []);
+  // The payee book names who a payment goes to in the approval's confirmation (when it cannot be read: the destination alone).
+  const payees = useLoad(async () => (await call(OPS.listPayees, {})).payees, []);
   useLiveReload(['approvals'], () => void list.reload());
   const reload = () => void list.reload();
 
@@ -94,7 +112,7 @@ export function ApprovalsView() {
         <Text c="dimmed">{state === 'all' ? 'No payments have needed approval.' : 'No payments are awaiting approval.'}</Text>
       )}
       {list.data?.approvals.map((a) => (
-        <ApprovalCard key={a.approvalId} a={a} myUid={me.uid} twoStep={twoStep.data === true} onDone={reload} />
+        <ApprovalCard key={a.approvalId} a={a} myUid={me.uid} twoStep={twoStep.data === true} payees={payees.data ?? []} onDone={reload} />
       ))}
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { ScrollTable } from '../components/ScrollTable.js';
+import { HIDE_NARROW, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useCallback, useEffect, useState } from 'react';
 import { OPERATIONS as OPS, type AuditEntryOutput } from '../../shared/operations.js';
 import { messageOf } from '../components/errors.js';
@@ -45,25 +45,45 @@ export function AuditView() {
       </Group>
       <AuditTrailPanel />
       {error && <Alert color="red">{error}</Alert>}
-      <ScrollTable striped aria-label="Audit log">
+      <ScrollTable fit striped aria-label="Audit log">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>When</Table.Th>
-            <Table.Th>Who</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Who</Table.Th>
             <Table.Th>Action</Table.Th>
-            <Table.Th>Target</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Target</Table.Th>
             <Table.Th>Outcome</Table.Th>
-            <Table.Th>Hash</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Hash</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {entries.map((e) => (
             <Table.Tr key={e.id}>
-              <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
-              <Table.Td>{e.actorEmail ?? '—'}</Table.Td>
-              <Table.Td>{e.action}</Table.Td>
               <Table.Td>
-                <Text size="sm" ff="monospace">
+                {new Date(e.at).toLocaleString()}
+                {/* A narrow table says who under when, and the target under the action. */}
+                <WhenNarrow>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {e.actorEmail ?? '—'}
+                  </Text>
+                </WhenNarrow>
+              </Table.Td>
+              <Table.Td className={HIDE_NARROW} style={{ overflowWrap: 'anywhere' }}>
+                {e.actorEmail ?? '—'}
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                {e.action}
+                <WhenNarrow>
+                  {e.target && (
+                    <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={e.target} style={{ maxWidth: '40cqi' }}>
+                      {e.target}
+                    </Text>
+                  )}
+                </WhenNarrow>
+              </Table.Td>
+              <Table.Td className={HIDE_NARROW}>
+                {/* A long id is cut, its whole text on hover. */}
+                <Text size="sm" ff="monospace" truncate="end" title={e.target ?? undefined} style={{ maxWidth: 'min(280px, 22cqi)' }}>
                   {e.target ?? '—'}
                 </Text>
               </Table.Td>
@@ -78,7 +98,7 @@ export function AuditView() {
                   </Badge>
                 )}
               </Table.Td>
-              <Table.Td>
+              <Table.Td className={HIDE_NARROW}>
                 <Text size="sm" ff="monospace" title={e.hash ?? undefined}>
                   {e.hash ? `${e.hash.slice(0, 10)}…` : '—'}
                 </Text>

@@ -1,5 +1,5 @@
-import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { ScrollTable } from '../components/ScrollTable.js';
+import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { HIDE_MEDIUM, HIDE_NARROW, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { OPERATIONS as OPS, type HistoryEntry } from '../../shared/operations.js';
 import { historyCsv } from './history-csv.js';
@@ -149,15 +149,17 @@ export function HistoryView() {
       <PaymentRequests walletId={shownWallet} />
       {entries.length === 0 && !error && <Text c="dimmed">No transactions yet.</Text>}
       {entries.length > 0 && (
-        <ScrollTable minWidth={960} striped aria-label="History">
+        <ScrollTable fit striped aria-label="History">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>When</Table.Th>
-              <Table.Th />
+              <Table.Th className={HIDE_NARROW}>
+                <VisuallyHidden>Direction</VisuallyHidden>
+              </Table.Th>
               <Table.Th ta="right">Amount</Table.Th>
-              <Table.Th>Fee</Table.Th>
-              <Table.Th>Counterparty</Table.Th>
-              <Table.Th>Memo</Table.Th>
+              <Table.Th className={HIDE_NARROW}>Fee</Table.Th>
+              <Table.Th className={HIDE_MEDIUM}>Counterparty</Table.Th>
+              <Table.Th className={HIDE_MEDIUM}>Memo</Table.Th>
               <Table.Th>State</Table.Th>
               <Table.Th>Transaction</Table.Th>
             </Table.Tr>
@@ -167,15 +169,23 @@ export function HistoryView() {
               .filter((e) => (direction === 'all' || e.direction === direction) && (stateFilter === 'all' || e.state === stateFilter))
               .map((e) => (
                 <Table.Tr key={e.txid}>
-                  <Table.Td>{formatTime(e.time)}</Table.Td>
                   <Table.Td>
+                    {formatTime(e.time)}
+                    {/* A narrow table has no direction column: the badge goes here. */}
+                    <WhenNarrow>
+                      <div>
+                        <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
+                      </div>
+                    </WhenNarrow>
+                  </Table.Td>
+                  <Table.Td className={HIDE_NARROW}>
                     <Badge color={DIRECTION_COLORS[e.direction]}>{DIRECTION_WORDS[e.direction]}</Badge>
                   </Table.Td>
                   <Table.Td ta="right">
                     <TokenMoves e={e} />
                     {(!e.tokens?.length || e.amount !== 0) && <Amount satoshis={e.amount} signed />}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td className={HIDE_NARROW}>
                     {e.fee === null ? '—' : formatSats(e.fee)}
                     {e.feePaidBy === 'feeManager' && (
                       <Text size="xs" c="dimmed">
@@ -188,8 +198,12 @@ export function HistoryView() {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{e.counterparty ?? '—'}</Table.Td>
-                  <Table.Td>{e.memo ?? '—'}</Table.Td>
+                  <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                    {e.counterparty ?? '—'}
+                  </Table.Td>
+                  <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                    {e.memo ?? '—'}
+                  </Table.Td>
                   <Table.Td>
                     <StateCell e={e} />
                   </Table.Td>

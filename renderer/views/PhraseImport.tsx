@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Radio, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Radio, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type OperationOutput } from '../../shared/operations.js';
@@ -19,9 +19,15 @@ export interface PhraseChoice {
   /** 'auto', a scheme name, or an account path. */
   derivation: string;
   customPath: string;
+  /** How many unused addresses in a row end the scan (BIP44's 20 unless the user widens it). */
+  gapLimit: number;
 }
 
-export const BLANK_PHRASE: PhraseChoice = { mnemonicPhrase: '', derivation: 'auto', customPath: '' };
+export const STANDARD_GAP = 20;
+export const BLANK_PHRASE: PhraseChoice = { mnemonicPhrase: '', derivation: 'auto', customPath: '', gapLimit: STANDARD_GAP };
+
+/** What createWallet and the scan get as gapLimit: nothing for the standard gap. */
+export const gapLimitOf = (c: PhraseChoice) => (c.gapLimit > STANDARD_GAP ? c.gapLimit : undefined);
 
 /** What createWallet gets as derivationPath for this choice. */
 export const derivationOf = (c: PhraseChoice) => (c.derivation === 'custom' ? c.customPath.trim() : c.derivation);
@@ -53,6 +59,7 @@ export function PhraseImport({
       const r = await call(OPS.scanRecoveryPhrase, {
         mnemonicPhrase: value.mnemonicPhrase,
         derivationPath: value.derivation === 'custom' ? value.customPath || undefined : undefined,
+        gapLimit: gapLimitOf(value),
       });
       setScan(r);
       onChange({ ...value, derivation: 'custom', customPath: r.suggested });
@@ -96,6 +103,19 @@ export function PhraseImport({
           onChange={(e) => onChange({ ...value, customPath: e.currentTarget.value })}
         />
       )}
+      <NumberInput
+        label="Unused addresses to look past"
+        description="20 finds what most wallets made. If coins are missing (a shop that handed out many addresses, such as Keystead's unpaid invoices), look further: up to 1,000."
+        min={STANDARD_GAP}
+        max={1000}
+        allowDecimal={false}
+        error={errors.gapLimit}
+        value={value.gapLimit}
+        onChange={(v) => {
+          setScan(null);
+          onChange({ ...value, gapLimit: typeof v === 'number' ? v : STANDARD_GAP });
+        }}
+      />
       <Group>
         <Button variant="light" onClick={() => void findFunds()} loading={scanning} disabled={!value.mnemonicPhrase.trim()}>
           Find funds

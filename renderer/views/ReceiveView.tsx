@@ -3,6 +3,7 @@ import { ScrollTable } from '../components/ScrollTable.js';
 import { useEffect, useState } from 'react';
 import { CopyField } from '../components/CopyField.js';
 import { QrCode } from '../components/QrCode.js';
+import { TestCoins } from '../components/TestCoins.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSession } from '../state/store.js';
 import { OPERATIONS as OPS } from '../../shared/operations.js';
@@ -29,6 +30,8 @@ export function ReceiveView() {
 
   const current = receive.data?.addresses[0];
   const chosen = walletId ?? receive.data?.walletID;
+  const summary = wallets.data?.find((w) => w.walletID === chosen);
+  const empty = summary && summary.balance.confirmed + summary.balance.unconfirmed === 0 ? summary : null;
 
   return (
     <Stack>
@@ -44,6 +47,7 @@ export function ReceiveView() {
         />
       </Group>
       {receive.error && <Alert color="red">{receive.error}</Alert>}
+      {empty && <TestCoins walletId={empty.walletID} walletTitle={empty.walletTitle} onDone={() => void reloadWallets()} />}
       {current && (
         <Paper withBorder p="lg">
           <Group align="flex-start" gap="xl" wrap="nowrap">

@@ -46,6 +46,9 @@ function Money({ satoshis, rate }: { satoshis: number; rate: QuoteOutput['rate']
   );
 }
 
+/** The API's fields as this form labels them, for its messages. */
+const SEND_LABELS = { uri: 'Pay to', to: 'Pay to', walletId: 'From wallet', walletID: 'From wallet' };
+
 /** Paste a payment URI, paymail or address → review exactly what will be sent → confirm once → txid. */
 export function SendView() {
   const call = useSession((s) => s.call);
@@ -68,40 +71,48 @@ export function SendView() {
       setReview(null);
     };
 
-  const ask = useSubmit(async () => {
-    setSent(null);
-    setAwaiting(null);
-    setReview(null);
-    const basis = { uri, amount, walletId };
-    const { satoshis, error } = amountOf(amount);
-    if (error) throw new LocalCheck(error);
-    const resolved = await call(OPS.resolveUri, { uri, amount: satoshis ?? undefined, walletId: walletId ?? undefined });
-    const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
-    setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
-  });
-  const confirm = useSubmit(async () => {
-    if (!review) return;
-    const r = await call(OPS.pay, {
-      ...review.request,
-      walletId: review.basis.walletId ?? undefined,
-      walletPassword: chosen?.type === 'secure' ? walletPassword : undefined,
-      idempotencyKey: review.idempotencyKey,
-      // Pays exactly what the review showed, or is refused.
-      reviewId: review.quote.reviewId,
-    }).catch((err: unknown) => {
-      // The policy sent it for approval (202): not a failure; it is recorded and waits, so the form is done too.
-      const waiting = awaitingApprovalOf(err);
-      if (!waiting) throw err;
-      setAwaiting(waiting);
-      return null;
-    });
-    if (r) setSent(r);
-    setReview(null);
-    setUri('');
-    setAmount(emptyAmount(amount.unit));
-    setWalletPassword('');
-    await wallets.reload();
-  });
+  const ask = useSubmit(
+    async () => {
+      setSent(null);
+      setAwaiting(null);
+      setReview(null);
+      const basis = { uri, amount, walletId };
+      const { satoshis, error } = amountOf(amount);
+      if (error) throw new LocalCheck(error);
+      const resolved = await call(OPS.resolveUri, { uri, amount: satoshis ?? undefined, walletId: walletId ?? undefined });
+      const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
+      setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
+    },
+    [],
+    SEND_LABELS,
+  );
+  const confirm = useSubmit(
+    async () => {
+      if (!review) return;
+      const r = await call(OPS.pay, {
+        ...review.request,
+        walletId: review.basis.walletId ?? undefined,
+        walletPassword: chosen?.type === 'secure' ? walletPassword : undefined,
+        idempotencyKey: review.idempotencyKey,
+        // Pays exactly what the review showed, or is refused.
+        reviewId: review.quote.reviewId,
+      }).catch((err: unknown) => {
+        // The policy sent it for approval (202): not a failure; it is recorded and waits, so the form is done too.
+        const waiting = awaitingApprovalOf(err);
+        if (!waiting) throw err;
+        setAwaiting(waiting);
+        return null;
+      });
+      if (r) setSent(r);
+      setReview(null);
+      setUri('');
+      setAmount(emptyAmount(amount.unit));
+      setWalletPassword('');
+      await wallets.reload();
+    },
+    [],
+    SEND_LABELS,
+  );
   const q = review?.quote;
   const paymail = review ? paymailOf(review.basis.uri) : null;
 

@@ -52,9 +52,10 @@ export function Shell() {
               {network}
             </Badge>
           </Group>
-          <Group gap="sm">
-            <Stack gap={0} align="flex-end">
-              <Text size="sm" data-testid="signed-in-as">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Stack gap={0} align="flex-end" style={{ minWidth: 0 }}>
+              {/* A long e-mail is cut in a narrow window (whole on hover), never pushed out of the header. */}
+              <Text size="sm" data-testid="signed-in-as" truncate="end" maw="min(360px, 40vw)" title={me.email}>
                 {me.email}
               </Text>
               <Text size="xs" c="dimmed">

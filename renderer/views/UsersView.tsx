@@ -1,5 +1,19 @@
-import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { ScrollTable } from '../components/ScrollTable.js';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { HIDE_MEDIUM, HIDE_NARROW, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type UserOutput } from '../../shared/operations.js';
 import { ROLE_LABELS, ROLES, type Role } from '../../shared/roles.js';
@@ -38,29 +52,41 @@ export function UsersView() {
         <Button onClick={() => setCreating(true)}>New user</Button>
       </Group>
       {users.error && <Alert color="red">{users.error}</Alert>}
-      <ScrollTable striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+      <ScrollTable fit striped highlightOnHover verticalSpacing="sm" aria-label="Users">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Name</Table.Th>
             <Table.Th>E-mail</Table.Th>
             <Table.Th>Role</Table.Th>
-            <Table.Th>Title</Table.Th>
-            <Table.Th>Two-step sign-in</Table.Th>
-            <Table.Th />
+            <Table.Th className={HIDE_MEDIUM}>Title</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Two-step sign-in</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {users.data?.map((u) => (
             <Table.Tr key={u.uid} data-testid={`user-row-${u.email}`}>
-              <Table.Td>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</Table.Td>
-              <Table.Td>{u.email}</Table.Td>
+              <Table.Td className={HIDE_NARROW}>{[u.firstName, u.lastName].filter(Boolean).join(' ') || '—'}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                {u.email}
+                {/* A narrow table's name and two-step columns, said under the e-mail. */}
+                <WhenNarrow>
+                  <Text size="xs" c="dimmed">
+                    {[[u.firstName, u.lastName].filter(Boolean).join(' '), twoStep.data?.has(u.uid) ? 'two-step sign-in on' : '']
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </Text>
+                </WhenNarrow>
+              </Table.Td>
               <Table.Td>
                 <Badge color={ROLE_COLORS[u.role]} variant="light">
                   {ROLE_LABELS[u.role]}
                 </Badge>
               </Table.Td>
-              <Table.Td>{u.title || '—'}</Table.Td>
-              <Table.Td>
+              <Table.Td className={HIDE_MEDIUM}>{u.title || '—'}</Table.Td>
+              <Table.Td className={HIDE_NARROW}>
                 {twoStep.data?.has(u.uid) ? (
                   <Badge color="teal" variant="light" title={`On since ${new Date(twoStep.data.get(u.uid)!).toLocaleString()}`}>
                     On
@@ -170,11 +196,15 @@ function UserForm(props: {
   onSubmit: (d: Draft) => Promise<void>;
 }) {
   const [d, setD] = useState<Draft>(props.initial);
-  const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
-    await props.onSubmit(d);
-    setD(props.initial);
-    props.onClose();
-  }, Object.keys(EMPTY));
+  const { busy, error, fieldErrors, onSubmit } = useSubmit(
+    async () => {
+      await props.onSubmit(d);
+      setD(props.initial);
+      props.onClose();
+    },
+    Object.keys(EMPTY),
+    { title: 'Job title', password: 'Initial password' },
+  );
   const text = (k: keyof Draft) => ({
     value: d[k],
     error: fieldErrors[k],

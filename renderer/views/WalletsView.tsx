@@ -13,8 +13,9 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
-import { ScrollTable } from '../components/ScrollTable.js';
+import { HIDE_MEDIUM, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall, type WalletSummary } from '../../shared/operations.js';
 import { WALLET_TYPES, type WalletTypeName } from '../../shared/wallet-schemas.js';
@@ -22,12 +23,13 @@ import { ApiError } from '../api/client.js';
 import { messageOf } from '../components/errors.js';
 import { notifySuccess } from '../components/notify.js';
 import { SecretReveal } from '../components/SecretReveal.js';
+import { TestCoins } from '../components/TestCoins.js';
 import { formatBsv, formatSats } from '../components/format.js';
 import { Amount } from '../components/Amount.js';
 import { useSubmit } from '../components/useSubmit.js';
 import { useSession } from '../state/store.js';
 import { useWallets } from '../components/useWallets.js';
-import { BLANK_PHRASE, derivationOf, PhraseImport, type PhraseChoice } from './PhraseImport.js';
+import { BLANK_PHRASE, derivationOf, gapLimitOf, PhraseImport, type PhraseChoice } from './PhraseImport.js';
 import { PaymailModal } from './PaymailModal.js';
 
 const TYPE_HELP: Record<WalletTypeName, string> = {
@@ -45,6 +47,9 @@ export function WalletsView() {
   const [exporting, setExporting] = useState<WalletSummary | null>(null);
   const [deleting, setDeleting] = useState<WalletSummary | null>(null);
   const [naming, setNaming] = useState<WalletSummary | null>(null);
+  // A new user's wallets are all empty: on the local test chain, the first one's test coins are offered here.
+  const allEmpty = !!wallets.data?.length && wallets.data.every((w) => w.balance.confirmed + w.balance.unconfirmed === 0);
+  const firstOwned = wallets.data?.find((w) => w.access === 'owner') ?? null;
 
   return (
     <Stack>
@@ -53,19 +58,24 @@ export function WalletsView() {
         {canCall(role, OPS.createWallet) && <Button onClick={() => setCreating(true)}>New wallet</Button>}
       </Group>
       {wallets.error && <Alert color="red">{wallets.error}</Alert>}
+      {allEmpty && firstOwned && (
+        <TestCoins walletId={firstOwned.walletID} walletTitle={firstOwned.walletTitle} onDone={() => void wallets.reload()} />
+      )}
       {wallets.data?.length === 0 && (
         <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>
       )}
       {wallets.data && wallets.data.length > 0 && (
-        <ScrollTable minWidth={860} striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
+        <ScrollTable fit striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Wallet</Table.Th>
               <Table.Th>Balance</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Paymail</Table.Th>
-              <Table.Th>Owner</Table.Th>
-              <Table.Th />
+              <Table.Th className={HIDE_MEDIUM}>Type</Table.Th>
+              <Table.Th className={HIDE_MEDIUM}>Paymail</Table.Th>
+              <Table.Th className={HIDE_MEDIUM}>Owner</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -74,13 +84,21 @@ export function WalletsView() {
                 <Table.Td>
                   <Group gap="sm" wrap="nowrap">
                     {w.walletLogo && <img src={w.walletLogo} alt="" width={24} height={24} style={{ borderRadius: 4 }} />}
-                    <div>
-                      <Text fw={500} maw={320} truncate="end" title={w.walletTitle}>
+                    <div style={{ minWidth: 0, maxWidth: 'min(320px, 30cqi)' }}>
+                      <Text fw={500} truncate="end" title={w.walletTitle}>
                         {w.walletTitle}
                       </Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
+                      <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={w.walletID}>
                         {w.walletID}
                       </Text>
+                      {/* The columns a narrow table leaves out, said here. */}
+                      <WhenNarrow below="medium">
+                        <Text size="xs" c="dimmed" truncate="end" title={w.paymail ?? undefined}>
+                          {w.type}
+                          {w.paymail ? ` · ${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : ''}
+                          {w.access === 'owner' ? '' : ` · ${w.owner}`}
+                        </Text>
+                      </WhenNarrow>
                     </div>
                   </Group>
                 </Table.Td>
@@ -91,13 +109,18 @@ export function WalletsView() {
                     {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td className={HIDE_MEDIUM}>
                   <Badge variant="light">{w.type}</Badge>
                 </Table.Td>
-                <Table.Td>{w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}</Table.Td>
-                <Table.Td>{w.access === 'owner' ? 'You' : w.owner}</Table.Td>
+                <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                  {w.paymail ? `${w.paymail}${w.paymailActive ? '' : ' (inactive)'}` : '—'}
+                </Table.Td>
+                <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                  {w.access === 'owner' ? 'You' : w.owner}
+                </Table.Td>
                 <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  {/* The buttons wrap onto a second line in a narrow table, never off its edge. */}
+                  <Group gap="xs" justify="flex-end">
                     <Button size="xs" variant="default" component="a" href={`#/receive?wallet=${encodeURIComponent(w.walletID)}`}>
                       Receive
                     </Button>
@@ -148,34 +171,39 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
   // A BRC-100 root private key (from another BRC-100 wallet): held in this form only, never logged.
   const [rootKey, setRootKey] = useState<string | null>(null);
   const fromRootKey = rootKey !== null;
-  const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
-    const r = await call(OPS.createWallet, {
-      walletTitle: f.walletTitle,
-      type: f.type,
-      walletLogo: f.walletLogo || undefined,
-      paymail: f.paymail || undefined,
-      // No alias and Active: a numeric one (as the public service gives every wallet); Active off and no alias: none.
-      paymailActivate: f.paymailActivate,
-      walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
-      members: f.type === 'shared' ? f.members : undefined,
-      mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
-      derivationPath: importing ? derivationOf(phrase) : undefined,
-      rootKey: fromRootKey && f.type === 'standard' ? rootKey : undefined,
-    });
-    const made = `Wallet “${r.walletTitle}” ${importing ? `imported on ${r.derivationPath}` : fromRootKey ? 'created from its root key' : 'created'}${r.paymail ? ` with paymail ${r.paymail}` : ''}.`;
-    // A new phrase exists only here until it is written down: say so now.
-    notifySuccess(
-      importing || fromRootKey
-        ? made
-        : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`,
-    );
-    setF(blank);
-    setPhrase(BLANK_PHRASE);
-    setImporting(false);
-    setRootKey(null);
-    onCreated();
-    onClose();
-  }, [...Object.keys(blank), 'mnemonicPhrase', 'derivationPath', 'rootKey']);
+  const { busy, error, fieldErrors, onSubmit } = useSubmit(
+    async () => {
+      const r = await call(OPS.createWallet, {
+        walletTitle: f.walletTitle,
+        type: f.type,
+        walletLogo: f.walletLogo || undefined,
+        paymail: f.paymail || undefined,
+        // No alias and Active: a numeric one (as the public service gives every wallet); Active off and no alias: none.
+        paymailActivate: f.paymailActivate,
+        walletPassword: f.type === 'secure' ? f.walletPassword : undefined,
+        members: f.type === 'shared' ? f.members : undefined,
+        mnemonicPhrase: importing ? phrase.mnemonicPhrase : undefined,
+        derivationPath: importing ? derivationOf(phrase) : undefined,
+        gapLimit: importing ? gapLimitOf(phrase) : undefined,
+        rootKey: fromRootKey && f.type === 'standard' ? rootKey : undefined,
+      });
+      const made = `Wallet “${r.walletTitle}” ${importing ? `imported on ${r.derivationPath}` : fromRootKey ? 'created from its root key' : 'created'}${r.paymail ? ` with paymail ${r.paymail}` : ''}.`;
+      // A new phrase exists only here until it is written down: say so now.
+      notifySuccess(
+        importing || fromRootKey
+          ? made
+          : `${made} Back up its recovery phrase now (Back up): it is the only way to restore the wallet elsewhere.`,
+      );
+      setF(blank);
+      setPhrase(BLANK_PHRASE);
+      setImporting(false);
+      setRootKey(null);
+      onCreated();
+      onClose();
+    },
+    [...Object.keys(blank), 'mnemonicPhrase', 'derivationPath', 'rootKey', 'gapLimit'],
+    { walletTitle: 'Title' },
+  );
   const text = (k: keyof typeof f) => ({
     value: String(f[k]),
     error: fieldErrors[k],
@@ -279,15 +307,19 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
   const [phrase, setPhrase] = useState<string | null>(null);
   // A wallet created from a BRC-100 root key has no phrase: its backup is the key.
   const [isRootKey, setIsRootKey] = useState(false);
-  const { busy, error, onSubmit } = useSubmit(async () => {
-    const r = await call(OPS.exportMnemonic, {
-      walletId: wallet.walletID,
-      password,
-      walletPassword: wallet.type === 'secure' ? walletPassword : undefined,
-    });
-    setIsRootKey(r.rootKey !== undefined);
-    setPhrase(r.mnemonic ?? r.rootKey ?? null);
-  });
+  const { busy, error, onSubmit } = useSubmit(
+    async () => {
+      const r = await call(OPS.exportMnemonic, {
+        walletId: wallet.walletID,
+        password,
+        walletPassword: wallet.type === 'secure' ? walletPassword : undefined,
+      });
+      setIsRootKey(r.rootKey !== undefined);
+      setPhrase(r.mnemonic ?? r.rootKey ?? null);
+    },
+    [],
+    { password: 'Your account password' },
+  );
 
   return (
     <Modal opened onClose={onClose} title={`Back up “${wallet.walletTitle}”`} centered size="lg">

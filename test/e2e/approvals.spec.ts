@@ -47,7 +47,10 @@ test('policies and approvals: an admin writes a rule, an operator’s payment wa
   // The operator's review names the rule before Confirm; Confirm answers "awaiting approval", not an error.
   await signIn(page, 'operator@acme.io', PASSWORD);
   await nav(page).filter({ hasText: 'Send' }).click();
-  await page.getByLabel(/^Pay to/).fill(PrivateKey.fromRandom().toAddress());
+  const payee = PrivateKey.fromRandom().toAddress();
+  // The payee is in the organisation's book: the approver's confirmation names it.
+  await request(keystead.url, 'POST', '/api/v1/payees', { headers: admin, body: { name: 'Acme Supplies', destination: payee } });
+  await page.getByLabel(/^Pay to/).fill(payee);
   await page.getByLabel(/^Amount \(BSV\)/).fill('0.0002');
   await page.getByRole('combobox', { name: 'From wallet' }).click();
   await page.getByRole('option', { name: /^Ops/ }).click();
@@ -78,7 +81,21 @@ test('policies and approvals: an admin writes a rule, an operator’s payment wa
   await expect(card).toContainText('operator@acme.io');
   await expect(card.getByTestId('approval-rule')).toContainText('1 approval from managers');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'approvals.png'), fullPage: true });
+  await expect(card.getByTestId('approval-wallet')).toHaveText('from wallet “Ops”');
+  // Approving releases money: a confirmation names the amount, the payee and the wallet first, and Cancel sends nothing.
   await card.getByRole('button', { name: 'Approve' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Approve this payment?' });
+  await expect(confirm.getByTestId('confirm-approval-amount')).toHaveText('0.0002 BSV (20,000 sat)');
+  await expect(confirm.getByTestId('confirm-approval-payee')).toHaveText(`Acme Supplies (${payee})`);
+  await expect(confirm.getByTestId('confirm-approval-wallet')).toHaveText(`“Ops” (${walletId})`);
+  await expect(confirm.getByTestId('confirm-approval-initiator')).toHaveText('operator@acme.io');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  const still = await request(keystead.url, 'GET', `/api/v1/approvals/${approvalId}`, { headers: admin });
+  expect([still.body.data.state, still.body.data.votes]).toEqual(['awaiting_approval', []]);
+  await expect(page.getByTestId('approvals-count')).toHaveText('1');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await confirm.getByRole('button', { name: 'Approve and send' }).click();
   await expect(page.getByText('Approved: the payment was sent.')).toBeVisible();
   await expect(page.getByTestId('approvals-count')).toBeHidden();
   await page.getByText('All', { exact: true }).click();

@@ -95,6 +95,31 @@ test('import a phrase from another wallet: Find funds shows where its coins are,
   await expect(page.getByTestId('balance-From Centbee')).toHaveText('0.00042 BSV');
 });
 
+test('import a phrase whose coins lie past 20 unused addresses: a wider look finds them', async ({ page, keystead }) => {
+  const phrase = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+  const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  // As a shop's 30th invoice would be paid: nothing on addresses 0–29.
+  await request(keystead.url, 'POST', '/chain/faucet', {
+    body: { address: oracleAddress(phrase, "m/44'/236'/0'/0/30"), satoshis: 31_000 },
+    headers: { authToken: s.body.data.authToken },
+  });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await nav(page).filter({ hasText: 'Wallets' }).click();
+  await page.getByRole('button', { name: 'New wallet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New wallet' });
+  await dialog.getByLabel(/^Title/).fill('Shop till');
+  await dialog.getByLabel('Import from a recovery phrase').check();
+  await dialog.getByRole('textbox', { name: 'Recovery phrase' }).fill(phrase);
+  await dialog.getByRole('button', { name: 'Find funds' }).click();
+  await expect(dialog.getByTestId("path-m/44'/236'/0'")).toContainText('0');
+  await expect(dialog.getByTestId("path-m/44'/236'/0'")).not.toContainText('0.00031');
+  await dialog.getByLabel('Unused addresses to look past').fill('40');
+  await dialog.getByRole('button', { name: 'Find funds' }).click();
+  await expect(dialog.getByTestId("path-m/44'/236'/0'")).toContainText('0.00031');
+  await dialog.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(page.getByTestId('balance-Shop till')).toHaveText('0.00031 BSV');
+});
+
 test('import a BRC-100 root key: the wallet backs up as that key', async ({ page, keystead }) => {
   const rootKey = '8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63';
   await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
 import { formatTime } from '../../components/format.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_NARROW, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { useLiveReload } from '../../components/useLive.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSession } from '../../state/store.js';
@@ -45,10 +45,10 @@ export function PaymentRequests({ walletId }: { walletId: string | null }) {
   return (
     <Stack gap="xs" data-testid="history-approvals">
       <Title order={4}>Payments that needed approval</Title>
-      <ScrollTable minWidth={760} aria-label="Payments that needed approval">
+      <ScrollTable fit aria-label="Payments that needed approval">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Asked</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Asked</Table.Th>
             <Table.Th>State</Table.Th>
             <Table.Th ta="right">Amount</Table.Th>
             <Table.Th>To</Table.Th>
@@ -58,11 +58,16 @@ export function PaymentRequests({ walletId }: { walletId: string | null }) {
         <Table.Tbody>
           {shown.map((a) => (
             <Table.Tr key={a.approvalId} data-approval-id={a.approvalId}>
-              <Table.Td>{formatTime(a.createdAt)}</Table.Td>
+              <Table.Td className={HIDE_NARROW}>{formatTime(a.createdAt)}</Table.Td>
               <Table.Td>
                 <Badge color={STATE_COLOR[a.state]} variant="light" data-testid="history-approval-state">
                   {STATE_LABEL[a.state]}
                 </Badge>
+                <WhenNarrow>
+                  <Text size="xs" c="dimmed">
+                    asked {formatTime(a.createdAt)}
+                  </Text>
+                </WhenNarrow>
                 {a.error && (
                   <Text size="xs" c="red">
                     {a.error}
@@ -70,7 +75,7 @@ export function PaymentRequests({ walletId }: { walletId: string | null }) {
                 )}
               </Table.Td>
               <Table.Td ta="right">{reviewAmount(a.review)}</Table.Td>
-              <Table.Td style={{ wordBreak: 'break-all' }}>{destinationOf(a.review)}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 120 }}>{destinationOf(a.review)}</Table.Td>
               <Table.Td>
                 <Anchor href="#/approvals" size="sm">
                   Approvals

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
 import { ApiError } from '../../api/client.js';
@@ -6,11 +6,80 @@ import { LocalCheck } from '../../components/errors.js';
 import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
-import type { Approval } from './approval-words.js';
+import { payeeWords, reviewAmount, type Approval, type NamedDestination } from './approval-words.js';
 
-/** Approve or reject (with a code when the voter has two-step sign-in, or once the API asks for one). */
-function Vote({ a, twoStep, onDone }: { a: Approval; twoStep: boolean; onDone: () => void }) {
+/**
+ * Approving releases money: before the call is made, the voter confirms exactly what, to whom and from which
+ * wallet (by its title: ids alone say nothing to a person, and every user's first wallet is "default").
+ */
+function ConfirmApproval({
+  a,
+  payees,
+  last,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+}: {
+  a: Approval;
+  payees: readonly NamedDestination[];
+  last: boolean;
+  busy: boolean;
+  error: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const r = a.review;
+  const to = payeeWords(r, payees);
+  const appAction = r.operation.startsWith('brc100.');
+  const row = (label: string, value: string, testId: string) => (
+    <Table.Tr>
+      <Table.Th w={110}>{label}</Table.Th>
+      <Table.Td data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Table.Td>
+    </Table.Tr>
+  );
+  return (
+    <Modal opened onClose={onClose} title="Approve this payment?" centered>
+      <Stack>
+        <Table variant="vertical" layout="fixed" withTableBorder>
+          <Table.Tbody>
+            {row('Amount', reviewAmount(r), 'confirm-approval-amount')}
+            {row('To', to.join(', '), 'confirm-approval-payee')}
+            {row('From wallet', `“${r.walletTitle}” (${r.walletID})`, 'confirm-approval-wallet')}
+            {row('Asked by', a.initiator.email ?? a.initiator.uid, 'confirm-approval-initiator')}
+          </Table.Tbody>
+        </Table>
+        <Text size="sm">
+          {appAction
+            ? 'Approving sends nothing now: it lets the app send exactly this action once, within 24 hours.'
+            : last
+              ? 'Yours is the last approval needed: the payment goes ahead as soon as you approve (a secure wallet’s then waits only for its password), and cannot be taken back.'
+              : 'Your approval is recorded; the payment is sent once every approval it needs is given.'}
+        </Text>
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="teal" loading={busy} onClick={onConfirm}>
+            {last && !appAction ? 'Approve and send' : 'Approve'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** Approve (after a confirmation) or reject (with a code when the voter has two-step sign-in, or once the API asks for one). */
+function Vote({ a, twoStep, payees, onDone }: { a: Approval; twoStep: boolean; payees: readonly NamedDestination[]; onDone: () => void }) {
   const call = useSession((s) => s.call);
+  const [confirming, setConfirming] = useState(false);
   const [otp, setOtp] = useState('');
   const [reason, setReason] = useState('');
   const [askCode, setAskCode] = useState(false);
@@ -19,7 +88,11 @@ function Vote({ a, twoStep, onDone }: { a: Approval; twoStep: boolean; onDone: (
     try {
       await action();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'OTP_REQUIRED') setAskCode(true);
+      if (err instanceof ApiError && err.code === 'OTP_REQUIRED') {
+        // The code field is on the card: the confirmation gives way to it.
+        setAskCode(true);
+        setConfirming(false);
+      }
       throw err;
     }
   };
@@ -35,6 +108,7 @@ function Vote({ a, twoStep, onDone }: { a: Approval; twoStep: boolean; onDone: (
               ? 'Approved, but it failed.'
               : 'Approval recorded.',
       );
+      setConfirming(false);
       onDone();
     }),
   );
@@ -45,7 +119,8 @@ function Vote({ a, twoStep, onDone }: { a: Approval; twoStep: boolean; onDone: (
       onDone();
     }),
   );
-  const error = approve.error ?? reject.error;
+  const error = (confirming ? null : approve.error) ?? reject.error;
+  const votes = a.votes.filter((v) => v.vote === 'approve').length;
   return (
     <Stack gap="xs">
       <Group grow align="flex-start">
@@ -66,13 +141,33 @@ function Vote({ a, twoStep, onDone }: { a: Approval; twoStep: boolean; onDone: (
         </Alert>
       )}
       <Group>
-        <Button color="teal" onClick={() => void approve.run()} loading={approve.busy}>
+        <Button
+          color="teal"
+          onClick={() => {
+            // The code is asked for before the confirmation, not after it.
+            if ((twoStep || askCode) && !otp.trim()) return void approve.run();
+            approve.setError(null);
+            setConfirming(true);
+          }}
+          loading={approve.busy}
+        >
           Approve
         </Button>
         <Button color="red" variant="light" onClick={() => void reject.run()} loading={reject.busy}>
           Reject
         </Button>
       </Group>
+      {confirming && (
+        <ConfirmApproval
+          a={a}
+          payees={payees}
+          last={votes + 1 >= a.needed}
+          busy={approve.busy}
+          error={approve.error}
+          onConfirm={() => void approve.run()}
+          onClose={() => setConfirming(false)}
+        />
+      )}
     </Stack>
   );
 }
@@ -129,8 +224,21 @@ function Initiator({ a, onDone }: { a: Approval; onDone: () => void }) {
   );
 }
 
-export function ApprovalActions({ a, myUid, twoStep, onDone }: { a: Approval; myUid: string; twoStep: boolean; onDone: () => void }) {
-  if (a.canVote) return <Vote a={a} twoStep={twoStep} onDone={onDone} />;
+export function ApprovalActions({
+  a,
+  myUid,
+  twoStep,
+  payees = [],
+  onDone,
+}: {
+  a: Approval;
+  myUid: string;
+  twoStep: boolean;
+  /** The payee book, to name who a payment goes to. */
+  payees?: readonly NamedDestination[];
+  onDone: () => void;
+}) {
+  if (a.canVote) return <Vote a={a} twoStep={twoStep} payees={payees} onDone={onDone} />;
   if (a.initiator.uid === myUid) return <Initiator a={a} onDone={onDone} />;
   return null;
 }

@@ -15,7 +15,18 @@ export function ApprovalReview({ a }: { a: Approval }) {
   return (
     <Table variant="vertical" layout="fixed" withTableBorder>
       <Table.Tbody>
-        {row('Wallet', `${r.walletTitle} (${r.walletID})`)}
+        {row(
+          'Wallet',
+          <>
+            <Text span fw={500}>
+              {r.walletTitle}
+            </Text>{' '}
+            <Text span size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+              ({r.walletID})
+            </Text>
+          </>,
+          'approval-review-wallet',
+        )}
         {row('Amount', <Text fw={600}>{reviewAmount(r)}</Text>, 'approval-amount')}
         {row(
           'Outputs',

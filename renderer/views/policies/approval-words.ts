@@ -32,3 +32,23 @@ export const STATE_COLOR: Record<Approval['state'], string> = {
   expired: 'gray',
   cancelled: 'gray',
 };
+
+/** A payee book entry as far as naming a destination goes. */
+export interface NamedDestination {
+  name: string;
+  destination: string;
+}
+
+/**
+ * Who a reviewed move pays, in words: the paymail or payment request paid, else each output's address; a
+ * destination in the organisation's payee book is named by its entry ("Acme Supplies (1Abc…)").
+ */
+export function payeeWords(review: Approval['review'], book: readonly NamedDestination[] = []): string[] {
+  const named = (destination: string) => {
+    const entry = book.find((p) => p.destination.toLowerCase() === destination.toLowerCase());
+    return entry ? `${entry.name} (${destination})` : destination;
+  };
+  if (review.counterparty) return [named(review.counterparty)];
+  const out = review.outputs.map((o) => (o.address ? named(o.address) : 'a script output (no address)'));
+  return [...new Set(out)];
+}

@@ -11,7 +11,7 @@ import { PaymentAwaitingApproval, type AwaitingApproval } from '../policies/Paym
 import { offeredWords, wantedWords } from './swap-words.js';
 import { rethrowUnlessAwaiting, waitingOf } from './swap-approval.js';
 import type { OutputOf } from '../../../shared/operation.js';
-import { LocalCheck } from '../../components/errors.js';
+import { humaniseMessage, LocalCheck } from '../../components/errors.js';
 
 type Made = OutputOf<typeof OPS.offer>['offers'][number];
 const blankToUndefined = (v: number | string) => (v === '' ? undefined : Number(v));
@@ -66,7 +66,7 @@ export function MakeOffer({ walletId, refresh, onMade }: { walletId: string | nu
     if (!r) return;
     const waiting = waitingOf(r.errors);
     if (waiting) return setAwaiting(waiting);
-    if (r.errors.length) throw new LocalCheck(r.errors.map((e) => e.msg).join('; '));
+    if (r.errors.length) throw new LocalCheck(humaniseMessage(r.errors.map((e) => e.msg).join('; ')));
     setMade(r.offers[0]);
     notifySuccess('Offer made');
     onMade();

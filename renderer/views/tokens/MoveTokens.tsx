@@ -7,7 +7,7 @@ import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
 import { formatTokenAmount } from './token-amount.js';
-import { LocalCheck } from '../../components/errors.js';
+import { humaniseMessage, LocalCheck } from '../../components/errors.js';
 
 /** Sends tokens to a paymail or an address, or redeems them (their satoshis go to the redemption address). */
 export function MoveTokens({
@@ -58,7 +58,7 @@ export function MoveTokens({
         ? await call(OPS.send, { walletId: walletId ?? undefined, dataArray: [{ ...item, to, notes: notes || undefined }] })
         : await call(OPS.redeemToken, { walletId: walletId ?? undefined, dataArray: [item] });
     setReviewing(false);
-    if (r.errors.length) throw new LocalCheck(r.errors.map((e) => e.msg).join('; '));
+    if (r.errors.length) throw new LocalCheck(humaniseMessage(r.errors.map((e) => e.msg).join('; ')));
     notifySuccess(
       `${kind === 'send' ? `Sent ${what} to ${to}` : `Redeemed ${what}`}: transaction ${r.txIds.map((t) => t.slice(0, 12)).join(', ')}…`,
     );

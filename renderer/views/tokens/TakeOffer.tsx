@@ -25,7 +25,7 @@ import { PaymentAwaitingApproval, type AwaitingApproval } from '../policies/Paym
 import { DetailRow } from './DetailRow.js';
 import { rethrowUnlessAwaiting, waitingOf } from './swap-approval.js';
 import { offeredWords, wantedWords } from './swap-words.js';
-import { LocalCheck } from '../../components/errors.js';
+import { humaniseMessage, LocalCheck } from '../../components/errors.js';
 
 type Inspection = OutputOf<typeof OPS.inspectOffer>['offers'][number];
 type Taken = OutputOf<typeof OPS.swap>['swaps'][number];
@@ -71,7 +71,7 @@ export function TakeOffer({ walletId, onTaken }: { walletId: string | null; onTa
     if (r) {
       const waiting = waitingOf(r.errors);
       if (waiting) setAwaiting(waiting);
-      else if (r.errors.length) throw new LocalCheck(r.errors.map((e) => e.msg).join('; '));
+      else if (r.errors.length) throw new LocalCheck(humaniseMessage(r.errors.map((e) => e.msg).join('; ')));
       else {
         setTaken(r.swaps[0] ?? null);
         notifySuccess('Swap completed');
