@@ -186,6 +186,14 @@ describe('the books follow the chain, not the P2P receiver', () => {
     const original = history.find((e) => e.state === 'failed')!;
     assert.match(original.failureReason ?? '', /receiver refused it.*cancelled on chain by/);
     assert.match(history.find((e) => e.direction === 'self')!.memo ?? '', /^Cancels /);
+    // Until a block holds the cancellation the refused payment could still be mined instead: its key stays held.
+    await rejectsWith(
+      engine.execute('pay', { data: refused.output.data, walletId, idempotencyKey: 'inv-7' }, admin, meta),
+      'CONFLICT',
+      /still in progress/,
+    );
+    node.mine();
+    await engine.reconcile();
     // The payment failed for good, so its key may pay again; the receiver is paid exactly once in all.
     receiver.answer((hex) => {
       node.submit(hex);

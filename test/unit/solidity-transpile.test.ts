@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { compileScrypt } from '../../main/contracts/scrypt/compile.js';
+import { STDLIB_NAMES } from '../../main/contracts/scrypt/stdlib.js';
 import { transpileSolidity } from '../../main/contracts/solidity/transpile.js';
 import { fixtureFile, logsText, SOLIDITY_FIXTURES } from '../../scripts/solidity-golden.js';
 
@@ -93,7 +94,7 @@ describe('Solidity → sCrypt: rules', () => {
     );
     assert.match(s, /const int b;\n\n {2}static const int A = 2 \* 3;\n\n {2}constructor\(int x\) \{\n {4}this\.b = x;\n {2}\}/);
     assert.match(s, /require\(A \+ this\.b == retVal\);\n {2}\}/, 'a stateless contract: no preimage, ends with its require');
-    const bad = transpile('contract T {\n  uint x = 1;\n}');
+    const bad = transpile('contract T {\n  uint x = 1;\n  function f() public {}\n}');
     assert.deepEqual(bad.logs, [{ src: 'T.sol:2:3:2:14', type: 'Error', message: 'unsupported state variable `x` with initial value' }]);
   });
 
@@ -136,7 +137,9 @@ describe('Solidity → sCrypt: rules', () => {
     const s = ok('contract T { address top; mapping(address => uint) w; function f() public { w[top] += 1; top = msg.sender; } }');
     assert.match(s, /PubKeyHash w_top_key = this\.top;\n {4}require\(\(this\.w\.isAbsent\(\{w_top_key, i0\}\)/);
     assert.match(s, /require\(this\.w\.set\(\{w_top_key, i0\}, w_top\)\);/);
-    const bad = transpile('contract T { mapping(uint => uint) m;\n  function get(uint k) internal view returns (uint) { return m[k]; } }');
+    const bad = transpile(
+      'contract T { mapping(uint => uint) m;\n  function get(uint k) internal view returns (uint) { return m[k]; } function f() public {} }',
+    );
     assert.deepEqual(
       bad.logs.map((l) => [l.src, l.message]),
       [['T.sol:2:12:2:15', 'accessing mapping expression in `internal` or `private` function `get` is not supported']],
@@ -200,7 +203,7 @@ describe('Solidity → sCrypt: rules', () => {
     const s = ok('contract T { address o; constructor() { o = msg.sender; } function f() public { require(msg.sender == o); } }');
     assert.match(s, /constructor\(PubKeyHash msgSender\) \{\n {4}this\.o = msgSender;/);
     assert.match(s, /public function f\(Sig sig, PubKey pubKey, SigHashPreimage txPreimage\)/);
-    const bad = transpile('contract T {\n  function f() private view returns (address) { return msg.sender; } }');
+    const bad = transpile('contract T {\n  function f() private view returns (address) { return msg.sender; } function g() public {} }');
     assert.deepEqual(
       bad.logs.map((l) => [l.src, l.message]),
       [['T.sol:2:56:2:66', 'unsupported using `msg.sender` in `internal` or `private` function']],
@@ -273,4 +276,173 @@ describe('Solidity → sCrypt: rules', () => {
     assert.match(r.scrypt, /public function g/);
     assert.doesNotMatch(r.scrypt, /block/);
   });
+});
+
+describe('Solidity → sCrypt: constructs met in published contracts', () => {
+  it('named arguments are passed in the parameter order of the function or library function called', () => {
+    // Before: `net({taxPercent: 20, gross: g})` became `this.net(20, g)`, the arguments in the order written.
+    const s = ok(`library Shares { function part(uint w, uint n, uint i) internal pure returns (uint) { return w / n + i; } }
+      contract T { uint paid; function net(uint gross, uint taxPercent) internal pure returns (uint) { return gross - taxPercent; }
+      function pay(uint g) external { paid += net({taxPercent: 20, gross: g}); paid += Shares.part({i: 1, w: g, n: 3}); } }`);
+    assert.match(s, /this\.paid \+= this\.net\(g, 20\);\n {4}this\.paid \+= Shares\.part\(g, 3, 1\);/);
+    compiles(s, 'named arguments');
+    // A callee whose parameters are not known cannot be given its arguments in order.
+    const r = transpile('contract T {\n  uint s;\n  function f(uint v) public { s = helper({value: v}); }\n}');
+    assert.deepEqual(
+      r.logs.map((l) => [l.src, l.message]),
+      [['T.sol:3:35:3:53', 'unsupported function call with named arguments: `helper`']],
+    );
+  });
+
+  it('a 40-digit hex literal and address(<number>) are 20 bytes; address(<integer>) is refused', () => {
+    // Before: `0x5B38…` and `address(1)` were printed as numbers, and a PubKeyHash cannot hold an int.
+    const s = ok(`contract T { address constant K = 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4; address who;
+      function f(address a, bytes20 b) public { require(a != K); who = address(1); if (a == address(0)) who = address(b); } }`);
+    assert.match(s, /static const PubKeyHash K = Ripemd160\(b'5b38da6a701c568545dcfcb03fcb875f56beddc4'\);/);
+    assert.match(s, /this\.who = Ripemd160\(b'0{39}1'\);/);
+    assert.match(s, /this\.who = Ripemd160\(b\);/);
+    compiles(s, 'address literals');
+    const r = transpile('contract T {\n  address who;\n  function f(uint160 n) public { who = address(n); }\n}');
+    assert.deepEqual(
+      r.logs.map((l) => [l.src, l.message]),
+      [['T.sol:3:40:3:50', 'unsupported conversion from integer to address: `address(n)`']],
+    );
+  });
+
+  it('bytesN(<number>) and a hex number beside bytes are bytes; conversions between integers and bytes are refused', () => {
+    // Before: `bytes32(0)` was `0` and `m |= 0x00ff` kept the number: neither compiled.
+    const s = ok(
+      'contract T { bytes32 h; bytes2 m; function f(bytes2 b) public { h = bytes32(0); m = bytes2(0x0102); m |= 0x00ff; require(b != 0x0000); m = b ^ m; } }',
+    );
+    assert.match(s, /this\.h = b'0{64}';\n {4}this\.m = b'0102';\n {4}this\.m \|= b'00ff';\n {4}require\(b != b'0000'\);/);
+    compiles(s, 'fixed bytes');
+    const r = transpile('contract T {\n  bytes32 h;\n  uint n;\n  function f(uint v) public { h = bytes32(v); n = uint(h); }\n}');
+    assert.deepEqual(
+      r.logs.map((l) => [l.src, l.message]),
+      [
+        ['T.sol:4:35:4:45', 'unsupported conversion between integer and bytes: `bytes32(v)`'],
+        ['T.sol:4:51:4:58', 'unsupported conversion between integer and bytes: `uint(h)`'],
+      ],
+    );
+  });
+
+  it('an event fired without `emit` (old Solidity) vanishes like `emit`; `now` is refused like `block.timestamp`', () => {
+    // Before: `Paid(msgSender, v);` was kept and the sCrypt did not compile ("unknown function").
+    const s = ok('contract T { uint s; event Paid(address who, uint v); function f(uint v) public { s += v; Paid(msg.sender, v); } }');
+    assert.doesNotMatch(s, /Paid/);
+    compiles(s, 'event without emit');
+    const r = transpile('contract T {\n  uint s;\n  function f() public { s = now; }\n}');
+    assert.deepEqual(
+      r.logs.map((l) => [l.src, l.message]),
+      [['T.sol:3:29:3:32', 'unsupported expression: `now`']],
+    );
+  });
+
+  it('a function without visibility (Solidity before 0.5) is public', () => {
+    // Before: `function sumTo(int8 n) constant returns (int8 s)` became an internal function, and the contract had no public one.
+    const s = ok('contract T { function sumTo(int8 n) constant returns (int8 s) { s = n; } function helper() internal pure {} }');
+    assert.match(s, /public function sumTo\(int n, int _s\) \{\n {4}int s = 0;\n {4}s = n;\n {4}require\(s == _s\);/);
+    assert.match(s, /\n {2}function helper\(\) : bool \{/);
+    compiles(s, 'default visibility');
+  });
+
+  it('an assignment used as a value is refused at its position; as a statement or a loop step it stays', () => {
+    // Before: `while ((x >>= 1) > 0)` was printed as is, and sCrypt has no assignment expressions.
+    const r = transpile(
+      'contract T {\n  function f(uint x) public pure returns (uint) {\n    uint n;\n    while ((x >>= 1) > 0) n++;\n    return n;\n  }\n}',
+    );
+    assert.deepEqual(
+      r.logs.filter((l) => l.type === 'Error').map((l) => [l.src, l.message]),
+      [['T.sol:4:13:4:20', 'unsupported assignment inside an expression: `x >>= 1`']],
+    );
+    compiles(ok('contract T { uint s; function f(uint x) public { for (uint i = 0; i < 4; i += 2) { s = x; x >>= 1; } } }'), 'statements');
+  });
+
+  it('a byte of a byte string is read as a one-byte slice; writing one is refused', () => {
+    // Before: `b[i]` was printed as is, and sCrypt indexes no bytes ("take a slice").
+    const s = ok('contract T { bytes1 t; function f(bytes memory b, uint i) public { t = b[i]; require(b[0] != t); } }');
+    assert.match(s, /this\.t = b\[i : i \+ 1\];\n {4}require\(b\[0 : 1\] != this\.t\);/);
+    compiles(s, 'byte index');
+    const r = transpile(
+      'contract T {\n  function f(bytes memory b, uint i) public pure { b[i] = 0x01; t(b[i++]); }\n  function t(bytes1 x) internal pure {}\n}',
+    );
+    assert.deepEqual(
+      r.logs.map((l) => [l.src, l.message]),
+      [
+        ['T.sol:2:52:2:56', 'unsupported write to a byte of a byte string: `b[i]`'],
+        ['T.sol:2:67:2:73', 'unsupported byte index with side effects: `b[i++]`'],
+      ],
+    );
+  });
+
+  it('converting to a contract type, `this.f()` of a public function, address members and a contract without public function are refused', () => {
+    // Before: `IVault(v).put(a)` and `this.count()` were emitted and did not compile; so did a contract with a constructor only.
+    const r = transpile(`interface IVault { function put(uint a) external; }
+contract T {
+  uint n;
+  function count() public view returns (uint) { return n; }
+  function f(address v, uint a) external { IVault(v).put(a); n = this.count() + a; }
+}
+contract Setup {
+  uint immutable cap;
+  constructor(uint c) { cap = c; }
+}`);
+    assert.deepEqual(
+      r.logs.map((l) => [l.src, l.message]),
+      [
+        ['T.sol:5:44:5:53', 'unsupported conversion to contract type: `IVault(v)`'],
+        ['T.sol:5:66:5:78', 'unsupported call of public function `count`'],
+        ['T.sol:7:10:7:15', 'unsupported contract without a public or external function: `Setup`'],
+      ],
+    );
+    // Before: `msgSender.transfer(v)` was emitted (only a plain name's `.transfer` was caught); a PubKeyHash has no members.
+    const paid = transpile('contract T {\n  uint v;\n  function f(uint m) public { v = m; msg.sender.transfer(m); }\n}');
+    assert.deepEqual(
+      paid.logs.map((l) => [l.src, l.message]),
+      [['T.sol:3:38:3:57', 'unsupported expression: `msg.sender.transfer`']],
+    );
+  });
+});
+
+describe('Solidity → sCrypt: a shift by a run-time amount', () => {
+  it('is warned about for its cost, not refused, and its sCrypt compiles (plain and -O), as the warning says', () => {
+    const r = transpile(
+      'pragma solidity ^0.8.0;\ncontract S {\n  uint acc;\n  function f(uint a, uint b) public {\n    acc = (a << b) + (a >> b);\n  }\n}\n',
+    );
+    assert.deepEqual(
+      r.logs.filter((l) => l.type === 'Error'),
+      [],
+    );
+    const warnings = r.logs.filter((l) => l.type === 'Warning').map((l) => l.message);
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    for (const w of warnings) {
+      assert.match(w, /^a shift by a run-time amount: it compiles to a multiplication or division by 2ⁿ/);
+      assert.doesNotMatch(w, /not compile/);
+    }
+    assert.match(r.scrypt, /this\.acc = \(a << b\) \+ \(a >> b\);/);
+    compiles(r.scrypt, 'the run-time shifts');
+  });
+});
+
+describe('Solidity → sCrypt: names the sCrypt standard library declares', () => {
+  // A Solidity `library Constants` or `struct SortedItem` is common; sCrypt refuses a second declaration of a
+  // standard-library name, so the transpiler renames them as it renames keywords.
+  for (const name of STDLIB_NAMES)
+    it(`${name}: a Solidity library, struct and contract of that name are renamed, and the sCrypt compiles`, () => {
+      for (const [decl, use] of [
+        [
+          `library ${name} {\n  uint constant K = 8;\n}\ncontract C {\n  uint acc;\n  function f(uint a) public {\n    acc = a + ${name}.K;\n  }\n}\n`,
+          `${name}.K`,
+        ],
+        [
+          `struct ${name} {\n  uint a;\n}\ncontract C {\n  uint acc;\n  function f(uint a) public {\n    ${name} memory s = ${name}(a);\n    acc = s.a;\n  }\n}\n`,
+          `${name} s`,
+        ],
+        [`contract ${name} {\n  uint acc;\n  function f(uint a) public {\n    acc = a;\n  }\n}\n`, `contract ${name}`],
+      ]) {
+        const scrypt = ok(`pragma solidity ^0.8.0;\n${decl}`);
+        assert.ok(scrypt.includes(use.replace(name, `userDefined_${name}`)), scrypt);
+        compiles(scrypt, `${name}: ${use}`);
+      }
+    });
 });

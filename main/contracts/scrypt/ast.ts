@@ -11,6 +11,8 @@ export interface TypeRef extends Node {
   generics: TypeRef[];
   /** Array sizes, outermost first: `int[2][3]` → [2, 3] (compile-time constant expressions). */
   dims: Expr[];
+  /** Written with the older `struct` keyword before the name (`struct Point p`): the name must be a struct. */
+  tagged?: true;
 }
 
 export type Expr =

@@ -36,23 +36,77 @@ export interface CompileResult {
 
 let stdlibItems: Item[] | null = null;
 
-/** The standard library's declarations, parsed once. */
+/**
+ * The standard library's declarations, parsed once. Every position in them names STDLIB_FILE, so that a
+ * diagnostic arising in library code is never taken for one at the same line and column of the user's file.
+ */
 function stdlib(): Item[] {
   if (!stdlibItems) {
     const { program, diagnostics } = parse(stdlibSource(), STDLIB_FILE);
     if (diagnostics.hasErrors) throw new Error(`the standard library does not parse: ${JSON.stringify(diagnostics.items[0])}`);
+    tagFile(program, STDLIB_FILE);
     stdlibItems = program.items;
   }
   return stdlibItems;
 }
 
-/** The user's program plus every standard-library declaration it does not replace with its own. */
-function withStdlib(program: Program): Program {
-  const own = new Set(program.items.map((i) => i.name));
+const KIND_WORD: Record<Item['kind'], string> = {
+  contract: 'contract',
+  library: 'library',
+  struct: 'struct',
+  alias: 'type',
+  const: 'const',
+};
+
+/**
+ * The user's program (with its imported files) plus the standard library, which is in scope everywhere
+ * without an import. The library's names are not the user's to take. No public source states the official
+ * rule (the reference only says the library is included by default; scryptlib sees it as one more source
+ * file, 'std', beside the program's), and the library's own code refers to its declarations by name
+ * (Utils.buildOutput reads Constants.OutputValueLen, the stateful prelude calls SigHash and VarIntReader), so
+ * a second declaration could only be a duplicate or, had it replaced the library's, silently change the
+ * library's behaviour. Each such declaration is an error at its own position (in the user's file or the
+ * imported file that has it), naming the clash; nothing further is checked then (the cascade would be noise).
+ */
+export function withStdlib(program: Program, diagnostics: Diagnostics): Program {
   // Shared, not copied: the passes and code generation only read library declarations (the one thing
   // generated into a declaration, getStateScript, goes into the user's own contract).
-  const lib = stdlib().filter((i) => !own.has(i.name));
+  const lib = stdlib();
+  const libItem = new Map(lib.map((i) => [i.name, i]));
+  for (const item of program.items) {
+    const theirs = libItem.get(item.name);
+    if (theirs)
+      diagnostics.error(
+        item.at,
+        `${KIND_WORD[item.kind]} ${item.name} has the name of the standard library's ${KIND_WORD[theirs.kind]} ${item.name}, which every program sees without an import; give it another name`,
+      );
+  }
   return { imports: program.imports, items: [...lib, ...program.items] };
+}
+
+/**
+ * A diagnostic arising in standard-library code (a library function inlined with the program's arguments,
+ * say) must not point into the library's text, which the user never gave: it is moved to `at` in the user's
+ * file (the contract being compiled) and says which library declaration it arose in.
+ */
+export function relocateStdlibDiagnostics(diagnostics: Diagnostics, at: Position): void {
+  if (!diagnostics.items.some((d) => d.file === STDLIB_FILE)) return;
+  const lib = stdlib();
+  const seen = new Set<string>();
+  const kept = diagnostics.items.filter((d) => {
+    if (d.file !== STDLIB_FILE) return true;
+    const owner = [...lib].reverse().find((i) => i.at.line < d.line || (i.at.line === d.line && i.at.column <= d.column));
+    d.message = `in the standard library's ${owner ? `${KIND_WORD[owner.kind]} ${owner.name}` : 'code'}: ${d.message}`;
+    d.file = at.file ?? diagnostics.file;
+    d.line = at.line;
+    d.column = at.column;
+    // The same error at several places of the library is one error here.
+    if (seen.has(d.message)) return false;
+    seen.add(d.message);
+    return true;
+  });
+  diagnostics.items.splice(0, diagnostics.items.length, ...kept);
+  diagnostics.items.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 /**
@@ -113,7 +167,11 @@ export function frontEnd(
   const parsed = parse(source, file);
   const { diagnostics } = parsed;
   let program = parsed.program;
-  const done = (front: FrontEndResult | null = null) => ({ front, diagnostics });
+  let where: Position = { line: 1, column: 1 };
+  const done = (front: FrontEndResult | null = null) => {
+    relocateStdlibDiagnostics(diagnostics, where);
+    return { front, diagnostics };
+  };
   if (diagnostics.hasErrors) return done();
   // The last contract is the one compiled; a file of libraries only (a library package such as
   // scrypt-ts-lib's) compiles its last library: its properties as constructor arguments, no public functions.
@@ -124,6 +182,7 @@ export function frontEnd(
     diagnostics.error(program.items[0]?.at ?? { line: 1, column: 1 }, 'the file has no contract or library');
     return done();
   }
+  where = main.at;
   if (program.imports.length) {
     if (!readImport)
       diagnostics.error(
@@ -137,7 +196,8 @@ export function frontEnd(
       };
   }
   if (diagnostics.hasErrors) return done();
-  const full = withStdlib(program);
+  const full = withStdlib(program, diagnostics);
+  if (diagnostics.hasErrors) return done();
   const facts = checkProgram(full, diagnostics);
   checkSupport(facts, diagnostics);
   diagnostics.items.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -313,11 +313,15 @@ export class Parser {
     // Only this type's own sizes may be omitted, not those of its type arguments.
     const omittable = this.omittable;
     this.omittable = false;
+    // The older form `struct Point` names the struct Point (a parameter, a return type, an array element…).
+    const tagged = this.startsTaggedType();
+    if (tagged) this.i++;
     const t = this.tok;
-    if (t.kind !== 'ident' && !(t.kind === 'keyword' && t.value === 'auto')) this.fail(`expected a type but found ${this.describe(t)}`);
+    if (t.kind !== 'ident' && !(t.kind === 'keyword' && t.value === 'auto' && !tagged))
+      this.fail(`expected a ${tagged ? 'struct name after struct' : 'type'} but found ${this.describe(t)}`);
     this.i++;
     const generics: TypeRef[] = [];
-    if (this.is('<') && this.peek().kind === 'ident') {
+    if (this.is('<') && (this.peek().kind === 'ident' || this.startsTaggedType(1))) {
       this.i++;
       this.typeArgs++;
       try {
@@ -346,7 +350,14 @@ export class Parser {
       } else dims.push(this.expr());
       this.expect(']');
     }
-    return { kind: 'type', name: t.value, generics, dims, at: t.start };
+    return { kind: 'type', name: t.value, generics, dims, at: t.start, ...(tagged ? { tagged: true as const } : {}) };
+  }
+
+  /** Whether the token `offset` ahead is the keyword `struct` followed by a name: the older form of a struct type. */
+  private startsTaggedType(offset = 0): boolean {
+    const t = this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
+    const next = this.tokens[Math.min(this.i + offset + 1, this.tokens.length - 1)];
+    return t.kind === 'keyword' && t.value === 'struct' && next.kind === 'ident';
   }
 
   /** The `>` that closes a type-argument list, which may be either half of a `>>` token. */
@@ -387,7 +398,7 @@ export class Parser {
   /** Whether a declaration `Type name …` starts here (tried without consuming, with backtracking). */
   private looksLikeDeclaration(): boolean {
     if (this.is('auto')) return true;
-    if (this.tok.kind !== 'ident') return false;
+    if (this.tok.kind !== 'ident' && !this.startsTaggedType()) return false;
     return this.lookahead(() => {
       this.declType();
       return !this.halfShift && this.tok.kind === 'ident';

@@ -60,7 +60,10 @@ export function stdlibSource(): string {
   return source;
 }
 
-/** Names the standard library declares; a user declaration of the same name replaces it. */
+/**
+ * Names the standard library declares. They are taken: a program (or a file it imports) that declares one
+ * of them again is refused at that declaration (compile.ts, withStdlib).
+ */
 export const STDLIB_NAMES = [
   'OpCode',
   'Utils',

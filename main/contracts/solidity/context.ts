@@ -15,6 +15,12 @@ export class ProgramContext implements KeyStructs {
   /** Contract, interface and enum names: types sCrypt has no counterpart for. */
   readonly foreignTypes = new Set<string>();
   readonly libraries = new Set<string>();
+  /** Contract and interface names (of `foreignTypes`): converting to one is how Solidity calls another contract. */
+  readonly contractTypes = new Set<string>();
+  /** Event names: old Solidity fires an event by calling it without `emit`. */
+  readonly events = new Set<string>();
+  /** The parameter names of every named function, by `<contract or library>.<function>` (for calls with named arguments). */
+  readonly functionParams = new Map<string, (string | null)[]>();
 
   constructor(
     readonly source: SourceText,

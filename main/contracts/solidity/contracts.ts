@@ -6,8 +6,8 @@ import type {
 } from '@solidity-parser/parser/dist/src/ast-types.js';
 import { Scope, type ContractInfo, type ProgramContext } from './context.js';
 import { valueFor } from './expressions.js';
-import { transpileFunction, usesMsg } from './functions.js';
-import { spanOf } from './logs.js';
+import { isExternallyVisible, transpileFunction, usesMsg } from './functions.js';
+import { spanOf, type Span } from './logs.js';
 import { scryptName } from './names.js';
 import { raw, type SContract, type SMember } from './sast.js';
 import { solType } from './type-names.js';
@@ -77,11 +77,7 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
     name: node.name,
     isLibrary,
     functions: names,
-    publics: new Set(
-      isLibrary
-        ? []
-        : unique.filter((fn) => fn.name && (fn.visibility === 'public' || fn.visibility === 'external')).map((fn) => fn.name as string),
-    ),
+    publics: new Set(isLibrary ? [] : unique.filter((fn) => fn.name && isExternallyVisible(fn)).map((fn) => fn.name as string)),
     stateful: stateVars.some((v) => !v.variables[0]?.isDeclaredConst && !v.variables[0]?.isImmutable),
     initBalance: !!ctor && usesMsg(ctor, 'value'),
     loops: [],
@@ -140,12 +136,25 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
     if (r.member) members.push(r.member);
   }
 
+  // An sCrypt contract is spent through its public functions: one without any cannot be compiled.
+  if (!isLibrary && !unique.some((fn) => isPlainFunction(fn) && isExternallyVisible(fn))) {
+    p.error(contractNameSpan(p, node), `unsupported contract without a public or external function: \`${node.name}\``);
+  }
   if (info.initBalance) props.push({ k: 'prop', state: false, visibility: '', isConst: true, type: 'int', name: 'initBalance' });
   statics.push(...loopCounts(p, info, scope));
   const takesPreimage = members.some((m) => m.k === 'fn' && m.params.some((x) => x.type === 'SigHashPreimage' && x.name === 'txPreimage'));
   if (info.stateful && takesPreimage) members.push(propagateState());
   if (info.initBalance) members.push(checkInitBalance());
   return { kind: isLibrary ? 'library' : 'contract', name: scryptName(node.name), members: [...props, ...statics, ...members] };
+}
+
+/** Where a contract's name is written (the parser gives the whole definition's range). */
+function contractNameSpan(p: ProgramContext, node: ContractDefinition): Span {
+  const whole = spanOf(node);
+  const m = new RegExp(`\\bcontract\\s+(${node.name.replace(/\$/g, '\\$')})\\b`).exec(p.source.text.slice(whole.start, whole.end));
+  if (!m) return whole;
+  const start = whole.start + m.index + m[0].length - m[1].length;
+  return { start, end: start + m[1].length };
 }
 
 function property(

@@ -4,7 +4,7 @@ import { spanOf, type Span } from './logs.js';
 import { scryptName } from './names.js';
 import { bin, call, member, paren, raw, type SExpr } from './sast.js';
 import { isCastType } from './type-names.js';
-import { ZERO_ADDRESS, type SolType } from './types.js';
+import type { SolType } from './types.js';
 
 /** Everything an expression needs to be transpiled: the program, the contract, the function (none for constants) and the names in scope. */
 export interface Cx {
@@ -14,6 +14,19 @@ export interface Cx {
   scope: Scope;
   /** Index expressions replaced by a loop's induction variable (writes at run-time indices, see Statements). */
   indexVars?: Map<Expression, string>;
+  /** The expression of the statement being transpiled: the one place an assignment may stand (sCrypt assigns in statements only). */
+  statement?: Expression;
+}
+
+/** Runs `run` with `e` as a statement of its own (`x = 1;`, the `i += 2` of a `for`): the one place where `e` may be an assignment. */
+export function asStatement<T>(cx: Cx, e: Expression, run: () => T): T {
+  const previous = cx.statement;
+  cx.statement = e;
+  try {
+    return run();
+  } finally {
+    cx.statement = previous;
+  }
 }
 
 /** Built-in functions sCrypt has no counterpart for: a call is reported and left out, its arguments unvisited. */
@@ -81,14 +94,22 @@ export function expr(cx: Cx, node: Expression | BaseASTNode, write = false): SEx
         p.error(n, 'unsupported tuple expression assignment');
         return null;
       }
+      if (ASSIGNMENTS.has(n.operator) && cx.statement !== n) {
+        p.error(n, `unsupported assignment inside an expression: \`${p.text(n)}\``);
+        return null;
+      }
       if (SHIFTS.has(n.operator) && !isConstant(cx, n.right) && typeOf(cx, n.left)?.k !== 'bytes') {
         p.logs.warning(
           operatorSpan(p, n.left, n.right, n.operator),
-          `a shift by a run-time amount: sCrypt shifts an int only by a compile-time constant, so this will not compile; shift by a constant or multiply by a power of two`,
+          `a shift by a run-time amount: it compiles to a multiplication or division by 2ⁿ worked out when the script runs, which costs more script than a constant amount (and the spend fails if the amount is negative); shift by a constant where you can`,
         );
       }
-      const l = expr(cx, n.left, ASSIGNMENTS.has(n.operator));
-      const r = n.operator === '=' ? valueFor(cx, typeOf(cx, n.left), n.right) : expr(cx, n.right);
+      // A hex number beside a byte string (`b |= 0x00ff`, `h == 0x01`) is bytes too; a shift's amount stays a number.
+      const shift = SHIFTS.has(n.operator);
+      const l = shift
+        ? expr(cx, n.left, ASSIGNMENTS.has(n.operator))
+        : valueFor(cx, typeOf(cx, n.right), n.left, ASSIGNMENTS.has(n.operator));
+      const r = n.operator === '=' || !shift ? valueFor(cx, typeOf(cx, n.left), n.right) : expr(cx, n.right);
       return l && r && bin(n.operator, l, r);
     }
     case 'Conditional': {
@@ -130,6 +151,8 @@ function numberLiteral(cx: Cx, n: Extract<Expression, { type: 'NumberLiteral' }>
     return null;
   }
   const text = n.number.replace(/_/g, '');
+  // A hex literal of 40 digits is an address in Solidity (it must pass the address checksum): its 20 bytes.
+  if (/^0x[0-9a-f]{40}$/i.test(text)) return addressLiteral(text.slice(2).toLowerCase());
   if (/^0x/i.test(text)) return raw(`0x${text.slice(2).toLowerCase()}`);
   const m = /^(\d+)(?:[eE](\d+))?$/.exec(text);
   if (!m) {
@@ -140,11 +163,12 @@ function numberLiteral(cx: Cx, n: Extract<Expression, { type: 'NumberLiteral' }>
 }
 
 function identifier(cx: Cx, name: string, at: BaseASTNode): SExpr | null {
-  if (name === 'this') {
-    cx.p.error(at, 'unsupported expression: `this`');
+  const sym = cx.scope.lookup(name);
+  // `now` is old Solidity's `block.timestamp`.
+  if (name === 'this' || (name === 'now' && !sym)) {
+    cx.p.error(at, `unsupported expression: \`${name}\``);
     return null;
   }
-  const sym = cx.scope.lookup(name);
   const printed = scryptName(name);
   return raw(sym && (sym.kind === 'state' || sym.kind === 'immutable') ? `this.${printed}` : printed);
 }
@@ -173,7 +197,8 @@ function memberAccess(cx: Cx, n: MemberAccess, write: boolean): SExpr | null {
     p.error(n, `unsupported expression: \`${p.text(n)}\``);
     return null;
   }
-  if (name === 'balance' && baseType?.k === 'address') {
+  // An address is a PubKeyHash in sCrypt, which has no members: `a.balance`, `msg.sender.transfer(v)`, `a.call(…)`.
+  if (baseType?.k === 'address') {
     p.error(n, `unsupported expression: \`${p.text(n)}\``);
     return null;
   }
@@ -229,10 +254,28 @@ function indexAccess(cx: Cx, n: IndexAccess, write: boolean): SExpr | null {
     cx.p.error(n, `unsupported expression: \`${cx.p.text(n)}\``);
     return null;
   }
+  const baseType = typeOf(cx, n.base);
+  if (baseType?.k === 'bytes' || baseType?.k === 'string') return byteAt(cx, n, n.index, write);
   const o = expr(cx, n.base, write);
   const induction = cx.indexVars?.get(n);
   const i = induction ? raw(induction) : expr(cx, n.index);
   return o && i && { k: 'index', o, i };
+}
+
+/**
+ * `b[i]` of a byte string is the one-byte slice `b[i : i + 1]` (sCrypt indexes no bytes). A byte string is
+ * a value in sCrypt: one of its bytes cannot be written, and an index with effects would run twice.
+ */
+function byteAt(cx: Cx, n: IndexAccess, index: Expression, write: boolean): SExpr | null {
+  if (write || hasEffects(index)) {
+    cx.p.error(n, `unsupported ${write ? 'write to a byte of a byte string' : 'byte index with side effects'}: \`${cx.p.text(n)}\``);
+    return null;
+  }
+  const o = expr(cx, n.base);
+  const i = expr(cx, index);
+  if (!o || !i) return null;
+  const next = i.k === 'raw' && /^\d+$/.test(i.text) ? raw(String(BigInt(i.text) + 1n)) : bin('+', i, raw('1'));
+  return { k: 'slice', o, from: i, to: next };
 }
 
 /**
@@ -363,7 +406,31 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
       return null;
     }
     const [arg] = n.arguments;
-    if (castName === 'address' && arg.type === 'NumberLiteral' && /^0+$|^0x0+$/i.test(arg.number)) return ZERO_ADDRESS;
+    if (castName === 'address') return toAddress(cx, n, arg);
+    const width = /^bytes(\d+)$/.exec(castName);
+    // `bytes32(0)`, `bytes4(0x01020304)`: the number's big-endian bytes, as many as the type holds.
+    if (width && arg.type === 'NumberLiteral' && !arg.subdenomination) {
+      const hex = fixedBytesHex(arg.number, Number(width[1]));
+      if (hex !== null) return raw(`b'${hex}'`);
+    }
+    // An integer and a byte string are different kinds of values in sCrypt: its num2bin/bin2num are
+    // little-endian and signed, Solidity's conversions big-endian.
+    const from = typeOf(cx, arg);
+    const to = /^u?int\d*$/.test(castName) ? 'int' : /^(bytes\d*|byte|string)$/.test(castName) ? 'bytes' : null;
+    if (
+      (to === 'int' && (from?.k === 'bytes' || from?.k === 'string')) ||
+      (to === 'bytes' && (from?.k === 'int' || arg.type === 'NumberLiteral'))
+    ) {
+      p.error(n, `unsupported conversion between integer and bytes: \`${p.text(n)}\``);
+      return null;
+    }
+    if (
+      to === 'int' &&
+      (from?.k === 'address' || (arg.type === 'NumberLiteral' && /^0x[0-9a-f]{40}$/i.test(arg.number.replace(/_/g, ''))))
+    ) {
+      p.error(n, `unsupported conversion from address to integer: \`${p.text(n)}\``);
+      return null;
+    }
     // Casts between Solidity's integer and byte widths have no sCrypt counterpart: the value is used as it is.
     return expr(cx, arg);
   }
@@ -371,6 +438,11 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
     const name = callee.name;
     if (UNSUPPORTED_CALLS.has(name)) {
       p.error(n, `unsupported function call: \`${name}\``);
+      return null;
+    }
+    // `Token(a)`, `IERC20(t)`, `Status(i)`: a conversion to a contract, interface or enum type (the way to call another contract).
+    if (p.foreignTypes.has(name) && !p.structs.has(name)) {
+      p.error(n, `unsupported conversion to ${p.contractTypes.has(name) ? 'contract' : 'enum'} type: \`${p.text(n)}\``);
       return null;
     }
     const struct = p.structs.get(name);
@@ -384,13 +456,19 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
       p.error(n, `unsupported call of public function \`${name}\``);
       return null;
     }
-    const args = argsOf(cx, n);
+    const args = argsOf(cx, n, cx.c.functions.has(name) ? `${cx.c.name}.${name}` : null);
     if (!args) return null;
     if (cx.c.functions.has(name)) return call(cx.c.isLibrary ? scryptName(name) : `this.${scryptName(name)}`, args);
     return call(scryptName(name), args);
   }
   if (callee.type === 'MemberAccess' && (callee.memberName === 'push' || callee.memberName === 'pop')) {
     p.error(n, `unsupported function call: \`${p.text(callee)}\``);
+    return null;
+  }
+  const base = callee.type === 'MemberAccess' && callee.expression.type === 'Identifier' ? callee.expression.name : null;
+  // `this.f()` is an external call of the contract's own public function, which is an entry point in sCrypt.
+  if (callee.type === 'MemberAccess' && base === 'this' && !cx.scope.lookup('this') && cx.c.publics?.has(callee.memberName)) {
+    p.error(n, `unsupported call of public function \`${callee.memberName}\``);
     return null;
   }
   if (callee.type === 'NewExpression') {
@@ -410,14 +488,75 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
     return null;
   }
   const f = expr(cx, callee);
-  const args = f && argsOf(cx, n);
+  const library = base && callee.type === 'MemberAccess' && p.libraries.has(base) && !cx.scope.lookup(base);
+  const args = f && argsOf(cx, n, library ? `${base}.${callee.memberName}` : null);
   return f && args && call(f, args);
 }
 
-function argsOf(cx: Cx, n: FunctionCall): SExpr[] | null {
-  const args = n.arguments.map((a) => expr(cx, a));
+/**
+ * A call's arguments in the callee's parameter order. Named arguments (`f({b: 1, a: 2})`) are put in the
+ * order of the parameters of `callee` (`<contract or library>.<function>`), which must be known.
+ */
+function argsOf(cx: Cx, n: FunctionCall, callee: string | null): SExpr[] | null {
+  let given: Expression[] = n.arguments;
+  if (n.names.length) {
+    const params = callee ? cx.p.functionParams.get(callee) : undefined;
+    const names = new Map(n.names.map((name, i) => [name, n.arguments[i]]));
+    const ordered = params?.map((name) => (name ? names.get(name) : undefined));
+    if (!ordered || ordered.length !== names.size || !ordered.every(Boolean)) {
+      cx.p.error(n, `unsupported function call with named arguments: \`${cx.p.text(n.expression)}\``);
+      return null;
+    }
+    given = ordered as Expression[];
+  }
+  const args = given.map((a) => expr(cx, a));
   return args.every(Boolean) ? (args as SExpr[]) : null;
 }
+
+/**
+ * `address(x)`: a number is the 20 bytes of the address it names (`address(0)`, `address(0x…01)`); an
+ * address stays as it is; `bytes20` becomes a `Ripemd160`; an integer has no counterpart (a PubKeyHash is not a number).
+ */
+function toAddress(cx: Cx, n: FunctionCall, arg: Expression): SExpr | null {
+  const { p } = cx;
+  if (arg.type === 'NumberLiteral') {
+    const hex = arg.subdenomination ? null : addressHex(arg.number);
+    if (hex === null) {
+      p.error(n, `unsupported conversion to address: \`${p.text(n)}\``);
+      return null;
+    }
+    return addressLiteral(hex);
+  }
+  const t = typeOf(cx, arg);
+  if (t?.k === 'int') {
+    p.error(n, `unsupported conversion from integer to address: \`${p.text(n)}\``);
+    return null;
+  }
+  const e = expr(cx, arg);
+  return e && (t?.k === 'bytes' ? call('Ripemd160', [e]) : e);
+}
+
+/** The 40 hex digits of an address given as a number literal, or null when it is not one (negative, fractional or too large). */
+function addressHex(text: string): string | null {
+  const digits = text.replace(/_/g, '');
+  let value: bigint;
+  try {
+    value = BigInt(/^0x/i.test(digits) ? digits : /^\d+$/.test(digits) ? digits : 'x');
+  } catch {
+    return null;
+  }
+  return value < 0n || value >= 1n << 160n ? null : value.toString(16).padStart(40, '0');
+}
+
+/** A non-negative number literal as `size` big-endian bytes in hex, or null when it does not fit. */
+function fixedBytesHex(text: string, size: number): string | null {
+  const digits = text.replace(/_/g, '');
+  if (!/^(0x[0-9a-f]+|\d+)$/i.test(digits) || size < 1 || size > 32) return null;
+  const value = BigInt(digits);
+  return value >= 1n << BigInt(8 * size) ? null : value.toString(16).padStart(2 * size, '0');
+}
+
+const addressLiteral = (hex: string): SExpr => call('Ripemd160', [raw(`b'${hex}'`)]);
 
 /** `S(a, b)` and `S({x: a, y: b})` are the struct literal `{a, b}`, named fields put in declaration order. */
 function structLiteral(cx: Cx, n: FunctionCall, fields: string[]): SExpr | null {
@@ -496,12 +635,12 @@ export function isConstant(cx: Cx, e: Expression): boolean {
  * A value for a place of type `t`. A hex number given to a bytes type (`bytes4 m = 0xCAFEBABE`) is those
  * bytes in sCrypt, where a number is not bytes.
  */
-export function valueFor(cx: Cx, t: SolType | null, e: Expression): SExpr | null {
+export function valueFor(cx: Cx, t: SolType | null, e: Expression, write = false): SExpr | null {
   if ((t?.k === 'bytes' || t?.k === 'string') && e.type === 'NumberLiteral' && !e.subdenomination && /^0x/i.test(e.number)) {
     const hex = e.number.slice(2).replace(/_/g, '').toLowerCase();
     return raw(`b'${hex.length % 2 ? `0${hex}` : hex}'`);
   }
-  return expr(cx, e);
+  return expr(cx, e, write);
 }
 
 /** The names an expression reads (`this.x` counts as `x`). */
@@ -528,4 +667,16 @@ export function assignedRoot(e: Expression): string | null {
   if (e.type === 'IndexAccess') return assignedRoot(e.base);
   if (e.type === 'TupleExpression' && e.components.length === 1 && e.components[0]) return assignedRoot(e.components[0] as Expression);
   return null;
+}
+
+/** Whether evaluating an expression may change something or call out (it is then not evaluated twice). */
+export function hasEffects(e: unknown): boolean {
+  if (!e || typeof e !== 'object') return false;
+  if (Array.isArray(e)) return e.some(hasEffects);
+  const o = e as { type?: string; operator?: string };
+  if (o.type === 'FunctionCall') return true;
+  if (o.type === 'UnaryOperation' && (o.operator === '++' || o.operator === '--' || o.operator === 'delete')) return true;
+  if (o.type === 'BinaryOperation' && o.operator && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator))
+    return true;
+  return Object.entries(o).some(([k, v]) => k !== 'range' && k !== 'loc' && hasEffects(v));
 }

@@ -67,6 +67,13 @@ function assignedNames(body: BaseASTNode): Set<string> {
   return out;
 }
 
+/**
+ * Whether a function is called from outside: `public`, `external`, or no visibility at all (Solidity before
+ * 0.5 made such a function public; later versions reject it).
+ */
+export const isExternallyVisible = (fn: FunctionDefinition) =>
+  fn.visibility === 'public' || fn.visibility === 'external' || fn.visibility === 'default';
+
 export const usesMsg = (node: BaseASTNode, memberName: 'sender' | 'value') => firstMsg(node, memberName) !== null;
 
 /** Where a function's name is written (the parser gives the definition's range, not the name's). */
@@ -93,13 +100,7 @@ export function transpileFunction(
   fn: FunctionDefinition,
   loopCounter: number,
 ): { member: SMember | null; loopCounter: number } {
-  const kind: FunctionKind = fn.isConstructor
-    ? 'ctor'
-    : c.isLibrary
-      ? 'library'
-      : fn.visibility === 'public' || fn.visibility === 'external'
-        ? 'public'
-        : 'internal';
+  const kind: FunctionKind = fn.isConstructor ? 'ctor' : c.isLibrary ? 'library' : isExternallyVisible(fn) ? 'public' : 'internal';
   const name = fn.name ?? 'constructor';
   const f = new FunctionState(kind, name, fn.isConstructor ? loopCounter : 0);
 

@@ -1,6 +1,10 @@
+import { STDLIB_NAMES } from '../scrypt/stdlib.js';
+
 /**
- * Names sCrypt reserves (its keywords and types) and names the transpiler generates: a Solidity name equal
- * to one of them is written `userDefined_<name>`, everywhere. `$` in a name becomes `_`.
+ * Names sCrypt reserves (its keywords and types, and the standard library's libraries and structs, which
+ * every program sees and none may declare again: a Solidity `library Constants` is common) and names the
+ * transpiler generates: a Solidity name equal to one of them is written `userDefined_<name>`, everywhere.
+ * `$` in a name becomes `_`.
  */
 const KEYWORDS = [
   'contract',
@@ -61,7 +65,7 @@ const GENERATED = [
   'contractBalance',
   'initBalance',
 ];
-const RESERVED = new Set([...KEYWORDS, ...GENERATED]);
+const RESERVED = new Set([...KEYWORDS, ...GENERATED, ...STDLIB_NAMES]);
 
 export function scryptName(name: string): string {
   const n = name.replace('$', '_');

@@ -14,6 +14,7 @@ export type SExpr =
   | { k: 'call'; f: SExpr; args: SExpr[] }
   | { k: 'member'; o: SExpr; name: string }
   | { k: 'index'; o: SExpr; i: SExpr }
+  | { k: 'slice'; o: SExpr; from: SExpr; to: SExpr }
   | { k: 'struct'; fields: SExpr[] }
   | { k: 'array'; items: SExpr[] };
 
@@ -136,6 +137,8 @@ export function printExpr(e: SExpr): string {
       return `${operand(e.o, PRIMARY)}.${e.name}`;
     case 'index':
       return `${operand(e.o, PRIMARY)}[${printExpr(e.i)}]`;
+    case 'slice':
+      return `${operand(e.o, PRIMARY)}[${printExpr(e.from)} : ${printExpr(e.to)}]`;
     case 'struct':
       return `{${e.fields.map(printExpr).join(', ')}}`;
     case 'array':

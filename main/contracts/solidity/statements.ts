@@ -1,6 +1,6 @@
 import type { BaseASTNode, Expression, Statement, VariableDeclaration } from '@solidity-parser/parser/dist/src/ast-types.js';
 import type { MapEntry, ProgramContext } from './context.js';
-import { expr, isConstant, pushedArray, typeOf, valueFor, type Cx } from './expressions.js';
+import { asStatement, expr, hasEffects, isConstant, pushedArray, typeOf, valueFor, type Cx } from './expressions.js';
 import { spanOf } from './logs.js';
 import { scryptName } from './names.js';
 import { assign, bin, block, call, exprStmt, member, not, paren, raw, requireStmt, type SExpr, type SStmt } from './sast.js';
@@ -211,6 +211,10 @@ export class Statements {
   }
 
   private expressionStatement(e: Expression, s: BaseASTNode): SStmt[] {
+    return asStatement(this.cx, e, () => this.expressionStatementOf(e, s));
+  }
+
+  private expressionStatementOf(e: Expression, s: BaseASTNode): SStmt[] {
     const { p, cx } = this;
     if (e.type === 'FunctionCall' && e.expression.type === 'Identifier' && !cx.scope.lookup(e.expression.name)) {
       const name = e.expression.name;
@@ -219,6 +223,8 @@ export class Statements {
         return c ? [requireStmt(c)] : [];
       }
       if (name === 'revert') return [requireStmt(raw('false'))];
+      // `Transfer(from, to, v);`: an event fired the old way, without `emit`; it vanishes as `emit` does.
+      if (p.events.has(name) && !cx.c.functions.has(name)) return [];
     }
     if (e.type === 'BinaryOperation' && e.left.type === 'TupleExpression' && !e.left.isArray && e.left.components.length !== 1) {
       p.error(s, 'unsupported tuple expression assignment');
@@ -352,7 +358,7 @@ export class Statements {
     const c = cond ? expr(cx, cond) : null;
     const inner = runBody();
     if (iter) {
-      const it = expr(cx, iter);
+      const it = asStatement(cx, iter, () => expr(cx, iter));
       if (it) inner.push(breaks ? { k: 'if', c: not(breakFlag), then: block([exprStmt(it)]), else: null } : exprStmt(it));
     }
     const guards: SExpr[] = [];
@@ -368,18 +374,6 @@ export class Statements {
     });
     return out;
   }
-}
-
-/** Whether evaluating an expression may change something or call out (it is then not evaluated twice). */
-function hasEffects(e: unknown): boolean {
-  if (!e || typeof e !== 'object') return false;
-  if (Array.isArray(e)) return e.some(hasEffects);
-  const o = e as { type?: string; operator?: string };
-  if (o.type === 'FunctionCall') return true;
-  if (o.type === 'UnaryOperation' && (o.operator === '++' || o.operator === '--' || o.operator === 'delete')) return true;
-  if (o.type === 'BinaryOperation' && o.operator && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator))
-    return true;
-  return Object.entries(o).some(([k, v]) => k !== 'range' && k !== 'loc' && hasEffects(v));
 }
 
 /** An expression a storage pointer can stand for: a name, a member, an element or a mapping entry. */

@@ -1,4 +1,9 @@
-import type { ContractDefinition, StructDefinition } from '@solidity-parser/parser/dist/src/ast-types.js';
+import type {
+  ContractDefinition,
+  EventDefinition,
+  FunctionDefinition,
+  StructDefinition,
+} from '@solidity-parser/parser/dist/src/ast-types.js';
 import { ProgramContext } from './context.js';
 import { transpileContract, transpileStruct } from './contracts.js';
 import { Logs, SourceText, type TranspileLog } from './logs.js';
@@ -35,8 +40,18 @@ export function transpileSolidity(text: string, opts: { file?: string } = {}): T
   // Names first, so that a type may be used before (or in another contract than) where it is defined.
   for (const c of contracts) {
     if (c.kind === 'library') p.libraries.add(c.name);
-    else p.foreignTypes.add(c.name);
+    else {
+      p.foreignTypes.add(c.name);
+      p.contractTypes.add(c.name);
+    }
     for (const sub of c.subNodes) {
+      if (sub.type === 'EventDefinition') p.events.add((sub as EventDefinition).name);
+      const fn = sub.type === 'FunctionDefinition' ? (sub as FunctionDefinition) : null;
+      if (fn?.name)
+        p.functionParams.set(
+          `${c.name}.${fn.name}`,
+          fn.parameters.map((x) => x.name),
+        );
       if (sub.type === 'StructDefinition')
         p.structs.set((sub as StructDefinition).name, { name: (sub as StructDefinition).name, fields: [] });
       if (sub.type === 'EnumDefinition') p.foreignTypes.add((sub as unknown as { name: string }).name);
@@ -45,6 +60,7 @@ export function transpileSolidity(text: string, opts: { file?: string } = {}): T
   for (const n of units) {
     if (n.type === 'StructDefinition') p.structs.set(n.name, { name: n.name, fields: [] });
     if (n.type === 'EnumDefinition') p.foreignTypes.add(n.name);
+    if (n.type === 'EventDefinition') p.events.add(n.name);
   }
 
   const imports: string[] = [];

@@ -51,7 +51,11 @@ export function finishCancellation(services: PaymentServices, a: PaymentAttempt,
   services.db.transaction(() => {
     services.sync.applyTransaction(cancel, a.cancelTxid!, height);
     services.repos.walletTxs.annotate(a.walletRow, a.cancelTxid!, `Cancels ${a.txid.slice(0, 8)}…, which the receiver refused`, null);
-    services.sync.revertTransaction(a.txid, `${a.failure ?? 'the receiver refused it'}; cancelled on chain by ${a.cancelTxid}`);
+    // Its keys stay held until a block holds the cancellation (releaseCancelledKeys): until then the receiver could
+    // still get the refused payment mined, and a retry under the same key would pay it twice.
+    services.sync.revertTransaction(a.txid, `${a.failure ?? 'the receiver refused it'}; cancelled on chain by ${a.cancelTxid}`, {
+      keepKeys: height === null,
+    });
   })();
   services.logger.info({ txid: a.txid, cancelTxid: a.cancelTxid }, 'a refused payment was cancelled on chain; its coins are back');
 }
@@ -94,6 +98,13 @@ export async function settleCancellation(
   if (r.status === 'rejected')
     services.logger.warn({ txid: a.txid, reason: r.reason }, 'a cancellation was refused; the payment itself may be on chain');
   return 'open';
+}
+
+/** Frees the keys of cancelled payments whose cancellation a block now holds: they may pay again. */
+export function releaseCancelledKeys(services: PaymentServices): void {
+  const { repos } = services;
+  for (const a of repos.payments.cancelledHoldingKeys())
+    if (repos.walletTxs.stateOf(a.walletRow, a.cancelTxid!)?.height != null) repos.payments.releaseKeys(a.attempt);
 }
 
 /** The payment went through after all: the address the cancellation would have paid is free again. */

@@ -2,7 +2,7 @@ import { Transaction } from '@bsv/sdk';
 import type { PayOutput } from '../../../shared/operations.js';
 import type { PaymentAttempt } from '../../store/repos/payments.js';
 import type { PaymentServices } from './services.js';
-import { settleCancellation } from './cancel.js';
+import { releaseCancelledKeys, settleCancellation } from './cancel.js';
 import { provenHeight } from '../sync/proven-height.js';
 import type { ChainView } from './chain-view.js';
 
@@ -151,9 +151,12 @@ export async function reconcileBooks(services: PaymentServices): Promise<void> {
     if (t.checkedAt !== null && now() - t.checkedAt < window / 2) continue;
     const view = await chainSees(services, t.txid);
     if (view === null) continue;
-    repos.walletTxs.noteCheck(t.txid, now(), view.seen);
     const ours = repos.payments.attemptFor(t.txid);
-    if (view.seen) {
+    // Another's transaction ARC has only stored vouches for nothing (SECURITY.md): it counts as seen once a node
+    // took it or a block holds it, so one double-spent away is undone even while ARC keeps it "stored".
+    const seen = view.seen && (ours !== null || view.nodesAccepted || view.height !== null);
+    repos.walletTxs.noteCheck(t.txid, now(), seen);
+    if (seen) {
       if (t.state !== 'seen') {
         const hex = ours?.raw ?? (await services.chain.getTransactionHex(t.txid).catch(() => null));
         if (hex) sync.applyTransaction(Transaction.fromHex(hex), t.txid, view.height);
@@ -175,6 +178,8 @@ export async function reconcileBooks(services: PaymentServices): Promise<void> {
     services.logger.warn({ txid: t.txid }, 'a transaction on the books is unknown to the chain; the books are repaired');
     sync.revertTransaction(t.txid, 'the chain does not know this transaction');
   }
+  // After the loop: a cancellation it has just seen confirmed frees its payment's keys in this round.
+  releaseCancelledKeys(services);
 }
 
 /**

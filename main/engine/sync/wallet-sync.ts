@@ -231,7 +231,18 @@ export class WalletSync implements WalletScanner {
 
   private bookOnce(tx: Transaction, txid: string, height: number | null): number[] {
     const { db, repos } = this.services;
-    return db.transaction(() => {
+    const undone = new Set<string>();
+    const undoneBefore: RowBefore[] = [];
+    const touched = db.transaction(() => {
+      // The chain took `tx`: a transaction of ours that spends one of its coins and no block holds (a refused
+      // payment's cancellation, when the receiver got the payment itself mined) never will be. It is undone
+      // first, so `tx` is booked with its whole debit and undoing the loser later cannot make the coin spendable.
+      for (const loser of this.conflictsOf(tx, txid))
+        try {
+          db.transaction(() => this.revert(loser, `the chain took ${txid}, which spends the same coin`, undone, undoneBefore))();
+        } catch {
+          // A block holds what spends the loser's outputs: the books keep it, and this input is not debited twice.
+        }
       const { spends, credits, rows } = this.effectsOf(tx, txid, height);
       for (const s of spends) repos.walletUtxos.markSpent(s.txid, s.vout, txid);
       for (const c of credits) {
@@ -239,10 +250,28 @@ export class WalletSync implements WalletScanner {
         repos.addresses.markUsed(c.walletRow, c.address);
       }
       for (const r of rows) repos.walletTxs.upsert(r);
+      // Undone, then taken by the chain after all (a refused payment mined instead of its cancellation): it is
+      // paid, and a key still held for it answers with it.
+      const attempt = repos.payments.attemptFor(txid);
+      if (attempt?.state === 'failed') repos.payments.attemptDone(attempt.attempt, attempt.result);
       const rowsTouched = rows.map((r) => r.walletRow);
       for (const b of this.sideBooks) rowsTouched.push(...b.apply(tx, txid, height));
       return [...new Set(rowsTouched)];
     })();
+    if (undone.size) this.changed(undoneBefore, [...undone]);
+    return touched;
+  }
+
+  /** Transactions of ours that no block holds and that spend a coin `tx` spends: they conflict with it. */
+  private conflictsOf(tx: Transaction, txid: string): string[] {
+    const { repos } = this.services;
+    const losers = new Set<string>();
+    for (const input of tx.inputs) {
+      const prev = input.sourceTXID ?? input.sourceTransaction?.id('hex');
+      const u = prev ? repos.walletUtxos.get(prev, input.sourceOutputIndex) : null;
+      if (u?.spentBy && u.spentBy !== txid && repos.walletTxs.stateOf(u.walletRow, u.spentBy)?.height == null) losers.add(u.spentBy);
+    }
+    return [...losers];
   }
 
   /**
@@ -311,14 +340,15 @@ export class WalletSync implements WalletScanner {
    * again, its outputs are forgotten (and with them any transaction of ours that spent them), the change
    * addresses it claimed are free again, and its history rows say why it failed. One database transaction.
    */
-  revertTransaction(txid: string, reason: string): void {
+  revertTransaction(txid: string, reason: string, opts: { keepKeys?: boolean } = {}): void {
     const done = new Set<string>();
     const before: RowBefore[] = [];
-    this.services.db.transaction(() => this.revert(txid, reason, done, before))();
+    this.services.db.transaction(() => this.revert(txid, reason, done, before, opts.keepKeys === true))();
     this.changed(before, [...done]);
   }
 
-  private revert(txid: string, reason: string, done: Set<string>, before: RowBefore[]): void {
+  /** `keepKeys`: the idempotency keys of `txid`'s own attempt stay held (a cancellation not yet in a block). */
+  private revert(txid: string, reason: string, done: Set<string>, before: RowBefore[], keepKeys = false): void {
     if (done.has(txid)) return;
     done.add(txid);
     before.push(...this.rowsBefore([txid]));
@@ -344,7 +374,9 @@ export class WalletSync implements WalletScanner {
       repos.walletUtxos.release(attempt.attempt);
       for (const b of this.sideBooks) b.release(attempt.attempt);
       for (const c of attempt.changeAddresses) this.freeAddress(c.walletRow, c.address);
-      if (attempt.state !== 'failed') repos.payments.attemptFailed(attempt.attempt, reason);
+      if (attempt.state !== 'failed')
+        if (keepKeys) repos.payments.attemptCancelled(attempt.attempt, reason);
+        else repos.payments.attemptFailed(attempt.attempt, reason);
     }
     repos.walletTxs.markFailed(txid, reason);
   }

@@ -110,6 +110,9 @@ export function createPaymentRepo(db: Db) {
   const linkKey = db.prepare('UPDATE idempotency SET attempt = ? WHERE uid = ? AND key = ?');
   const finishByAttempt = db.prepare("UPDATE idempotency SET state = 'done', response = ? WHERE attempt = ?");
   const dropByAttempt = db.prepare('DELETE FROM idempotency WHERE attempt = ?');
+  const cancelledHoldingKeys = db.prepare<[], AttemptRaw>(
+    "SELECT * FROM payment_attempts a WHERE state = 'failed' AND cancel_txid IS NOT NULL AND EXISTS (SELECT 1 FROM idempotency i WHERE i.attempt = a.attempt)",
+  );
   const insertAttempt = db.prepare(
     "INSERT INTO payment_attempts (attempt, wallet_row, txid, raw, state, result, memo, counterparty, created_at, change_addresses) VALUES (?, ?, ?, ?, 'sending', ?, ?, ?, ?, ?)",
   );
@@ -229,6 +232,21 @@ export function createPaymentRepo(db: Db) {
     /** The chain refused it for good: the keys waiting on it may be used again. */
     attemptFailed(attempt: string, failure: string): void {
       setFailed.run(failure, attempt);
+      dropByAttempt.run(attempt);
+    },
+    /**
+     * Cancelled on chain, the cancellation not yet in a block: failed, but its keys stay held (a retry is told it
+     * is in progress), since the refused payment could still be mined instead until a block holds the cancellation.
+     */
+    attemptCancelled(attempt: string, failure: string): void {
+      setFailed.run(failure, attempt);
+    },
+    /** Cancelled attempts whose keys are still held (their cancellation not yet seen in a block). */
+    cancelledHoldingKeys(): PaymentAttempt[] {
+      return cancelledHoldingKeys.all().map(toAttempt);
+    },
+    /** A block holds the cancellation: the keys of the cancelled attempt may be used again. */
+    releaseKeys(attempt: string): void {
       dropByAttempt.run(attempt);
     },
     /** The receiver refused it: it is cancelled by spending one of its coins back to the wallet. */

@@ -40,7 +40,7 @@ export function lowerStateful(program: Program, main: ContractLike, facts: Facts
 
   const ctx = { facts, owner: main, generics: new Map() };
   const leaves = stateProps.flatMap((p) =>
-    layout.leaves(resolveType(p.type, ctx)).map((l) => ({ path: p.name + l.suffix, family: l.family })),
+    layout.leaves(resolveType(p.type, ctx)).map((l) => ({ path: p.name + l.suffix, family: l.family, subtype: l.subtype })),
   );
   const lowered: ContractLike = structuredClone(main);
   const codePart: Property = {
@@ -66,7 +66,7 @@ export function lowerStateful(program: Program, main: ContractLike, facts: Facts
   return { program: { imports: program.imports, items: program.items.map((i) => (i === main ? lowered : i)) }, main: lowered, codePart };
 }
 
-type Leaf = { path: string; family: 'int' | 'bool' | 'bytes' };
+type Leaf = { path: string; family: 'int' | 'bool' | 'bytes'; subtype?: string };
 
 const reader = (l: Leaf) => (l.family === 'int' ? 'readInt' : l.family === 'bool' ? 'readBool' : 'readBytes');
 const writer = (l: Leaf) => (l.family === 'int' ? 'writeInt' : l.family === 'bool' ? 'writeBool' : 'writeBytes');
@@ -77,7 +77,10 @@ const writer = (l: Leaf) => (l.family === 'int' ? 'writeInt' : l.family === 'boo
  * still says genesis, each state property is read from it in order.
  */
 function preludeOf(preimage: string, leaves: Leaf[], at: Position): Stmt[] {
-  const reads = leaves.map((l) => `this.${l.path} = __scrypt_r.${reader(l)}();`).join('\n');
+  // A subtype of bytes is read as bytes and cast to it (no code: the cast only changes the type).
+  const reads = leaves
+    .map((l) => `this.${l.path} = ${l.subtype ? `${l.subtype}(__scrypt_r.${reader(l)}())` : `__scrypt_r.${reader(l)}()`};`)
+    .join('\n');
   return statements(
     `bytes __scrypt_sc = SigHash.scriptCode(${preimage});
      int __scrypt_ss = VarIntReader.getStateStart(__scrypt_sc);

@@ -12,8 +12,9 @@ import { checkTypes } from './typecheck.js';
  * The semantic checks between parsing and code generation, as separate passes over the tree (modelled
  * on CashScript's SymbolTableTraversal, TypeCheckTraversal and EnsureFinalRequireTraversal):
  * 1. structure: a main contract with a public function, no public functions in libraries, no reserved method names;
- * 2. symbols: scopes, undefined and redeclared names, writes to constants, `this` in static functions, argument counts;
- * 3. types: operators, conditions, calls, assignments, literals, returns;
+ * 2. symbols: scopes, undefined and redeclared names, writes to constants, non-static members reached through
+ *    `this` in static functions, `struct T` naming a struct, argument counts;
+ * 3. types: operators, conditions, calls, assignments (bytes becomes a subtype only by a cast), literals, returns;
  * 4. compile-time constants: loop counts, array sizes, indices of writes, static const arguments;
  * 5. final require in every public function;
  * 6. no recursion.

@@ -14,6 +14,8 @@ export interface Leaf {
   /** The leaf's path inside the value: '' for a scalar, `[1]`, `.x`, `[0].y`. */
   suffix: string;
   family: Family;
+  /** A bytes leaf of a subtype (`PubKey`, `Ripemd160`, …): its name; read back from bytes with a cast. */
+  subtype?: string;
 }
 
 /** The most leaves one value may have: more would not fit any script. */
@@ -69,17 +71,17 @@ export class Layout {
     if (cached) return cached;
     let out: Leaf[];
     const family = familyOf(t);
-    if (family) out = [{ suffix: '', family }];
+    if (family) out = [{ suffix: '', family, ...(t.k === 'bytes' && t.name !== 'bytes' ? { subtype: t.name } : {}) }];
     else if (t.k === 'array') {
       if (t.size === null) throw new Error(`the size of ${key} is not known`);
       const inner = this.leaves(t.elem);
       if (BigInt(inner.length) * t.size > BigInt(MAX_LEAVES)) throw new LayoutTooLarge(key);
       out = [];
-      for (let i = 0; i < Number(t.size); i++) for (const l of inner) out.push({ suffix: `[${i}]${l.suffix}`, family: l.family });
+      for (let i = 0; i < Number(t.size); i++) for (const l of inner) out.push({ ...l, suffix: `[${i}]${l.suffix}` });
     } else {
       const fields = this.fields(t);
       if (!fields) throw new Error(`${key} has no layout`);
-      out = fields.flatMap((f) => this.leaves(f.type).map((l) => ({ suffix: `.${f.name}${l.suffix}`, family: l.family })));
+      out = fields.flatMap((f) => this.leaves(f.type).map((l) => ({ ...l, suffix: `.${f.name}${l.suffix}` })));
       if (out.length > MAX_LEAVES) throw new LayoutTooLarge(key);
     }
     this.cache.set(key, out);

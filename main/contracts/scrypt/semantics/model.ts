@@ -88,11 +88,13 @@ export function typeName(t: Type, separator: string, unknown: string): string {
 }
 
 /**
- * Whether a value of type `from` may be stored where `to` is expected. Conversions that need no cast: int ↔
- * PrivKey; a bytes subtype → bytes; plain bytes → a subtype (the documented examples pass `bytes` to
- * `Tx.checkPreimage(SigHashPreimage)`, so this is accepted). One bytes subtype to a different one (Sig →
- * PubKey) needs an explicit cast such as `PubKey(b)`. Arrays need the same size and element type; structs
- * and libraries the same declaration.
+ * Whether a value of type `from` may be stored where `to` is expected (an assignment, an initial value, an
+ * argument, a returned value, an array item or struct field). Conversions that need no cast: int ↔ PrivKey;
+ * a bytes subtype → bytes. The other direction needs the cast the language reference prescribes (syntax.rst,
+ * "Subtypes of bytes": "to cast a supertype bytes to them, a function of the type name must be explicitly
+ * called"): `PubKey pk = b;` is refused, `PubKey pk = PubKey(b);` is not. One bytes subtype to a different
+ * one (Sig → PubKey) needs an explicit cast too. Arrays need the same size and element type; structs and
+ * libraries the same declaration.
  */
 export function assignable(from: Type, to: Type): boolean {
   if (from.k === 'any' || to.k === 'any') return true;
@@ -103,7 +105,7 @@ export function assignable(from: Type, to: Type): boolean {
       return true;
     case 'bytes': {
       const f = (from as { name: string }).name;
-      return to.name === 'bytes' || f === 'bytes' || f === to.name;
+      return to.name === 'bytes' || f === to.name;
     }
     case 'array': {
       const a = from as Extract<Type, { k: 'array' }>;
@@ -122,6 +124,21 @@ export function assignable(from: Type, to: Type): boolean {
     }
   }
   return true;
+}
+
+/**
+ * What to add to a "cannot assign" message when `from` is plain bytes where a subtype of bytes is expected
+ * (also element by element in arrays): the explicit cast it needs. Empty otherwise.
+ */
+export function castHint(from: Type, to: Type): string {
+  let f = from;
+  let t = to;
+  while (f.k === 'array' && t.k === 'array') {
+    f = f.elem;
+    t = t.elem;
+  }
+  if (f.k !== 'bytes' || t.k !== 'bytes' || f.name !== 'bytes' || t.name === 'bytes') return '';
+  return `: bytes becomes ${t.name} only through an explicit cast${from.k === 'array' ? ' (of each item)' : ''}, ${t.name}(…)`;
 }
 
 /** The same type, for `==`/`!=` on arrays and structs and for generic arguments (bytes subtypes count as one family). */

@@ -13,7 +13,10 @@ import { STD_NAMES, basicType, calleeName, functionFor, startOf, type Facts, typ
  *   fields; parameters; locals — parameters and the function's top-level locals share one scope, as in C);
  * - writes to constants: `const` locals and properties (outside the constructor), `static const`
  *   properties and parameters, loop induction variables;
- * - `this` in a static function, and `this` other than as `this.member`;
+ * - in a static function, `this.member` where the member is not static (there `this` names the contract or
+ *   library itself, so `this.f(…)` and `this.N` reach its static functions and properties); `this` in a
+ *   static property's initial value or a top-level declaration, and `this` other than as `this.member`;
+ * - `struct T` where T is not a struct;
  * - calls with the wrong number of arguments (user functions, built-ins, conversions); a function that is
  *   not static called as `Lib.f()` or from a static function; the type parameters of a generic library in
  *   its static functions (they belong to a value);
@@ -34,6 +37,13 @@ class SymbolPass {
   private generics = new Set<string>();
   /** Where `this` is not available, and why (for the message). */
   private staticContext: string | null = null;
+  /**
+   * In a static function `this` names its contract or library itself, not a value of it (as `this` in a
+   * static method of a TypeScript class, which scrypt-ts contracts are): `this.f(…)` calls its static
+   * function f and `this.N` reads its static property N, as `Owner.f(…)` and `Owner.N` do. A member that
+   * is not static belongs to a value, which a static function does not have.
+   */
+  private inStaticFn = false;
   private inCtor = false;
   /** Static functions that name a type parameter of their library → the first one they name. */
   private readonly open = new Map<Func, string>();
@@ -130,6 +140,7 @@ class SymbolPass {
     for (const f of c.functions) {
       this.fn = f;
       this.staticContext = f.isStatic ? `static function ${f.name}` : null;
+      this.inStaticFn = f.isStatic;
       // A type parameter is bound by a value of the library. A static function has none, but may still be
       // declared with the library's type parameters (the official compiler accepts that, e.g. scryptlib's
       // test/fixture/generic.scrypt); what nothing binds is refused where it is called (see unboundCalls).
@@ -139,6 +150,7 @@ class SymbolPass {
       if (f.returnType) this.type(f.returnType);
       this.body(f.body);
       this.fn = null;
+      this.inStaticFn = false;
     }
   }
 
@@ -178,6 +190,22 @@ class SymbolPass {
 
   private type(ref: TypeRef): void {
     const item = this.facts.env.items.get(ref.name);
+    if (ref.tagged && item?.kind !== 'struct') {
+      // `struct T` names a struct; a T that names nothing is reported below as an unknown type.
+      const what = this.generics.has(ref.name)
+        ? 'a type parameter'
+        : basicType(ref.name)
+          ? 'a basic type'
+          : item
+            ? `a ${item.kind === 'const' ? 'constant' : item.kind === 'alias' ? 'type alias' : item.kind}`
+            : null;
+      if (what) {
+        this.diags.error(ref.at, `struct ${ref.name} names a struct, but ${ref.name} is ${what}`);
+        ref.generics.forEach((g) => this.type(g));
+        ref.dims.forEach((d) => this.expr(d));
+        return;
+      }
+    }
     if (this.generics.has(ref.name)) {
       if (this.fn?.isStatic && !this.open.has(this.fn)) this.open.set(this.fn, ref.name);
       if (ref.generics.length) this.diags.error(ref.at, `the type parameter ${ref.name} takes no type arguments`);
@@ -363,9 +391,20 @@ class SymbolPass {
     }
   }
 
-  private thisAt(at: Position): void {
+  /**
+   * `this` at `at`, as `this.member` when `member` is given: in a static function only a static member of
+   * its own contract or library may follow (see inStaticFn). `isStatic` null: no such member (reported by
+   * the caller).
+   */
+  private thisAt(at: Position, member?: { name: string; isStatic: boolean | null; call: boolean }): void {
     if (!this.owner) this.diags.error(at, "'this' can only be used inside a contract or library");
-    else if (this.staticContext) this.diags.error(at, `'this' cannot be used in ${this.staticContext}`);
+    else if (this.inStaticFn && member) {
+      if (member.isStatic === false)
+        this.diags.error(
+          at,
+          `${member.name} is not static, so ${this.staticContext} cannot use this.${member.name}${member.call ? '(…)' : ''}: in a static function this names ${this.owner.name} itself, not a value of it`,
+        );
+    } else if (this.staticContext) this.diags.error(at, `'this' cannot be used in ${this.staticContext}`);
   }
 
   private ident(e: Extract<Expr, { kind: 'ident' }>): void {
@@ -392,7 +431,8 @@ class SymbolPass {
   /** Member errors are reported at the `.` (the parser keeps no separate position for the member's name). */
   private member(e: Extract<Expr, { kind: 'member' }>): void {
     if (e.object.kind === 'this') {
-      this.thisAt(e.object.at);
+      const prop = this.owner?.properties.find((p) => p.name === e.name);
+      this.thisAt(e.object.at, { name: e.name, isStatic: prop ? prop.isStatic : null, call: false });
       const c = this.owner;
       if (!c || c.properties.some((p) => p.name === e.name)) return;
       if (c.functions.some((f) => f.name === e.name))
@@ -441,10 +481,14 @@ class SymbolPass {
       } else if (this.lookup(callee.name)) this.diags.error(callee.at, `'${callee.name}' is a variable, not a function`);
       else this.diags.error(callee.at, `unknown function '${callee.name}'`);
     } else if (callee.kind === 'member' && callee.object.kind === 'this') {
-      this.thisAt(callee.object.at);
       const c = this.owner;
       const fn = functionFor(c, callee.name, e.args.length);
       const builtin = c?.kind === 'contract' ? CONTRACT_BUILTINS[callee.name] : undefined;
+      this.thisAt(callee.object.at, {
+        name: callee.name,
+        isStatic: fn ? fn.isStatic : builtin ? false : null,
+        call: true,
+      });
       if (!c) {
         // reported by thisAt
       } else if (fn) user(c, fn);

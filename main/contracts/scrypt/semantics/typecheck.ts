@@ -1,6 +1,6 @@
 import type { ContractLike, Expr, Func, Param, Stmt, TypeRef } from '../ast.js';
 import type { Diagnostics, Position } from '../diagnostics.js';
-import { ANY, assignable, eachStmt, genericsOf, show, startOf, type Facts, type Type } from './model.js';
+import { ANY, assignable, castHint, eachStmt, genericsOf, show, startOf, type Facts, type Type } from './model.js';
 import { Typer } from './typer.js';
 
 /**
@@ -106,7 +106,8 @@ class TypePass {
 
   private initialiser(init: Expr, declared: Type, name: string): void {
     const t = this.typer.expr(init, declared);
-    if (!assignable(t, declared)) this.error(startOf(init), `cannot assign ${show(t)} to ${show(declared)} ${name}`);
+    if (!assignable(t, declared))
+      this.error(startOf(init), `cannot assign ${show(t)} to ${show(declared)} ${name}${castHint(t, declared)}`);
   }
 
   /** A statement, then the statements nested in it; declared variables get their types. */

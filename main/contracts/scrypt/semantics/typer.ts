@@ -10,6 +10,7 @@ import {
   assignable,
   basicType,
   calleeName,
+  castHint,
   functionFor,
   genericsOf,
   resolveType,
@@ -123,7 +124,10 @@ export class Typer {
     argTypes.forEach((got, i) => {
       const want = this.resolve(params[i], ctx);
       if (!assignable(got, want))
-        this.error(startOf(s.args[i]), `argument ${i + 1} of new ${decl.name}() must be ${show(want)}, not ${show(got)}`);
+        this.error(
+          startOf(s.args[i]),
+          `argument ${i + 1} of new ${decl.name}() must be ${show(want)}, not ${show(got)}${castHint(got, want)}`,
+        );
     });
     return { k: 'object', decl, args: inferred };
   }
@@ -144,7 +148,8 @@ export class Typer {
         if (!s.init) return declared ?? ANY;
         const got = this.expr(s.init, declared ?? undefined);
         if (!declared) return got;
-        if (!assignable(got, declared)) this.error(startOf(s.init), `cannot assign ${show(got)} to ${show(declared)} ${s.name}`);
+        if (!assignable(got, declared))
+          this.error(startOf(s.init), `cannot assign ${show(got)} to ${show(declared)} ${s.name}${castHint(got, declared)}`);
         const open = declared.k === 'object' && declared.decl.generics.length > 0 && declared.args.size === 0;
         return open && got.k === 'object' && got.decl === declared.decl ? got : declared;
       }
@@ -155,7 +160,10 @@ export class Typer {
         const value = this.expr(s.value, target);
         if (s.op === '=') {
           if (!assignable(value, target))
-            this.error(startOf(s.value), `cannot assign ${show(value)} to ${describe(s.target)} (${show(target)})`);
+            this.error(
+              startOf(s.value),
+              `cannot assign ${show(value)} to ${describe(s.target)} (${show(target)})${castHint(value, target)}`,
+            );
         } else {
           const op = s.op.slice(0, -1);
           const result = this.binaryResult(op, target, value, s.at);
@@ -188,7 +196,8 @@ export class Typer {
         const fn = this.fn;
         const want = fn?.returnType && fn.visibility !== 'public' ? this.resolve(fn.returnType) : null;
         const got = this.expr(s.value, want ?? undefined);
-        if (want && !assignable(got, want)) this.error(startOf(s.value), `${fn!.name} returns ${show(want)}, not ${show(got)}`);
+        if (want && !assignable(got, want))
+          this.error(startOf(s.value), `${fn!.name} returns ${show(want)}, not ${show(got)}${castHint(got, want)}`);
         return null;
       }
       default:
@@ -198,7 +207,8 @@ export class Typer {
 
   argument(arg: Expr, want: Type, i: number, name: string): Type {
     const got = this.expr(arg, want);
-    if (!assignable(got, want)) this.error(startOf(arg), `argument ${i + 1} of ${name}() must be ${show(want)}, not ${show(got)}`);
+    if (!assignable(got, want))
+      this.error(startOf(arg), `argument ${i + 1} of ${name}() must be ${show(want)}, not ${show(got)}${castHint(got, want)}`);
     return got;
   }
 
@@ -295,7 +305,8 @@ export class Typer {
       }
       e.items.forEach((item, i) => {
         const t = this.expr(item, expected.elem);
-        if (!assignable(t, expected.elem)) this.error(startOf(item), `item ${i} must be ${show(expected.elem)}, not ${show(t)}`);
+        if (!assignable(t, expected.elem))
+          this.error(startOf(item), `item ${i} must be ${show(expected.elem)}, not ${show(t)}${castHint(t, expected.elem)}`);
       });
       return expected.size === null ? { ...expected, size: BigInt(n) } : expected;
     }
@@ -331,7 +342,8 @@ export class Typer {
       if (!field) return void this.expr(f);
       const want = this.resolve(field.type, ctx);
       const got = this.expr(f, want);
-      if (!assignable(got, want)) this.error(startOf(f), `field ${field.name} of ${decl.name} must be ${show(want)}, not ${show(got)}`);
+      if (!assignable(got, want))
+        this.error(startOf(f), `field ${field.name} of ${decl.name} must be ${show(want)}, not ${show(got)}${castHint(got, want)}`);
     });
     return expected;
   }

@@ -39,7 +39,9 @@ function builtinCall(cx: ElabContext, e: Call, name: string): IExpr {
 function userCall(cx: ElabContext, e: Call, owner: ContractLike, fn: Func): IExpr {
   const callee = e.callee;
   let self: Self | null = null;
-  let generics = genericsOf(owner);
+  // A static function of a generic library called inside that library takes the caller's type arguments
+  // (as the typer types it); from outside, the symbols pass refuses one that names its type parameters.
+  let generics = owner === cx.scope.owner ? cx.scope.generics : genericsOf(owner);
   if (!fn.isStatic) {
     if (callee.kind === 'ident' || (callee.kind === 'member' && callee.object.kind === 'this')) {
       self = cx.scope.self;

@@ -1,0 +1,106 @@
+import { cpSync } from 'node:fs';
+import { LocalNode } from '../../main/chain/local/local-node.js';
+import { LocalProvider } from '../../main/chain/local/local-provider.js';
+import type { ChainProvider } from '../../main/chain/types.js';
+import { createEngine, type Engine } from '../../main/engine/engine.js';
+import { openStore, type Store } from '../../main/store/database.js';
+import { tempDir } from './tmp.js';
+
+const PASSWORD = 'pw';
+
+/**
+ * A chain that can fork, for tests of what the books do when the chain they followed loses: `fork()` copies a
+ * node's ledger into a second node, the two diverge, and `polled()` answers (as WhatsOnChain and ARC would,
+ * with no pushed events) from whichever node is `current`.
+ */
+export class ForkableChain {
+  readonly nodes: LocalNode[] = [];
+  private readonly dirs: string[] = [];
+  current = 0;
+
+  constructor(private readonly now: () => number) {
+    const dir = tempDir();
+    this.dirs.push(dir);
+    this.nodes.push(LocalNode.open({ dataDir: dir, password: PASSWORD, now }));
+  }
+
+  get node(): LocalNode {
+    return this.nodes[this.current];
+  }
+
+  /** Copies node `from`'s ledger into a new node; returns its index. */
+  fork(from = 0): number {
+    this.nodes[from].close();
+    const dir = tempDir();
+    cpSync(this.dirs[from], dir, { recursive: true });
+    this.nodes[from] = LocalNode.open({ dataDir: this.dirs[from], password: PASSWORD, now: this.now });
+    this.dirs.push(dir);
+    this.nodes.push(LocalNode.open({ dataDir: dir, password: PASSWORD, now: this.now }));
+    return this.nodes.length - 1;
+  }
+
+  provider(i: number): LocalProvider {
+    return new LocalProvider(this.nodes[i], () => null);
+  }
+
+  /** A polled provider answering from whichever node is current. */
+  polled(): ChainProvider {
+    const p = () => new LocalProvider(this.node, () => null);
+    return {
+      network: 'local',
+      describe: 'a chain that forks',
+      broadcast: (h) => p().broadcast(h),
+      getUtxos: (a) => p().getUtxos(a),
+      getBalance: (a) => p().getBalance(a),
+      getHistory: (a) => p().getHistory(a),
+      getTransactionHex: (t) => p().getTransactionHex(t),
+      getSpentBy: (t, v) => p().getSpentBy(t, v),
+      getHeldScripts: (a, l) => p().getHeldScripts(a, l),
+      getTxStatus: (t) => p().getTxStatus(t),
+      getMerkleProof: async (t) => this.node.txStatus(t).merklePath,
+      getTip: () => p().getTip(),
+      getMerkleRoot: (h) => p().getMerkleRoot(h),
+      getBlockHeader: (h) => p().getBlockHeader(h),
+      getFeePolicy: () => p().getFeePolicy(),
+      getUsdRate: () => p().getUsdRate(),
+      events: undefined,
+    };
+  }
+
+  close(): void {
+    for (const n of this.nodes) n.close();
+  }
+}
+
+/** An engine over an organisation's data dir (opened again after a close) and the given chain, never polling on its own. */
+export function engineOver(
+  dataDir: string,
+  chain: ChainProvider,
+  now: () => number,
+  paymailHosts?: Record<string, string>,
+): { engine: Engine; store: Store } {
+  const store = openStore({ dataDir, password: PASSWORD });
+  const config = {
+    version: 'test',
+    network: 'local',
+    sessionTtlMs: 3600_000,
+    paymailDomain: 'acme.test',
+    broadcastWindowMs: 30_000,
+    paymailHosts,
+  };
+  const engine = createEngine({ store, chain, config, syncIntervalMs: 0, now });
+  return { engine, store };
+}
+
+/** Unspent satoshis on the books (available and reserved), across the organisation's wallets. */
+export function booksUnspent(store: Store): number {
+  return (store.db.prepare("SELECT coalesce(sum(satoshis), 0) AS s FROM utxos WHERE status <> 'spent'").get() as { s: number }).s;
+}
+
+/** What the chain says the organisation's addresses hold. */
+export async function chainUnspent(store: Store, chain: ChainProvider): Promise<number> {
+  const addresses = store.db.prepare('SELECT DISTINCT address FROM addresses').all() as { address: string }[];
+  let total = 0;
+  for (const a of addresses) total += await chain.getBalance(a.address);
+  return total;
+}
