@@ -221,3 +221,49 @@ it('a double-spent incoming payment ARC only holds as stored is undone, its invo
     fc.close();
   }
 });
+
+/**
+ * Payments of ours made within one millisecond, each spending the last one's change, then dropped from the
+ * mempool (the chain the node followed lost): they are sent again parent first, and every one is on the chain
+ * again. Before: re-sent in txid order (their times tie), a child went before its parent, the chain refused it
+ * for its missing inputs, and the books undid a payment Keystead had reported as sent.
+ */
+it('a chain of our payments dropped from the mempool is sent again parent first; none is undone', async () => {
+  const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+  const fc = new ForkableChain(() => clock.now);
+  const chain = fc.polled();
+  const dataDir = tempDir();
+  let { engine } = engineOver(dataDir, chain, () => clock.now);
+  try {
+    await engine.ready;
+    const who = await signIn(engine);
+    const walletId = (await engine.execute('createWallet', { walletTitle: 'Payouts' }, who, meta)).output.walletID;
+    const address = (await engine.execute('walletAddress', { walletId }, who, meta)).output.address;
+    await fc.node.faucet(address, 100_000);
+    fc.node.mineBlocks(1);
+    engine.close();
+    ({ engine } = engineOver(dataDir, chain, () => clock.now));
+    await engine.ready;
+    const other = fc.fork(0);
+    const txids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const to = new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
+      txids.push((await engine.execute('pay', { walletId, outputs: [{ script: to, satoshis: 10_000 }] }, who, meta)).output.txid);
+    }
+    fc.current = other; // this branch's mempool never had them
+    for (let i = 0; i < 4; i++) {
+      clock.now += 120_000;
+      await engine.reconcile();
+    }
+    for (const txid of txids) assert.notEqual(await chain.getTransactionHex(txid), null, `${txid} is on the chain again`);
+    const history = (await engine.execute('history', { walletId }, who, meta)).output.history;
+    assert.deepEqual(
+      history.filter((h) => h.failureReason),
+      [],
+      'none undone',
+    );
+  } finally {
+    engine.close();
+    fc.close();
+  }
+});

@@ -146,7 +146,7 @@ export async function reconcileBooks(services: PaymentServices): Promise<void> {
   const { repos, sync, config, now } = services;
   const window = config.broadcastWindowMs;
   const open = new Set(repos.payments.openAttempts().map((a) => a.txid));
-  for (const t of repos.walletTxs.unconfirmed()) {
+  for (const t of parentsFirst(services, repos.walletTxs.unconfirmed())) {
     if (open.has(t.txid)) continue; // settled above, with its own rules
     if (t.checkedAt !== null && now() - t.checkedAt < window / 2) continue;
     const view = await chainSees(services, t.txid);
@@ -180,6 +180,33 @@ export async function reconcileBooks(services: PaymentServices): Promise<void> {
   }
   // After the loop: a cancellation it has just seen confirmed frees its payment's keys in this round.
   releaseCancelledKeys(services);
+}
+
+/**
+ * The books' unconfirmed transactions with each of ours after the ones of ours it spends: several dropped from
+ * the mempool at once (made in one millisecond, so their times tie) are sent again parent first, never a child
+ * the chain would refuse for its missing inputs and the books would then undo.
+ */
+function parentsFirst<T extends { txid: string }>(services: PaymentServices, rows: readonly T[]): T[] {
+  const byTxid = new Map(rows.map((r) => [r.txid, r]));
+  const parentsOf = (txid: string): string[] => {
+    const raw = services.repos.payments.attemptFor(txid)?.raw;
+    if (!raw) return [];
+    return Transaction.fromHex(raw)
+      .inputs.map((i) => i.sourceTXID)
+      .filter((p): p is string => p !== undefined && byTxid.has(p));
+  };
+  const ordered: T[] = [];
+  const placed = new Set<string>();
+  const place = (txid: string, path: Set<string>) => {
+    if (placed.has(txid) || path.has(txid)) return;
+    path.add(txid);
+    for (const p of parentsOf(txid)) place(p, path);
+    placed.add(txid);
+    ordered.push(byTxid.get(txid)!);
+  };
+  for (const r of rows) place(r.txid, new Set());
+  return ordered;
 }
 
 /**
