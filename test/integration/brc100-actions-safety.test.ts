@@ -217,6 +217,17 @@ describe('BRC-100 actions: noSend across restarts, noSendChange, approvals', () 
     const third = await awaiting(big());
     assert.notEqual(third, id);
 
+    // Approved, then its approver is demoted before the app asks again: the vote lapses, the allowance waits
+    // again for an approval, and the app's call is judged anew.
+    const again = await request(org.host.url, 'POST', `/api/v1/approvals/${third}/approve`, { headers: manager, body: {} });
+    assert.equal(again.body.data.state, 'approved');
+    const me = await request(org.host.url, 'GET', '/api/v1/me', { headers: manager });
+    const demoted = await orgCall(org, 'POST', '/api/v1/updateUser', { body: { userId: me.body.data.uid, role: 'Viewer' } });
+    assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
+    const fourth = await awaiting(big());
+    assert.notEqual(fourth, third);
+    assert.equal((await orgCall(org, 'GET', `/api/v1/approvals/${third}`)).body.data.state, 'awaiting_approval');
+
     const open = await orgCall(org, 'POST', '/api/v1/policies', { body: { document: { rules: [], default: { action: 'allow' } } } });
     assert.equal(open.status, 200, JSON.stringify(open.body));
   });

@@ -25,7 +25,7 @@ function named(row: ApprovalRow, who: Caller): boolean {
  * The approvals that stand now: each from someone still in the organisation whom the rule still names. A vote
  * of an approver since removed or demoted no longer counts towards the quorum (it may have been why they left).
  */
-function standingApprovals(services: PolicyServices, row: ApprovalRow): number {
+export function standingApprovals(services: { repos: Pick<PolicyServices['repos'], 'approvals' | 'users'> }, row: ApprovalRow): number {
   return services.repos.approvals.votes(row.id).filter((v) => {
     if (v.vote !== 'approve') return false;
     const voter = services.repos.users.byUid(v.voterUid);

@@ -22,7 +22,7 @@ import { invalidOperation, unauthorized, WalletErr } from '../werr.js';
  * outputs, another app or wallet, a third identical one) is judged by the policy on its own. An allowance not
  * used in time expires (policies/approval-ops.ts).
  */
-import { APP_ALLOWANCE_MS as ALLOWANCE_MS } from '../../policies/approval-ops.js';
+import { APP_ALLOWANCE_MS as ALLOWANCE_MS, standingApprovals } from '../../policies/approval-ops.js';
 
 /** The outputs that leave the wallet (what the approvers reviewed): not those paying the wallet's own addresses. */
 function leaving(call: AppCall, outputs: readonly { script: string; satoshis: number }[]): string[] {
@@ -57,6 +57,11 @@ function takeAllowance(call: AppCall, uid: string, outputs: readonly { script: s
     const review = JSON.parse(row.review) as { outputs: { script: string; satoshis: number }[] };
     const reviewed = review.outputs.map((o) => `${o.script}:${o.satoshis}`).sort();
     if (reviewed.length !== mine.length || reviewed.some((v, i) => v !== mine[i])) continue;
+    // An approver since removed or demoted: the allowance waits again for the approval it now lacks.
+    if (standingApprovals(call.services, row) < row.needed) {
+      repos.approvals.transition(row.id, 'approved', 'awaiting_approval', t);
+      continue;
+    }
     // Taken at once (synchronously, so a second identical call never finds it approved too).
     if (repos.approvals.transition(row.id, 'approved', 'sent', t)) return row;
   }
