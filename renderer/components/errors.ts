@@ -106,7 +106,7 @@ function pathLabel(path: string, labels: Readonly<Record<string, string>>): stri
 }
 
 /** Ends with a full stop (unless it already ends a sentence). */
-const stop = (s: string) => (/[.!?)]$/.test(s) ? s : `${s}.`);
+const stop = (s: string) => (/[.!?]["”’)]?$/.test(s) ? s : `${s}.`);
 
 /** A sentence of its own: capitalised, with a full stop. */
 const sentence = (t: string) => {
