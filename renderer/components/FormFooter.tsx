@@ -7,6 +7,7 @@ export function FormFooter({
   submitLabel,
   busy,
   danger = false,
+  color,
   onSubmit,
 }: {
   error: string | null;
@@ -14,6 +15,8 @@ export function FormFooter({
   submitLabel: string;
   busy: boolean;
   danger?: boolean;
+  /** The action's colour, where it is neither the default nor a danger (approving a payment: teal). */
+  color?: string;
   /** Without it the button submits the surrounding form. */
   onSubmit?: () => void;
 }) {
@@ -28,7 +31,7 @@ export function FormFooter({
         <Button variant="default" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type={onSubmit ? 'button' : 'submit'} color={danger ? 'red' : undefined} loading={busy} onClick={onSubmit}>
+        <Button type={onSubmit ? 'button' : 'submit'} color={danger ? 'red' : color} loading={busy} onClick={onSubmit}>
           {submitLabel}
         </Button>
       </Group>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
 import { ApiError } from '../../api/client.js';
 import { LocalCheck } from '../../components/errors.js';
+import { FormFooter } from '../../components/FormFooter.js';
 import { notifySuccess } from '../../components/notify.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
@@ -58,19 +59,14 @@ function ConfirmApproval({
               ? 'Yours is the last approval needed: the payment goes ahead as soon as you approve (a secure wallet’s then waits only for its password), and cannot be taken back.'
               : 'Your approval is recorded; the payment is sent once every approval it needs is given.'}
         </Text>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="teal" loading={busy} onClick={onConfirm}>
-            {last && !appAction ? 'Approve and send' : 'Approve'}
-          </Button>
-        </Group>
+        <FormFooter
+          error={error}
+          onCancel={onClose}
+          submitLabel={last && !appAction ? 'Approve and send' : 'Approve'}
+          busy={busy}
+          color="teal"
+          onSubmit={onConfirm}
+        />
       </Stack>
     </Modal>
   );
