@@ -113,7 +113,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     : new LocalOrdinalsIndex({ chain, repo: repos.ordinals, logger, now });
   const ordinalBooks = new OrdinalBooks({ repos, now }, () => ordinalsIndex, logger);
   const everyone = { kind: 'everyone' } as const;
-  const sync = new WalletSync({ db: store.db, repos, now, addressBook }, chain, {
+  const sync = new WalletSync({ db: store.db, repos, now, logger, addressBook }, chain, {
     // Invoices are matched to incoming payments as they are booked, in the same database transaction.
     sideBooks: [tokenLedger, ordinalBooks, new InvoiceBooks({ repos, now }), new AppActionBooks({ repos, now })],
     onBooksChanged: (before, txids) => bookEvents.changed(before, txids),

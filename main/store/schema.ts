@@ -892,4 +892,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 29,
+    name: 'the blocks the books proved transactions in, to follow a reorganisation',
+    // On a polled chain a height is booked only with a merkle path to the root of the block at that height
+    // (engine/sync/proven-height.ts). The root it was proved against is kept here, so that when the chain
+    // later has another block at that height (a reorganisation), what the books dated into it is undone to
+    // unconfirmed and proved again (engine/sync/reorganisations.ts).
+    sql: `
+      CREATE TABLE proven_blocks (
+        height       INTEGER PRIMARY KEY,
+        merkle_root  TEXT NOT NULL
+      );
+    `,
+  },
 ];

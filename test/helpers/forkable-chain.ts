@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
+import { P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction } from '@bsv/sdk';
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider } from '../../main/chain/types.js';
@@ -103,4 +105,20 @@ export async function chainUnspent(store: Store, chain: ChainProvider): Promise<
   let total = 0;
   for (const a of addresses) total += await chain.getBalance(a.address);
   return total;
+}
+
+/** A payer's transaction of `satoshis` to `to` from output 0 of `funding` (`key`'s), accepted by `node`; its txid. */
+export async function spendFrom(node: LocalNode, key: PrivateKey, funding: string, to: string, satoshis: number): Promise<string> {
+  const tx = new Transaction();
+  tx.addInput({
+    sourceTransaction: Transaction.fromHex(node.txHex(funding)!),
+    sourceOutputIndex: 0,
+    unlockingScriptTemplate: new P2PKH().unlock(key),
+  });
+  tx.addOutput({ lockingScript: new P2PKH().lock(to), satoshis });
+  tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), change: true });
+  await tx.fee(new SatoshisPerKilobyte(1));
+  await tx.sign();
+  assert.equal(node.submit(tx.toHex()).status, 'accepted');
+  return tx.id('hex');
 }

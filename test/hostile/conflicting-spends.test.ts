@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import type { LocalNode } from '../../main/chain/local/local-node.js';
+import { P2PKH, PrivateKey } from '@bsv/sdk';
 import type { ChainProvider, TxStatus } from '../../main/chain/types.js';
 import type { Engine } from '../../main/engine/engine.js';
 import type { Store } from '../../main/store/database.js';
-import { booksUnspent, chainUnspent, engineOver, ForkableChain } from '../helpers/forkable-chain.js';
+import { booksUnspent, chainUnspent, engineOver, ForkableChain, spendFrom } from '../helpers/forkable-chain.js';
 import { meta } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
 import { startReceiver } from '../helpers/paymail-receiver.js';
@@ -149,22 +148,6 @@ it('a refused payment mined instead of its cancellation: booked as paid, and its
     await receiver.close();
   }
 });
-
-/** A payer's transaction of `satoshis` to `to` from the first output of `funding`, accepted by `node`. */
-async function spendFrom(node: LocalNode, key: PrivateKey, funding: string, to: string, satoshis: number): Promise<string> {
-  const tx = new Transaction();
-  tx.addInput({
-    sourceTransaction: Transaction.fromHex(node.txHex(funding)!),
-    sourceOutputIndex: 0,
-    unlockingScriptTemplate: new P2PKH().unlock(key),
-  });
-  tx.addOutput({ lockingScript: new P2PKH().lock(to), satoshis });
-  tx.addOutput({ lockingScript: new P2PKH().lock(key.toAddress()), change: true });
-  await tx.fee();
-  await tx.sign();
-  assert.equal(node.submit(tx.toHex()).status, 'accepted');
-  return tx.id('hex');
-}
 
 /**
  * A payer's unconfirmed payment of an invoice is double-spent away (the chain that wins spends its coin

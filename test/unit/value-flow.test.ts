@@ -232,7 +232,7 @@ describe('value flow: what a failing step leaves behind', () => {
     const chain = withBroadcast((hex) => broadcast(hex))(new LocalProvider(t.node, () => null));
     const addressBook = new AddressBook({ repos, now });
     const ledger = new TokenLedger({ repos, now } as never, new TemplateRegistry(() => repos.tokenTemplates.all()));
-    sync = new WalletSync({ db: t.store.db, repos, now, addressBook }, chain, { sideBooks: [ledger] });
+    sync = new WalletSync({ db: t.store.db, repos, now, logger: silentLogger(), addressBook }, chain, { sideBooks: [ledger] });
     services = {
       db: t.store.db,
       repos,

@@ -3,7 +3,6 @@ import type { PayOutput } from '../../../shared/operations.js';
 import type { PaymentAttempt } from '../../store/repos/payments.js';
 import type { PaymentServices } from './services.js';
 import { releaseCancelledKeys, settleCancellation } from './cancel.js';
-import { provenHeight } from '../sync/proven-height.js';
 import type { ChainView } from './chain-view.js';
 
 /**
@@ -19,7 +18,7 @@ export async function chainSees(services: PaymentServices, txid: string): Promis
     const nodesAccepted = s.seenOnNetwork === true;
     if (s.state === 'mined' && s.blockHeight !== null) {
       // Its height only with a merkle path to that block's header; otherwise it is seen, not yet proven mined.
-      const height = await provenHeight(services.chain, txid, s.blockHeight, s.merklePath);
+      const height = await services.sync.proveHeight(txid, s.blockHeight, s.merklePath);
       return { seen: true, height, nodesAccepted: nodesAccepted || height !== null };
     }
     if (s.state === 'mempool' || s.state === 'mined') return { seen: true, height: null, nodesAccepted };

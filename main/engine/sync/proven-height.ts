@@ -11,29 +11,48 @@ import type { ChainProvider } from '../../chain/types.js';
  * dated into a block (and is booked unconfirmed only on a node's word: unconfirmed-vouching.ts).
  */
 
-/** Whether the BUMP `pathHex` leads from `txid` to the merkle root of the block the chain has at `height`. */
-export async function pathProves(chain: ChainProvider, txid: string, height: number, pathHex: string): Promise<boolean> {
+/** The merkle root of the block the chain has at `height` if the BUMP `pathHex` leads there from `txid`; else null. */
+async function rootProved(chain: ChainProvider, txid: string, height: number, pathHex: string): Promise<string | null> {
   let root: string;
   try {
     const path = MerklePath.fromHex(pathHex);
-    if (path.blockHeight !== height) return false;
+    if (path.blockHeight !== height) return null;
     root = path.computeRoot(txid);
   } catch {
-    return false; // not a path, or not one that holds this txid
+    return null; // not a path, or not one that holds this txid
   }
   const want = await chain.getMerkleRoot(height).catch(() => null);
-  return want !== null && want === root;
+  return want !== null && want === root ? root : null;
 }
 
 /**
  * `claimed` if the chain proves the transaction is in the block at that height, else null (keep it
  * unconfirmed; a later check may prove it). `knownPath` is a path already in hand (from ARC's status).
+ * `proved` is told the block's merkle root when it does (the books keep it to notice a reorganisation).
  */
-export async function provenHeight(chain: ChainProvider, txid: string, claimed: number, knownPath?: string | null): Promise<number | null> {
-  if (knownPath && (await pathProves(chain, txid, claimed, knownPath))) return claimed;
+export async function provenHeight(
+  chain: ChainProvider,
+  txid: string,
+  claimed: number,
+  knownPath?: string | null,
+  proved?: (height: number, merkleRoot: string) => void,
+): Promise<number | null> {
+  const root = await provingRoot(chain, txid, claimed, knownPath);
+  if (root === null) return null;
+  proved?.(claimed, root);
+  return claimed;
+}
+
+async function provingRoot(chain: ChainProvider, txid: string, claimed: number, knownPath?: string | null): Promise<string | null> {
+  if (knownPath) {
+    const root = await rootProved(chain, txid, claimed, knownPath);
+    if (root !== null) return root;
+  }
   const status = knownPath === undefined ? await chain.getTxStatus(txid).catch(() => null) : null;
-  if (status?.state === 'mined' && status.merklePath && (await pathProves(chain, txid, claimed, status.merklePath))) return claimed;
+  if (status?.state === 'mined' && status.merklePath) {
+    const root = await rootProved(chain, txid, claimed, status.merklePath);
+    if (root !== null) return root;
+  }
   const indexed = chain.getMerkleProof ? await chain.getMerkleProof(txid, claimed).catch(() => null) : null;
-  if (indexed && (await pathProves(chain, txid, claimed, indexed))) return claimed;
-  return null;
+  return indexed ? rootProved(chain, txid, claimed, indexed) : null;
 }

@@ -1,13 +1,14 @@
 import { Transaction } from '@bsv/sdk';
 import { nodesAcceptedWithin } from '../../chain/node-acceptance.js';
 import { p2pkhAddressOf } from '../../chain/script.js';
-import type { ChainEvents, ChainProvider } from '../../chain/types.js';
+import type { ChainEvents, ChainProvider, ChainTip } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { ChainState, WalletTx } from '../../store/repos/wallet-txs.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 import { provenHeight } from './proven-height.js';
+import { FOLLOWED_DEPTH, replacedFrom } from './reorganisations.js';
 import type { WalletScanner } from '../wallets/services.js';
 import { UnconfirmedVouching } from './unconfirmed-vouching.js';
 
@@ -77,6 +78,8 @@ export class WalletSync implements WalletScanner {
   private readonly sideBooks: readonly SideBooks[];
   private readonly hooks: Omit<SyncHooks, 'sideBooks'>;
   private lastTip = -1;
+  /** The polled chain's tip at the last check for a reorganisation (a new tip is checked again). */
+  private checkedTip: string | null = null;
   /**
    * Transactions their payer is broadcasting right now: the payer books each one itself as the chain takes
    * it, in the database transaction that finishes its attempt (settle.ts), so the node's announcement of it
@@ -446,7 +449,7 @@ export class WalletSync implements WalletScanner {
           if (booked && known.height === h.height) continue;
           // The index's word dates nothing into a block: a height is kept only with its merkle proof. The
           // embedded node (the chain that pushes its events) is this process's own ledger: its word is the chain's.
-          const height = h.height === null || this.chain.events ? h.height : await provenHeight(this.chain, h.txid, h.height);
+          const height = h.height === null || this.chain.events ? h.height : await this.proveHeight(h.txid, h.height);
           if (booked && h.height !== null) {
             if (height !== null) await this.confirm([h.txid], height);
             continue;
@@ -484,14 +487,71 @@ export class WalletSync implements WalletScanner {
 
   private async scanEvery(): Promise<void> {
     try {
+      const tip = this.chain.events ? null : await this.chain.getTip();
+      if (tip) await this.followReorganisation(tip);
       for (const w of this.services.repos.wallets.all()) await this.scanWallet(w);
       this.lastError = null;
-      if (!this.chain.events) this.tipAt((await this.chain.getTip()).height);
+      if (tip) this.tipAt(tip.height);
       await this.hooks.afterScan?.();
     } catch (err) {
       this.lastError = (err as Error).message;
       this.hooks.onSyncError?.(this.lastError);
     }
+  }
+
+  /**
+   * `claimed` if the chain proves the transaction is in its block at that height (proven-height.ts), else
+   * null; the block's merkle root is kept, so that a reorganisation replacing the block is noticed.
+   */
+  proveHeight(txid: string, claimed: number, knownPath?: string | null): Promise<number | null> {
+    return provenHeight(this.chain, txid, claimed, knownPath, (height, root) => this.services.repos.provenBlocks.note(height, root));
+  }
+
+  /**
+   * A block is the chain's last word until the chain replaces it. When the polled chain's tip has moved, the
+   * blocks the books proved transactions in are compared with the chain's; from the lowest one replaced, what
+   * the books dated into a block is unconfirmed again (coins, history, tokens, inscriptions), in one database
+   * transaction. Reconciling then treats each like any unconfirmed transaction: proved again at its new
+   * height, or, once the chain lacks it (double-spent in the new branch), undone. The embedded node's chain
+   * never reorganises. A check the chain cannot answer is tried again at the next scan.
+   */
+  private async followReorganisation(tip: ChainTip): Promise<void> {
+    if (tip.hash === this.checkedTip) return;
+    const { db, repos, logger } = this.services;
+    let from: number | null;
+    try {
+      from = await replacedFrom(this.chain, repos.provenBlocks.from(0));
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'could not check the chain for a reorganisation; checked again at the next scan');
+      return;
+    }
+    if (from !== null) {
+      const txids = [
+        ...new Set([
+          ...repos.walletTxs.txidsFrom(from),
+          ...repos.walletUtxos.txidsFrom(from),
+          ...repos.tokens.txidsFrom(from),
+          ...repos.ordinals.txidsFrom(from),
+        ]),
+      ];
+      const before = this.rowsBefore(txids);
+      db.transaction(() => {
+        for (const txid of txids) {
+          repos.walletTxs.confirm(txid, null);
+          repos.walletUtxos.confirm(txid, null);
+          repos.tokens.confirm(txid, null);
+          repos.ordinals.confirm(txid, null);
+        }
+        repos.provenBlocks.dropFrom(from);
+      })();
+      logger.warn(
+        { from, transactions: txids.length },
+        'the chain replaced blocks the books had proved; their transactions are unconfirmed again',
+      );
+      this.changed(before, txids);
+    }
+    repos.provenBlocks.dropBelow(tip.height - FOLLOWED_DEPTH);
+    this.checkedTip = tip.hash;
   }
 
   /** A chain that pushes (the embedded node) tells us about every accepted transaction and mined block. */

@@ -16,6 +16,7 @@ import { createOrganisationRepo } from './organisation.js';
 import { createPaymentRepo } from './payments.js';
 import { createPayeeRepo } from './payees.js';
 import { createPolicyRepo } from './policies.js';
+import { createProvenBlockRepo } from './proven-blocks.js';
 import { createRateRepo } from './rates.js';
 import { createSecondFactorRepo } from './second-factors.js';
 import { createSessionRepo } from './sessions.js';
@@ -42,6 +43,7 @@ export function createRepos(db: Db) {
     walletUtxos: createWalletUtxoRepo(db),
     walletTxs: createWalletTxRepo(db),
     rates: createRateRepo(db),
+    provenBlocks: createProvenBlockRepo(db),
     payments: createPaymentRepo(db),
     tokens: createTokenRepo(db),
     tokenTemplates: createTokenTemplateRepo(db),

@@ -112,6 +112,7 @@ export function createOrdinalRepo(db: Db) {
   const outputsOf = db.prepare<[string], Raw>('SELECT * FROM ordinal_outputs WHERE txid = ?');
   const removeOf = db.prepare('DELETE FROM ordinal_outputs WHERE txid = ?');
   const confirm = db.prepare('UPDATE ordinal_outputs SET height = ? WHERE txid = ?');
+  const txidsFrom = db.prepare<[number], { txid: string }>('SELECT DISTINCT txid FROM ordinal_outputs WHERE height >= ?');
   const setValidity = db.prepare('UPDATE ordinal_outputs SET validity = ? WHERE txid = ? AND vout = ?');
   const pending = db.prepare<[], Raw>("SELECT * FROM ordinal_outputs WHERE validity = 'pending' AND status <> 'spent' LIMIT 500");
   const heldOfToken = db.prepare<[string], { amount: string }>(
@@ -187,8 +188,13 @@ export function createOrdinalRepo(db: Db) {
     spentBy(txid: string): OrdinalOutput[] {
       return spentBy.all(txid).map(toRow);
     },
-    confirm(txid: string, height: number): void {
+    /** null: no block holds the transaction (any more). */
+    confirm(txid: string, height: number | null): void {
       confirm.run(height, txid);
+    },
+    /** Transactions whose outputs are dated at `height` or above. */
+    txidsFrom(height: number): string[] {
+      return txidsFrom.all(height).map((r) => r.txid);
     },
     setValidity(txid: string, vout: number, validity: OrdinalValidity): void {
       setValidity.run(validity, txid, vout);

@@ -166,6 +166,7 @@ export function createTokenRepo(db: Db) {
     "UPDATE token_utxos SET status = 'available', reserved_by = NULL, reserved_at = NULL WHERE txid = ? AND vout = ? AND status = 'reserved'",
   );
   const confirm = db.prepare('UPDATE token_utxos SET height = ? WHERE txid = ?');
+  const txidsFrom = db.prepare<[number], { txid: string }>('SELECT DISTINCT txid FROM token_utxos WHERE height >= ?');
   const reserve = db.prepare(
     "UPDATE token_utxos SET status = 'reserved', reserved_by = ?, reserved_at = ? WHERE txid = ? AND vout = ? AND status = 'available' AND validity = 'valid'",
   );
@@ -261,8 +262,13 @@ export function createTokenRepo(db: Db) {
     releaseOne(txid: string, vout: number): void {
       releaseOne.run(txid, vout);
     },
-    confirm(txid: string, height: number): void {
+    /** null: no block holds the transaction (any more). */
+    confirm(txid: string, height: number | null): void {
       confirm.run(height, txid);
+    },
+    /** Transactions whose outputs are dated at `height` or above. */
+    txidsFrom(height: number): string[] {
+      return txidsFrom.all(height).map((r) => r.txid);
     },
     /** Takes token outputs for one spend; false if any was taken (or is not proven) meanwhile. Call inside a transaction. */
     reserve(outputs: readonly { txid: string; vout: number }[], by: string, at: number): boolean {

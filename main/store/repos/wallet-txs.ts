@@ -74,6 +74,7 @@ export function createWalletTxRepo(db: Db) {
   );
   // Only booked rows: a failed or never-booked one must be booked (its coins and outputs), not just dated.
   const confirm = db.prepare("UPDATE wallet_txs SET height = ? WHERE txid = ? AND state = 'seen'");
+  const txidsFrom = db.prepare<[number], { txid: string }>('SELECT DISTINCT txid FROM wallet_txs WHERE height >= ?');
   const unbooked = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM wallet_txs WHERE txid = ? AND state <> 'seen'");
   const annotate = db.prepare(
     'UPDATE wallet_txs SET memo = coalesce(?, memo), counterparty = coalesce(?, counterparty) WHERE wallet_row = ? AND txid = ?',
@@ -218,8 +219,13 @@ export function createWalletTxRepo(db: Db) {
       const { peer_txid, fee_paid_by, ...rest } = r;
       return { ...rest, peerTxid: peer_txid, feePaidBy: fee_paid_by, tokens: tokenMoves(walletRow, txid) };
     },
-    confirm(txid: string, height: number): void {
+    /** Dates the transaction into the block at `height`; null: no block holds it (any more). */
+    confirm(txid: string, height: number | null): void {
       confirm.run(height, txid);
+    },
+    /** Transactions booked at `height` or above (a reorganisation replaced those blocks). */
+    txidsFrom(height: number): string[] {
+      return txidsFrom.all(height).map((r) => r.txid);
     },
     /** Whether some wallet's row for this transaction is not booked (unseen, or undone as failed). */
     unbooked(txid: string): boolean {

@@ -59,6 +59,7 @@ export function createWalletUtxoRepo(db: Db) {
   );
   const spend = db.prepare("UPDATE utxos SET status = 'spent', spent_by = ? WHERE txid = ? AND vout = ?");
   const confirm = db.prepare('UPDATE utxos SET height = ? WHERE txid = ?');
+  const txidsFrom = db.prepare<[number], { txid: string }>('SELECT DISTINCT txid FROM utxos WHERE height >= ?');
   const balance = db.prepare<[number], { confirmed: number | null; unconfirmed: number | null }>(
     "SELECT sum(CASE WHEN height IS NOT NULL THEN satoshis END) AS confirmed, sum(CASE WHEN height IS NULL THEN satoshis END) AS unconfirmed FROM utxos WHERE wallet_row = ? AND status <> 'spent'",
   );
@@ -124,8 +125,13 @@ export function createWalletUtxoRepo(db: Db) {
     markSpent(txid: string, vout: number, spentBy: string): void {
       spend.run(spentBy, txid, vout);
     },
-    confirm(txid: string, height: number): void {
+    /** null: no block holds the transaction (any more). */
+    confirm(txid: string, height: number | null): void {
       confirm.run(height, txid);
+    },
+    /** Transactions whose outputs are dated at `height` or above. */
+    txidsFrom(height: number): string[] {
+      return txidsFrom.all(height).map((r) => r.txid);
     },
     balance(walletRow: number): { confirmed: number; unconfirmed: number } {
       const r = balance.get(walletRow);

@@ -6,7 +6,6 @@ import { p2pkhAddressOf } from '../../../chain/script.js';
 import { ScriptVerifier } from '../../../chain/script-check.js';
 import { BadBeef, BEEF_SCRIPT_LIMIT_MS, BeefUncheckable, verifiedBeef } from '../../paymail/beef-check.js';
 import { BRC29_PROTOCOL, type Brc29Remittance } from '../../payments/keyring.js';
-import { provenHeight } from '../../sync/proven-height.js';
 import type { AppCall } from '../call.js';
 import { invalidOperation, invalidParameter, WalletErr } from '../werr.js';
 import { appBasket } from './baskets.js';
@@ -55,7 +54,7 @@ async function provenTransaction(call: AppCall, bytes: number[]): Promise<Transa
 
 /** The chain has the transaction (it is sent when it does not); its block height once mined. */
 async function onChain(call: AppCall, tx: Transaction, txid: string): Promise<number | null> {
-  const { chain } = call.services;
+  const { chain, sync } = call.services;
   let status;
   try {
     status = await chain.getTxStatus(txid);
@@ -64,7 +63,7 @@ async function onChain(call: AppCall, tx: Transaction, txid: string): Promise<nu
   }
   // A height only with its merkle path to that block: ARC's word alone would date it where nothing can undo it.
   if (status.state === 'mined')
-    return status.blockHeight === null ? null : provenHeight(chain, txid, status.blockHeight, status.merklePath).catch(() => null);
+    return status.blockHeight === null ? null : sync.proveHeight(txid, status.blockHeight, status.merklePath).catch(() => null);
   if (status.state === 'mempool') return null;
   const sent = await chain.broadcast(tx.toHex());
   if (sent.status === 'rejected') throw invalidOperation(`The chain refused the transaction: ${sent.reason} (${sent.message}).`);
