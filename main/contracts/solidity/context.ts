@@ -104,7 +104,10 @@ export interface ContractInfo {
   isLibrary: boolean;
   /** Function names of this contract (calls to them become `this.f(…)`, or `f(…)` inside a library). */
   functions: Set<string>;
-  /** Its public and external functions: sCrypt public functions are entry points, never called from code. */
+  /**
+   * Its public and external functions, and the getters of its public state variables: sCrypt public
+   * functions are entry points, never called from code (sol2scrypt has no rule for such a call).
+   */
   publics?: Set<string>;
   /** Whether the contract has `@state` properties: only then do public functions take the preimage and propagate state. */
   stateful: boolean;

@@ -1,6 +1,7 @@
 import type {
   ContractDefinition,
   FunctionDefinition,
+  ModifierDefinition,
   StateVariableDeclaration,
   StructDefinition,
 } from '@solidity-parser/parser/dist/src/ast-types.js';
@@ -73,11 +74,15 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
 
   const stateVars = node.subNodes.filter((n): n is StateVariableDeclaration => n.type === 'StateVariableDeclaration');
   const ctor = unique.find((fn) => fn.isConstructor);
+  // A public state variable has a public getter: `this.count()` calls it from outside, as `this.f()` does a public function.
+  const getters = stateVars.flatMap((v) => v.variables.filter((x) => x.visibility === 'public' && x.name).map((x) => x.name as string));
   const info: ContractInfo = {
     name: node.name,
     isLibrary,
     functions: names,
-    publics: new Set(isLibrary ? [] : unique.filter((fn) => fn.name && isExternallyVisible(fn)).map((fn) => fn.name as string)),
+    publics: new Set(
+      isLibrary ? [] : [...unique.filter((fn) => fn.name && isExternallyVisible(fn)).map((fn) => fn.name as string), ...getters],
+    ),
     stateful: stateVars.some((v) => !v.variables[0]?.isDeclaredConst && !v.variables[0]?.isImmutable),
     initBalance: !!ctor && usesMsg(ctor, 'value'),
     loops: [],
@@ -131,6 +136,7 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
       p.error(fn, `unsupported function definition: \`${fn.isReceiveEther ? 'receive' : 'fallback'}\``);
       continue;
     }
+    undefinedModifiers(p, node, fn);
     const r = transpileFunction(p, info, scope, fn, loopCounter);
     loopCounter = r.loopCounter;
     if (r.member) members.push(r.member);
@@ -146,6 +152,18 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
   if (info.stateful && takesPreimage) members.push(propagateState());
   if (info.initBalance) members.push(checkInitBalance());
   return { kind: isLibrary ? 'library' : 'contract', name: scryptName(node.name), members: [...props, ...statics, ...members] };
+}
+
+/**
+ * Modifiers are not supported (sol2scrypt: "unsupported modifier definition", reported at the definition).
+ * A function that uses a modifier the contract does not define would otherwise be emitted without the
+ * modifier's checks and with no error at all (sol2scrypt drops the use silently): each such use is reported.
+ */
+function undefinedModifiers(p: ProgramContext, node: ContractDefinition, fn: FunctionDefinition): void {
+  const defined = new Set(node.subNodes.filter((n): n is ModifierDefinition => n.type === 'ModifierDefinition').map((n) => n.name));
+  for (const m of fn.modifiers ?? []) {
+    if (!defined.has(m.name)) p.error(m, `unsupported modifier invocation: \`${p.text(m)}\``);
+  }
 }
 
 /** Where a contract's name is written (the parser gives the whole definition's range). */

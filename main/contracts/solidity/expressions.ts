@@ -471,6 +471,8 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
     p.error(n, `unsupported call of public function \`${callee.memberName}\``);
     return null;
   }
+  const qualified = contractQualifiedCall(cx, n, base);
+  if (qualified !== undefined) return qualified;
   if (callee.type === 'NewExpression') {
     if (
       callee.typeName.type === 'ElementaryTypeName' &&
@@ -491,6 +493,33 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
   const library = base && callee.type === 'MemberAccess' && p.libraries.has(base) && !cx.scope.lookup(base);
   const args = f && argsOf(cx, n, library ? `${base}.${callee.memberName}` : null);
   return f && args && call(f, args);
+}
+
+/**
+ * `C.f(…)`, a function named through a contract. Through the contract being transpiled it is an internal
+ * call, `this.f(…)` as `f(…)` is (sol2scrypt: internal call `f4(a)` → `this.f4(a)`), unless `f` is public:
+ * then it is refused as `f(…)` is. Through another contract it reaches that contract (sol2scrypt: calling
+ * other contracts is unsupported). Either way `C.f(…)` itself would not compile: C's functions are not static.
+ * Undefined when the call is not of that form.
+ */
+function contractQualifiedCall(cx: Cx, n: FunctionCall, base: string | null): SExpr | null | undefined {
+  const { p } = cx;
+  const callee = n.expression;
+  if (!base || callee.type !== 'MemberAccess' || !p.contractTypes.has(base) || cx.scope.lookup(base)) return undefined;
+  const name = callee.memberName;
+  if (base !== cx.c.name || cx.c.isLibrary) {
+    // Only a function of that contract: its structs and enums keep their own handling and messages.
+    if (!p.functionParams.has(`${base}.${name}`)) return undefined;
+    p.error(n, `unsupported function call: \`${p.text(callee)}\``);
+    return null;
+  }
+  if (cx.c.publics?.has(name)) {
+    p.error(n, `unsupported call of public function \`${name}\``);
+    return null;
+  }
+  if (!cx.c.functions.has(name)) return undefined;
+  const args = argsOf(cx, n, `${cx.c.name}.${name}`);
+  return args && call(`this.${scryptName(name)}`, args);
 }
 
 /**
