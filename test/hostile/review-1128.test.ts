@@ -284,7 +284,7 @@ describe('finding 3: deleting a wallet that holds tokens (and no BSV) needs no f
     await assert.rejects(exec('deleteWallet', { walletId: w }, op), (e: { code?: string }) => e.code === 'CONFLICT');
   });
 
-  it('a wallet holding only tokens is refused (CONFLICT) without force, like one holding satoshis', { todo: 'finding 3' }, async () => {
+  it('a wallet holding only tokens is refused (CONFLICT) without force, like one holding satoshis', async () => {
     const { op, vault } = await tokensOnly();
     const r = await exec('deleteWallet', { walletId: vault }, op).then(
       () => 'deleted',
@@ -293,6 +293,21 @@ describe('finding 3: deleting a wallet that holds tokens (and no BSV) needs no f
     const left = (await exec('listWallets', {}, op)).wallets as { walletID: string }[];
     assert.equal(r, 'CONFLICT', 'the tokens’ keys were discarded without force: 400 GOLD are gone from the books and unspendable');
     assert.ok(left.some((w) => w.walletID === vault));
+  });
+
+  it('the refusal names what the wallet holds; with force the wallet goes, its tokens with it', async () => {
+    const { op, vault } = await tokensOnly();
+    await assert.rejects(
+      exec('deleteWallet', { walletId: vault }, op),
+      (e: { code?: string; message?: string }) => e.code === 'CONFLICT' && /token output/.test(e.message ?? ''),
+    );
+    await exec('deleteWallet', { walletId: vault, force: true }, op);
+    const left = (await exec('listWallets', {}, op)).wallets as { walletID: string }[];
+    assert.ok(!left.some((w) => w.walletID === vault));
+    const rows = s.t.store.db.prepare('SELECT count(*) AS n FROM token_utxos WHERE wallet_row NOT IN (SELECT id FROM wallets)').get() as {
+      n: number;
+    };
+    assert.equal(rows.n, 0, 'no token rows left without their wallet');
   });
 });
 
@@ -673,7 +688,7 @@ describe('finding 6: an app sends or aborts another app’s held-back (noSend) a
     return { shop, rival, made };
   }
 
-  it('app B cannot send app A’s noSend action with sendWith: A held it back', { todo: 'finding 6' }, async () => {
+  it('app B cannot send app A’s noSend action with sendWith: A held it back', async () => {
     const { rival, made } = await twoAppsOneWallet();
     const listed = (await rival('listActions', { labels: [], includeLabels: false })) as { actions: { txid: string }[] };
     assert.ok(
@@ -688,7 +703,7 @@ describe('finding 6: an app sends or aborts another app’s held-back (noSend) a
     assert.equal(onChain, 'unknown', `the rival app broadcast the shop’s held-back payment of 30,000 satoshis (${r}, chain: ${onChain})`);
   });
 
-  it('app B cannot abort app A’s noSend action (found through listActions)', { todo: 'finding 6' }, async () => {
+  it('app B cannot abort app A’s noSend action (found through listActions)', async () => {
     const { rival, made } = await twoAppsOneWallet();
     const listed = (await rival('listActions', { labels: [], includeLabels: false })) as { actions: { txid: string }[] };
     assert.ok(
@@ -700,6 +715,24 @@ describe('finding 6: an app sends or aborts another app’s held-back (noSend) a
       (e: { name?: string }) => e.name,
     );
     assert.notEqual(r, 'aborted', 'the rival app aborted the shop’s action: its coins were given back and its sendWith will fail');
+  });
+
+  it('app B cannot fund its own action with app A’s held-back change; A still sends its action itself', async () => {
+    const { shop, rival, made } = await twoAppsOneWallet();
+    const change = (made as { noSendChange?: string[] }).noSendChange ?? [];
+    assert.ok(change.length > 0, 'the shop’s action has change held back with it');
+    const payee = new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
+    const r = await rival('createAction', {
+      description: 'spend their change',
+      outputs: [{ lockingScript: payee, satoshis: 1_000, outputDescription: 'elsewhere' }],
+      options: { noSendChange: change, noSend: true },
+    }).then(
+      () => 'spent',
+      (e: { name?: string }) => e.name ?? 'refused',
+    );
+    assert.notEqual(r, 'spent', 'the rival spent the change of the shop’s unsent action');
+    await shop('createAction', { description: 'send my order', options: { sendWith: [made.txid] } });
+    assert.notEqual(s.t.node.txStatus(made.txid).state, 'unknown', 'the shop sends its own held-back action');
   });
 });
 

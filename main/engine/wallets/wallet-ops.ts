@@ -34,12 +34,26 @@ export function listWallets(ctx: OpContext<WalletServices>): OutputOf<typeof OPE
   return { wallets: ctx.services.repos.wallets.visibleTo(callerOf(ctx).uid).map((w) => summary(ctx, w)) };
 }
 
+/**
+ * A wallet is deleted with its keys only when it holds nothing, or when the caller says force: satoshis are
+ * not all it can hold. Tokens, 1Sat outputs (inscriptions, BSV-21) and apps' basket outputs are kept in their
+ * own books; deleting the keys of any of them loses it as surely as losing coins.
+ */
 function refuseIfFunded(ctx: OpContext<WalletServices>, w: WalletRow, force: boolean | undefined): void {
-  const balance = ctx.services.repos.wallets.knownBalance(w.id);
-  if (balance > 0 && !force) {
+  if (force) return;
+  const { wallets } = ctx.services.repos;
+  const balance = wallets.knownBalance(w.id);
+  const h = wallets.holdings(w.id);
+  const held = [
+    balance > 0 ? `${balance} satoshis` : null,
+    h.tokenOutputs > 0 ? `${h.tokenOutputs} token output${h.tokenOutputs === 1 ? '' : 's'}` : null,
+    h.ordinalOutputs > 0 ? `${h.ordinalOutputs} 1Sat output${h.ordinalOutputs === 1 ? '' : 's'} (inscriptions)` : null,
+    h.basketOutputs > 0 ? `${h.basketOutputs} app basket output${h.basketOutputs === 1 ? '' : 's'}` : null,
+  ].filter((x): x is string => x !== null);
+  if (held.length > 0) {
     throw new DomainError(
       'CONFLICT',
-      `Wallet "${w.title}" still holds ${balance} satoshis. Move them out first, or delete with force: true to discard its keys anyway.`,
+      `Wallet "${w.title}" still holds ${held.join(', ')}. Move them out first, or delete with force: true to discard its keys anyway.`,
     );
   }
 }

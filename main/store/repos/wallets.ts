@@ -72,6 +72,15 @@ export function createWalletRepo(db: Db) {
   const feeManager = db.prepare<[], Raw>("SELECT * FROM wallets WHERE wallet_id = 'fee-manager' LIMIT 1");
   const byPaymail = db.prepare<[string, string], Raw>('SELECT * FROM wallets WHERE paymail_alias = ? AND paymail_domain = ?');
   const remove = db.prepare('DELETE FROM wallets WHERE id = ?');
+  // Rows that name the wallet without ON DELETE CASCADE (their tables came later): removed with it.
+  const removeOffers = db.prepare('DELETE FROM swap_offers WHERE wallet_row = ?');
+  const removeOrdinals = db.prepare('DELETE FROM ordinal_outputs WHERE wallet_row = ?');
+  const holdings = db.prepare<{ id: number }, { tokens: number; ordinals: number; baskets: number }>(
+    `SELECT
+       (SELECT count(*) FROM token_utxos WHERE wallet_row = @id AND status <> 'spent' AND validity <> 'forged') AS tokens,
+       (SELECT count(*) FROM ordinal_outputs WHERE wallet_row = @id AND status <> 'spent') AS ordinals,
+       (SELECT count(*) FROM app_outputs WHERE wallet_row = @id AND status IN ('available', 'reserved')) AS baskets`,
+  );
   const setPaymail = db.prepare('UPDATE wallets SET paymail_alias = ?, paymail_domain = ?, paymail_active = ? WHERE id = ?');
   const members = db.prepare<[number], { uid: string }>('SELECT uid FROM wallet_members WHERE wallet_row = ? ORDER BY uid');
   const clearMembers = db.prepare('DELETE FROM wallet_members WHERE wallet_row = ?');
@@ -114,8 +123,16 @@ export function createWalletRepo(db: Db) {
       const r = byPaymail.get(alias, domain);
       return r ? toRow(r) : null;
     },
+    /** Removes the wallet and everything of it (call inside a transaction). */
     remove(id: number): void {
+      removeOffers.run(id);
+      removeOrdinals.run(id);
       remove.run(id);
+    },
+    /** What the wallet holds besides its coins: unspent token outputs, 1Sat outputs and apps' basket outputs. */
+    holdings(id: number): { tokenOutputs: number; ordinalOutputs: number; basketOutputs: number } {
+      const h = holdings.get({ id })!;
+      return { tokenOutputs: h.tokens, ordinalOutputs: h.ordinals, basketOutputs: h.baskets };
     },
     /** Gives the wallet an alias (or none), active or not. Unique per domain: check byPaymail first, in the same transaction. */
     setPaymail(id: number, alias: string | null, domain: string | null, active: boolean): void {

@@ -9,6 +9,7 @@ import type { AppCall } from '../call.js';
 import { invalidParameter } from '../werr.js';
 import { atomicBeef, type LocalSource } from './beef.js';
 import type { FundingCoin } from './funding.js';
+import { ownActionByTxid } from './own-actions.js';
 import { asWalletErr } from './scope.js';
 
 export type SendStatus = 'unproven' | 'sending' | 'failed';
@@ -66,9 +67,8 @@ async function storedMove(call: AppCall, action: AppAction): Promise<RecordedMov
 
 /** Sends earlier noSend actions together, in the order given (a chain of them spends each other's change). */
 export async function sendWith(call: AppCall, txids: readonly string[]): Promise<{ txid: string; status: SendStatus }[]> {
-  const { repos } = call.services;
   const actions = txids.map((txid) => {
-    const a = repos.appActions.byTxid(call.wallet.id, txid);
+    const a = ownActionByTxid(call, txid);
     if (!a || a.status !== 'nosend')
       throw invalidParameter('sendWith', `txids of this wallet's noSend actions not sent yet (${txid} is not one)`);
     return a;
@@ -88,7 +88,7 @@ export async function sendWith(call: AppCall, txids: readonly string[]): Promise
 /** The wallet's noSend actions, as sources of the transactions that spend their change before they are sent. */
 export function noSendSources(call: AppCall): LocalSource {
   return (txid) => {
-    const a = call.services.repos.appActions.byTxid(call.wallet.id, txid);
+    const a = ownActionByTxid(call, txid);
     return a && a.status === 'nosend' && a.rawTx ? Transaction.fromBinary([...a.rawTx]) : undefined;
   };
 }
@@ -97,7 +97,7 @@ export function noSendSources(call: AppCall): LocalSource {
 export function noSendChangeCoins(call: AppCall, outpoints: readonly { txid: string; vout: number }[]): FundingCoin[] {
   const { repos } = call.services;
   return outpoints.map(({ txid, vout }) => {
-    const a = repos.appActions.byTxid(call.wallet.id, txid);
+    const a = ownActionByTxid(call, txid);
     const out = a?.status === 'nosend' && a.rawTx ? Transaction.fromBinary([...a.rawTx]).outputs[vout] : undefined;
     const script = out?.lockingScript.toHex();
     const address = script ? p2pkhAddressOf(script) : null;

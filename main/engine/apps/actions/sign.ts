@@ -7,6 +7,7 @@ import type { AppCall } from '../call.js';
 import { invalidOperation, invalidParameter } from '../werr.js';
 import { reference as referenceArg, signArgs } from './action-args.js';
 import { signFunding, verifyAppInputs } from './assemble.js';
+import { ownActionByReference, ownActionByTxid } from './own-actions.js';
 import { releaseUnsigned } from './release.js';
 import { signable, type AppInputSource, type Funding, type FundingCoin } from './funding.js';
 import { endHold } from './holds.js';
@@ -16,10 +17,7 @@ import { finish, noSendChangeCoins } from './send.js';
 
 /** The action a reference names; abortAction also takes a noSend action's txid, which is all createAction answered for it. */
 function actionOf(call: AppCall, reference: string): AppAction {
-  const { appActions } = call.services.repos;
-  const action =
-    appActions.byReference(call.wallet.id, reference) ??
-    (/^[0-9a-f]{64}$/.test(reference) ? appActions.byTxid(call.wallet.id, reference) : null);
+  const action = ownActionByReference(call, reference) ?? (/^[0-9a-f]{64}$/.test(reference) ? ownActionByTxid(call, reference) : null);
   if (!action) throw invalidParameter('reference', `the reference of an action of this wallet (there is none ${reference})`);
   return action;
 }
