@@ -2,6 +2,7 @@ import { Hash, P2PKH, ProtoWallet, Utils, type PrivateKey, type Transaction } fr
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { cleanRemoteText } from '../../../../shared/remote-text.js';
+import { nodesAcceptedWithin } from '../../../chain/node-acceptance.js';
 import { p2pkhAddressOf } from '../../../chain/script.js';
 import { ScriptVerifier } from '../../../chain/script-check.js';
 import { BadBeef, BEEF_SCRIPT_LIMIT_MS, BeefUncheckable, verifiedBeef } from '../../paymail/beef-check.js';
@@ -52,7 +53,16 @@ async function provenTransaction(call: AppCall, bytes: number[]): Promise<Transa
   }
 }
 
-/** The chain has the transaction (it is sent when it does not); its block height once mined. */
+/** How often, and how far apart, ARC's status is asked whether a node took a transaction it just accepted. */
+const ACCEPTANCE_ASKS = 3;
+const ACCEPTANCE_PAUSE_MS = 1_000;
+
+/**
+ * The chain has the transaction (it is sent when it does not); its block height once mined. A payment is the
+ * wallet's only on the chain's word: a block proving it, or a node of the network having taken it (the embedded
+ * node's word is the chain's). ARC stores anything it is given and answers "accepted" for it, and an indexer
+ * lists what ARC stored, so neither alone books a coin (a double-spent payment would stay on the books for ever).
+ */
 async function onChain(call: AppCall, tx: Transaction, txid: string): Promise<number | null> {
   const { chain, sync } = call.services;
   let status;
@@ -61,14 +71,24 @@ async function onChain(call: AppCall, tx: Transaction, txid: string): Promise<nu
   } catch (err) {
     throw unavailable(`The chain did not answer: ${(err as Error).message}`);
   }
-  // A height only with its merkle path to that block: ARC's word alone would date it where nothing can undo it.
-  if (status.state === 'mined')
-    return status.blockHeight === null ? null : sync.proveHeight(txid, status.blockHeight, status.merklePath).catch(() => null);
-  if (status.state === 'mempool') return null;
+  if (status.state === 'mined' || status.state === 'mempool') {
+    // A height only with its merkle path to that block: ARC's word alone would date it where nothing can undo it.
+    const height =
+      status.state === 'mined' && status.blockHeight !== null
+        ? await sync.proveHeight(txid, status.blockHeight, status.merklePath).catch(() => null)
+        : null;
+    if (height !== null || chain.events || status.seenOnNetwork === true) return height;
+    throw notYetAccepted(txid);
+  }
   const sent = await chain.broadcast(tx.toHex());
   if (sent.status === 'rejected') throw invalidOperation(`The chain refused the transaction: ${sent.reason} (${sent.message}).`);
   if (sent.status === 'unknown') throw unavailable(`The transaction could not be sent to the chain: ${sent.message}`);
+  if (!chain.events && !(await nodesAcceptedWithin(chain, txid, ACCEPTANCE_ASKS, ACCEPTANCE_PAUSE_MS))) throw notYetAccepted(txid);
   return null;
+}
+
+function notYetAccepted(txid: string) {
+  return unavailable(`No node of the network has accepted transaction ${txid} yet (the broadcaster only holds it)`);
 }
 
 /**
