@@ -43,6 +43,11 @@ export interface ValueMoveIntent {
    * move by its token's satoshis per token, and BSV in satoshis.
    */
   measure?: { asset: 'tokens' | 'nfts'; amount: number };
+  /**
+   * The network fee the move pays in BSV (by its wallet or the fee manager), when known before signing
+   * (value-flow.ts): a BSV move's amount includes it, so fees count in the policy's limits and windows.
+   */
+  fee?: number;
 }
 
 /**

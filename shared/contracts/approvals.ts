@@ -25,8 +25,10 @@ export const approvalReview = z.object({
   walletTitle: z.string(),
   /** BSV, a token id, or NFTs. */
   asset: z.string(),
-  /** The move's amount in its asset's unit (satoshis for BSV). */
+  /** The move's amount in its asset's unit (satoshis for BSV), its network fee not included. */
   amount: z.number().int(),
+  /** The network fee it pays in satoshis (a BSV move's limits and windows count it with the amount); null when unknown. */
+  fee: z.number().int().nullable().optional(),
   outputs: z.array(z.object({ script: z.string(), satoshis: z.number().int(), address: z.string().nullable() })),
   /** The paymail or payment URI paid, when there is one. */
   counterparty: z.string().nullable(),

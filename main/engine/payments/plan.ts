@@ -154,11 +154,18 @@ export function claimChangeAddress(services: PaymentServices, wallet: WalletRow)
  * Chooses and reserves the coins, and claims the change addresses, inside one database transaction, so
  * concurrent payments never pick the same coin or share a change address.
  */
-export function planAndReserve(services: PaymentServices, wallet: WalletRow, outputs: PaymentOutput[], policy: FeePolicy): Plan {
+export function planAndReserve(
+  services: PaymentServices,
+  wallet: WalletRow,
+  outputs: PaymentOutput[],
+  policy: FeePolicy,
+  chosen?: CoinChoice,
+): Plan {
   const { db, repos } = services;
   const attempt = randomUUID();
   return db.transaction((): Plan => {
-    const choice = chooseCoins(services, wallet, outputs, policy);
+    // `chosen`: the choice made moments ago in this same database transaction (the policy was told its fee).
+    const choice = chosen ?? chooseCoins(services, wallet, outputs, policy);
     const fm = choice.feeManager;
     const plan: Plan = {
       attempt,

@@ -4,7 +4,15 @@ import type { FeePolicy } from '../../chain/types.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import type { ValueMoveIntent } from '../value-move.js';
 import type { SigningAccount } from './keyring.js';
-import { buildTransaction, changeAddressesOf, planAndReserve, type PaymentOutput, type Plan } from './plan.js';
+import {
+  buildTransaction,
+  changeAddressesOf,
+  chooseCoins,
+  planAndReserve,
+  type CoinChoice,
+  type PaymentOutput,
+  type Plan,
+} from './plan.js';
 import type { PaymentServices } from './services.js';
 import { recordSubmission, sendSubmission, type Submission } from './submit.js';
 import { leavingOutputs, paymailOf } from '../policies/authorise.js';
@@ -53,6 +61,11 @@ export interface ValueMove<R extends Reservation> {
   policy: FeePolicy;
   /** Reserves the move's coins (and claims its change addresses); runs inside one database transaction. */
   reserve(): R;
+  /**
+   * The network fee the move will pay, known before anything is reserved (in the same database transaction,
+   * so `reserve` then takes the coins it was worked out from): the policy counts it with the move's BSV.
+   */
+  estimateFee?(): number;
   /** Gives back what `reserve` took besides coins and change addresses (a token spend's token outputs), with them. */
   alsoGiveBack?(reservation: R): void;
   /** Builds and signs the transaction from what was reserved. */
@@ -86,7 +99,7 @@ export async function recordValueMove<R extends Reservation>(services: PaymentSe
   const counterparty = move.intent.counterparty ?? move.counterparty;
   const intent = { ...move.intent, counterparty, paymailVouched: paymailVouched(services, move.intent, counterparty) };
   const held = services.db.transaction(() => {
-    const ticket = services.authoriseValueMove(intent) ?? undefined;
+    const ticket = services.authoriseValueMove({ ...intent, fee: feeEstimate(move) }) ?? undefined;
     return ticket?.awaiting ? { ticket, reservation: null } : { ticket, reservation: move.reserve() };
   })();
   if (!held.reservation) throw held.ticket!.awaiting!;
@@ -102,6 +115,18 @@ export async function recordValueMove<R extends Reservation>(services: PaymentSe
       ticket?.release();
     });
     throw err;
+  }
+}
+
+/**
+ * The fee the move will pay, for the policy; 0 when it cannot be worked out (the wallet cannot fund the move:
+ * reserving it then fails the same way, and a move sent for approval is judged on its outputs).
+ */
+function feeEstimate(move: ValueMove<Reservation>): number {
+  try {
+    return move.estimateFee?.() ?? 0;
+  } catch {
+    return 0;
   }
 }
 
@@ -179,10 +204,13 @@ export function plannedPayment(
   account: SigningAccount,
   outputs: PaymentOutput[],
   policy: FeePolicy,
-): Pick<ValueMove<PlannedReservation>, 'reserve' | 'build'> {
+): Pick<ValueMove<PlannedReservation>, 'reserve' | 'build' | 'estimateFee'> {
+  let chosen: CoinChoice | undefined;
   return {
+    estimateFee: () => (chosen = chooseCoins(services, wallet, outputs, policy)).fee,
     reserve: () => {
-      const plan = planAndReserve(services, wallet, outputs, policy);
+      const plan = planAndReserve(services, wallet, outputs, policy, chosen);
+      chosen = undefined;
       return { attempt: plan.attempt, changeAddresses: changeAddressesOf(plan, wallet), plan };
     },
     build: async ({ plan }) => {

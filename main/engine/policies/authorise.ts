@@ -86,7 +86,8 @@ export function factsOf(
   const destinations: Destination[] = leaving.map((o) => ({ address: o.address, paymail }));
   const satoshis = leaving.reduce((s, o) => s + o.satoshis, 0);
   let asset: MoveFacts['asset'] = 'bsv';
-  let amount = satoshis;
+  // What leaves includes the network fee: data writes pay no outputs and can cost a great deal.
+  let amount = satoshis + (move.fee ?? 0);
   if (move.measure) {
     asset = move.measure.asset;
     amount = move.measure.amount;
@@ -283,7 +284,8 @@ function judgeOne(services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'e
       walletID: move.wallet.walletId,
       walletTitle: move.wallet.title,
       asset: facts.asset === 'bsv' ? 'BSV' : facts.asset === 'nfts' ? `NFT ${facts.tokenId ?? ''}`.trim() : (facts.tokenId ?? 'tokens'),
-      amount: facts.amount,
+      amount: facts.asset === 'bsv' ? facts.amount - (move.fee ?? 0) : facts.amount,
+      fee: move.fee ?? null,
       outputs: leavingOutputs(services, move),
       counterparty: move.counterparty ?? null,
       memo: typeof (scope.input as { memo?: unknown })?.memo === 'string' ? ((scope.input as { memo: string }).memo ?? null) : null,
