@@ -36,8 +36,10 @@ export const KEYWORDS = new Set([
   'this',
 ]);
 
-// Longest first, so ">>=" wins over ">>" and ">".
+// Longest first, so ">>=" wins over ">>" and ">". "..." is no operator of the language: it is kept whole
+// so that the parser can name it (documentation excerpts write it for code left out), not three '.'.
 const PUNCTUATION = [
+  '...',
   '<<=',
   '>>=',
   '&&',

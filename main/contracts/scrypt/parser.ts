@@ -91,6 +91,8 @@ export class Parser {
     throw new ParseError(message);
   }
   private describe(t: Token): string {
+    if (t.kind === 'punct' && t.value === '...')
+      return "'...', which stands for code left out (as in documentation excerpts) and is not sCrypt: write the code it stands for";
     return t.kind === 'eof' ? 'end of file' : `'${t.kind === 'bytes' ? `b'${t.value}'` : t.value}'`;
   }
   private expect(value: string): Token {

@@ -34,8 +34,7 @@ export const RESERVED_METHOD_NAMES = new Set([
  * The shape of the program: a main contract (the last one) with at least one public function; libraries
  * without public functions; public functions neither static nor with a return type; no public function
  * named like a scryptlib member; every other function with a return type; properties initialised only when static; no property of the main
- * contract whose type is a library
- * with an explicit constructor (scryptlib would have to run that constructor off-chain).
+ * contract without a constructor whose type is an array of libraries with an explicit constructor.
  */
 export function checkStructure(facts: Facts, diags: Diagnostics): void {
   const { env } = facts;
@@ -62,11 +61,14 @@ export function checkStructure(facts: Facts, diags: Diagnostics): void {
         while (t.k === 'array') t = t.elem;
         // A single value: built at the start of the script from its constructor's arguments (placeholders
         // `p.ctor.arg`), or, in a contract with an explicit constructor, assigned in code (`this.p = new T(…)`).
+        // An array of them only in a contract with an explicit constructor, which starts every property as
+        // default slots: its code sets the elements (`this.p[0] = new T(…)`), and those it leaves alone are
+        // built from default arguments, as a single one is.
         const single = resolveType(p.type, ctx).k === 'object';
-        if (t.k === 'object' && t.decl.ctor && !single) {
+        if (t.k === 'object' && t.decl.ctor && !single && !item.ctor) {
           diags.error(
             p.at,
-            `property ${p.name}: an array of ${t.decl.kind} values with an explicit constructor cannot be a property; build them in a function with new ${t.decl.name}(…)`,
+            `property ${p.name}: an array of ${t.decl.kind} values with an explicit constructor cannot be a property of a contract without a constructor; give ${item.name} a constructor that sets them with new ${t.decl.name}(…), or build them in a function`,
           );
         }
       }

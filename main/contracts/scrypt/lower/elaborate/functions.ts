@@ -1,10 +1,10 @@
-import type { ContractLike, Func } from '../../ast.js';
+import type { ContractLike, Expr, Func } from '../../ast.js';
 import { readAsm } from '../../semantics/asm.js';
 import { namedInt } from '../../semantics/constants.js';
 import { BOOL, eachStmt } from '../../semantics/model.js';
-import type { BuiltValue, ContractIR, PublicFunction } from '../ir.js';
+import type { BuiltValue, ContractIR, IStmt, PublicFunction } from '../ir.js';
 import type { ElabContext } from './context.js';
-import { builtWithin, defaultBuilt } from './library-values.js';
+import { builtWithin, defaultBuilt, defaultBuiltWithin } from './library-values.js';
 
 /**
  * The main contract's entry points, which are compiled where they are (not inlined): its public functions,
@@ -46,16 +46,34 @@ export function contractConstructor(
     params.forEach((slot) => builtWithin(cx, slot, built));
     const body = ctor.body.map((s) => cx.stmt(s));
     // A library-valued property the constructor leaves alone is built by its own constructor from default
-    // arguments (0, b'', false), as the official compiler does, then moved into place.
+    // arguments (0, b'', false), as the official compiler does, then moved into place. So is each such value
+    // inside a property it does not set as a whole (the elements of an array of them): after the body when
+    // the body never writes into the property, before it when it sets some of them (`this.p[0] = new T(…)`),
+    // so that those keep the body's values.
     const assigned = new Set<string>();
+    const touched = new Set<string>();
     for (const s of ctor.body) {
       eachStmt(s, (x) => {
-        if (x.kind === 'assign' && x.target.kind === 'member' && x.target.object.kind === 'this') assigned.add(x.target.name);
+        if (x.kind !== 'assign') return;
+        if (x.target.kind === 'member' && x.target.object.kind === 'this') assigned.add(x.target.name);
+        const root = propertyWritten(x.target);
+        if (root) touched.add(root);
       });
     }
+    const before: IStmt[] = [];
     for (const [name, slot] of cx.props) {
-      if (slot.type.k === 'object' && slot.type.decl.ctor && !assigned.has(name)) body.push(defaultBuilt(cx, slot, slot.type));
+      if (assigned.has(name)) continue;
+      if (slot.type.k === 'object' && slot.type.decl.ctor) body.push(defaultBuilt(cx, slot, slot.type));
+      else defaultBuiltWithin(cx, slot, touched.has(name) ? before : body);
     }
+    body.unshift(...before);
     return { params, body };
   });
+}
+
+/** The property an assignment writes into (`this.p`, `this.p[i]`, `this.p.f[i]`), if it writes into one. */
+function propertyWritten(target: Expr): string | null {
+  let e = target;
+  while (e.kind === 'index' || (e.kind === 'member' && e.object.kind !== 'this')) e = e.object;
+  return e.kind === 'member' && e.object.kind === 'this' ? e.name : null;
 }

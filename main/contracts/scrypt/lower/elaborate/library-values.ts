@@ -90,10 +90,13 @@ function builtAt(cx: ElabContext, slot: Slot, type: ObjectType, offset: number, 
   });
 }
 
-/** `this.p = new T(defaults…)` for a library-valued property the constructor does not set. */
-export function defaultBuilt(cx: ElabContext, property: Slot, type: ObjectType): IStmt {
+/**
+ * `this.p = new T(defaults…)` for a library-valued property the constructor does not set; `offset` and
+ * `name` place it inside a property (an element of an array of such values, a field of a struct).
+ */
+export function defaultBuilt(cx: ElabContext, property: Slot, type: ObjectType, offset = 0, name = property.name): IStmt {
   const at = type.decl.at;
-  const tmp = cx.slot(`__default_${property.name}`, type);
+  const tmp = cx.slot(`__default_${name}`, type);
   const inner = cx.newScope(type.decl, genericsOf(type.decl, type.args), null, { kind: 'value', slot: tmp, offset: 0, type }, false);
   return cx.within(inner, (): IStmt => {
     const params = type.decl.ctor!.params.map((p) => {
@@ -102,10 +105,37 @@ export function defaultBuilt(cx: ElabContext, property: Slot, type: ObjectType):
     });
     const body = type.decl.ctor!.body.map((x) => cx.stmt(x));
     const construct: IStmt = { kind: 'construct', slot: tmp, params, body, at };
-    const place = { slot: property, type, offset: 0, dynamic: [] };
+    const place = { slot: property, type, offset, dynamic: [] };
     const move: IStmt = { kind: 'assign', place, value: { kind: 'take', slot: tmp, type, at }, compound: false, at };
     return { kind: 'block', body: [construct, move], at };
   });
+}
+
+/**
+ * The default values of the library values with an explicit constructor inside a property the contract
+ * constructor does not set as a whole (an array of them, a struct or implicit-constructor library holding
+ * them), leaf by leaf like builtWithin: each is built by its own constructor from default arguments, as a
+ * single such property is (defaultBuilt), where it stands.
+ */
+export function defaultBuiltWithin(
+  cx: ElabContext,
+  property: Slot,
+  out: IStmt[],
+  type = property.type,
+  offset = 0,
+  name = property.name,
+): void {
+  if (!holdsBuilt(cx, type)) return;
+  if (type.k === 'object' && type.decl.ctor) return void out.push(defaultBuilt(cx, property, type, offset, name));
+  if (type.k === 'array' && type.size !== null) {
+    const stride = cx.layout.size(type.elem);
+    for (let i = 0; i < Number(type.size); i++) defaultBuiltWithin(cx, property, out, type.elem, offset + i * stride, `${name}[${i}]`);
+    return;
+  }
+  for (const f of cx.layout.fields(type) ?? []) {
+    const at = cx.layout.field(type, f.name)!;
+    defaultBuiltWithin(cx, property, out, f.type, offset + at.offset, `${name}.${f.name}`);
+  }
 }
 
 /** A type's default value: 0, false, b'', and those leaf by leaf for structs and arrays. */
