@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { Badge, MantineProvider, createTheme } from '@mantine/core';
+import { Badge, MantineProvider, Modal, Notification, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -16,6 +16,9 @@ const theme = createTheme({
       defaultProps: { variant: 'light' },
       styles: { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible', textOverflow: 'clip' } },
     }),
+    // The × of a dialog and of a notification is a button a screen reader must name (Mantine leaves it nameless).
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
   },
 });
 

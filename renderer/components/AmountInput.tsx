@@ -27,12 +27,15 @@ export function AmountInput({
   value,
   onChange,
   required,
+  error: apiError,
 }: {
   label: string;
   description?: string;
   value: AmountField;
   onChange: (v: AmountField) => void;
   required?: boolean;
+  /** What the API said of the amount (e.g. none given, or one that differs from the URI's); the field's own check wins. */
+  error?: string;
 }) {
   const setInputUnit = usePrefs((s) => s.setInputUnit);
   const { satoshis, error } = amountOf(value);
@@ -51,7 +54,7 @@ export function AmountInput({
         }
         value={value.text}
         onChange={(e) => onChange({ ...value, text: e.currentTarget.value })}
-        error={error}
+        error={error ?? apiError}
         inputMode="decimal"
         required={required}
       />

@@ -163,13 +163,25 @@ export function splitErrors(err: unknown, fields: readonly string[], labels: Rea
   if (!(err instanceof ApiError) || err.code !== 'VALIDATION_FAILED') return { fields: {}, rest: messageOf(err, labels) };
   const out: Record<string, string> = {};
   const rest: string[] = [];
+  // The form's field the last part was about: a part that names none and goes on in lower case ("…; send one amount,
+  // or the same in both") is the rest of that field's sentence, said under it too.
+  let last: string | null = null;
   for (const part of err.message.split('; ')) {
     const m = FIELD_PART.exec(part);
+    if (!m && last && /^[a-z]/.test(part)) {
+      out[last] = `${out[last].replace(/\.$/, '')}; ${stop(part)}`;
+      continue;
+    }
     const path = m?.[1].split('.') ?? [];
     while (path.length > 1 && REQUEST_PARTS.has(path[0])) path.shift();
     const field = path[0];
-    if (m && field && fields.includes(field) && !out[field]) out[field] = sentence(m[2]);
-    else rest.push(part);
+    last = m && field && fields.includes(field) ? field : null;
+    if (m && field && fields.includes(field)) {
+      // A field shows each of its problems once (two checks can fail with the same words), never again in the form's alert.
+      const said = sentence(m[2]);
+      if (!out[field]) out[field] = said;
+      else if (!out[field].includes(said)) out[field] = `${out[field]} ${said}`;
+    } else rest.push(part);
   }
   return { fields: out, rest: rest.length ? humaniseMessage(rest.join('; '), labels) : null };
 }

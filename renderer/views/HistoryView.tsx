@@ -67,6 +67,7 @@ export function HistoryView() {
       const start = Date.parse(`${from}T00:00:00Z`);
       const end = Date.parse(`${to}T23:59:59.999Z`);
       if (Number.isNaN(start) || Number.isNaN(end) || start > end) throw new LocalCheck('Choose a start date on or before the end date.');
+      if (walletId === null) throw new LocalCheck('There is no wallet to export yet.');
       const rows: HistoryEntry[] = [];
       for (let token: number | null = 0; token !== null;) {
         const r: { history: HistoryEntry[]; meta: { nextPageToken: number | null } } = await call(OPS.history, {
@@ -94,9 +95,17 @@ export function HistoryView() {
   // Answers can arrive out of order (a live reload of the last wallet after another was picked): only the
   // answer to the latest request is shown, never a stale wallet's rows under the new wallet's name.
   const latest = useRef(0);
+  // Asked with no wallet the engine makes the user a default one: so the history waits for the wallet the list
+  // picks, and a user with no wallet sees an empty history, not a wallet made behind their back.
   const load = useCallback(
     async (from: number) => {
       const ticket = ++latest.current;
+      if (walletId === null) {
+        setEntries([]);
+        setShownWallet(null);
+        setNext(null);
+        return;
+      }
       try {
         const r = await call(OPS.history, { walletId: walletId ?? undefined, nextPageToken: from, maxResults: 25 });
         if (ticket !== latest.current) return;

@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Group, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
 import { INVOICE_STATES } from '../../shared/contracts/invoices.js';
 import { canCall, OPERATIONS as OPS, type InvoiceOutput } from '../../shared/operations.js';
@@ -7,7 +21,7 @@ import { AmountInput, amountOf, emptyAmount, type AmountField } from '../compone
 import { ConfirmModal } from '../components/ConfirmModal.js';
 import { CopyField } from '../components/CopyField.js';
 import { QrCode } from '../components/QrCode.js';
-import { ScrollTable } from '../components/ScrollTable.js';
+import { HIDE_MEDIUM, HIDE_NARROW, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useLiveReload } from '../components/useLive.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
@@ -209,33 +223,49 @@ export function InvoicesView() {
         {list.error && <Alert color="red">{list.error}</Alert>}
         {list.data && list.data.invoices.length === 0 && <Text c="dimmed">No invoices yet.</Text>}
         {list.data && list.data.invoices.length > 0 && (
-          <ScrollTable aria-label="Invoices">
+          <ScrollTable fit aria-label="Invoices">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Created</Table.Th>
-                <Table.Th>Wallet</Table.Th>
+                <Table.Th className={HIDE_NARROW}>Wallet</Table.Th>
                 <Table.Th>Amount</Table.Th>
-                <Table.Th>Memo</Table.Th>
+                <Table.Th className={HIDE_MEDIUM}>Memo</Table.Th>
                 <Table.Th>State</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th />
+                <Table.Th className={HIDE_MEDIUM}>Expires</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.invoices.map((i) => (
                 <Table.Tr key={i.invoiceId} data-testid="invoice-row">
-                  <Table.Td>{new Date(i.createdAt).toLocaleString()}</Table.Td>
-                  <Table.Td>{i.walletTitle}</Table.Td>
+                  <Table.Td>
+                    {new Date(i.createdAt).toLocaleString()}
+                    {/* The columns a narrow table leaves out, said here. */}
+                    <WhenNarrow below="medium">
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        <WhenNarrow>{i.walletTitle} · </WhenNarrow>
+                        {i.memo ? `${i.memo} · ` : ''}expires {new Date(i.expiresAt).toLocaleString()}
+                      </Text>
+                    </WhenNarrow>
+                  </Table.Td>
+                  <Table.Td className={HIDE_NARROW} style={{ overflowWrap: 'anywhere' }}>
+                    {i.walletTitle}
+                  </Table.Td>
                   <Table.Td>
                     <Amount satoshis={i.satoshis} />
                   </Table.Td>
-                  <Table.Td>{i.memo ?? ''}</Table.Td>
+                  <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                    {i.memo ?? ''}
+                  </Table.Td>
                   <Table.Td>
                     <StateBadge state={i.state} />
                   </Table.Td>
-                  <Table.Td>{new Date(i.expiresAt).toLocaleString()}</Table.Td>
+                  <Table.Td className={HIDE_MEDIUM}>{new Date(i.expiresAt).toLocaleString()}</Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
+                    {/* The buttons wrap onto a second line in a narrow table, never off its edge. */}
+                    <Group gap="xs" justify="flex-end">
                       <Button size="xs" variant="default" onClick={() => setShown(i)}>
                         Show
                       </Button>

@@ -73,13 +73,15 @@ export function NetworkView() {
               <Row label="Tip hash">{s.tip ? <CopyField label="Tip hash" value={s.tip.hash} /> : '—'}</Row>
               {s.mempoolSize !== null && (
                 <Row label="Mempool">
-                  <span data-testid="mempool-size">{s.mempoolSize}</span> transactions
+                  <span data-testid="mempool-size">{s.mempoolSize}</span> {s.mempoolSize === 1 ? 'transaction' : 'transactions'}
                 </Row>
               )}
               <Row label="Fee policy">
                 {s.feePolicy ? `${s.feePolicy.satoshis} sat per ${s.feePolicy.bytes} bytes; dust below ${s.feePolicy.dustLimit} sat` : '—'}
               </Row>
-              <Row label="USD rate">{s.rates ? `${s.rates.rate} (${s.rates.source}, ${formatTime(s.rates.updatedAt)})` : '—'}</Row>
+              <Row label="USD rate">
+                {s.rates ? `${s.rates.rate} (${s.rates.source}${s.rates.updatedAt ? `, ${formatTime(s.rates.updatedAt)}` : ''})` : '—'}
+              </Row>
             </Stack>
           </Paper>
           {s.faucet && canCall(role, OPS.faucet) && <LocalTools onDone={() => void status.reload()} />}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FEE_MANAGER_LOW_BALANCE } from '../../shared/contracts/fees.js';
 import { canCall, OPERATIONS as OPS } from '../../shared/operations.js';
 import { Amount } from '../components/Amount.js';
@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { CopyField } from '../components/CopyField.js';
 import { useSession } from '../state/store.js';
+import { GettingStarted } from './GettingStarted.js';
 
 function Fact({ label, value, copy }: { label: string; value: ReactNode; copy?: string }) {
   return (
@@ -52,13 +53,7 @@ function Money() {
   const o = org.data;
   return (
     <>
-      {wallets.data?.length === 0 && (
-        <Alert color="blue" title="Getting started" data-testid="getting-started">
-          1. Create a wallet in <Anchor href="#/wallets">Wallets</Anchor>. 2. Back up its recovery phrase at once (Back up, beside the
-          wallet): written down and kept offline, it is the only way to restore the wallet if this computer or its data is lost. 3. Receive
-          coins at its address or paymail.
-        </Alert>
-      )}
+      {wallets.data && <GettingStarted wallets={wallets.data} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="md">
           <Stack gap="xs">

@@ -13,6 +13,7 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
 import { MAX_COOLING_OFF_HOURS, type PayeeKindName } from '../../shared/contracts/payees.js';
@@ -20,7 +21,7 @@ import { canCall, OPERATIONS as OPS, type PayeeOutput } from '../../shared/opera
 import { ConfirmModal } from '../components/ConfirmModal.js';
 import { FormFooter } from '../components/FormFooter.js';
 import { formatTime } from '../components/format.js';
-import { ScrollTable } from '../components/ScrollTable.js';
+import { HIDE_MEDIUM, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useLiveReload } from '../components/useLive.js';
 import { useLoad } from '../components/useLoad.js';
 import { useSubmit } from '../components/useSubmit.js';
@@ -43,7 +44,14 @@ function Usable({ payee }: { payee: PayeeOutput }) {
       usable now
     </Badge>
   ) : (
-    <Badge color="yellow" variant="light" title="Until then, paying it needs a rule's approvers">
+    // A long date wraps inside the badge in a narrow table instead of pushing it wider.
+    <Badge
+      color="yellow"
+      variant="light"
+      title="Until then, paying it needs a rule's approvers"
+      h="auto"
+      styles={{ label: { whiteSpace: 'normal' } }}
+    >
       usable from {formatTime(payee.usableFrom)}
     </Badge>
   );
@@ -189,37 +197,53 @@ export function PayeesView() {
         {list.error && <Alert color="red">{list.error}</Alert>}
         {list.data && list.data.payees.length === 0 && <Text c="dimmed">No payees yet.</Text>}
         {list.data && list.data.payees.length > 0 && (
-          <ScrollTable aria-label="Payees">
+          <ScrollTable fit aria-label="Payees">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Kind</Table.Th>
+                <Table.Th className={HIDE_MEDIUM}>Kind</Table.Th>
                 <Table.Th>Destination</Table.Th>
                 <Table.Th>Usable</Table.Th>
-                <Table.Th>Note</Table.Th>
-                {mayManage && <Table.Th />}
+                <Table.Th className={HIDE_MEDIUM}>Note</Table.Th>
+                {mayManage && (
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                )}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.data.payees.map((p) => (
                 <Table.Tr key={p.payeeId} data-testid="payee-row">
-                  <Table.Td>{p.name}</Table.Td>
-                  <Table.Td>{PAYEE_KIND_LABELS[p.kind]}</Table.Td>
-                  <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {p.name}
+                    {/* The columns a narrow table leaves out, said here. */}
+                    <WhenNarrow below="medium">
+                      <Text size="xs" c="dimmed">
+                        {PAYEE_KIND_LABELS[p.kind]}
+                        {p.note ? ` · ${p.note}` : ''}
+                      </Text>
+                    </WhenNarrow>
+                  </Table.Td>
+                  <Table.Td className={HIDE_MEDIUM}>{PAYEE_KIND_LABELS[p.kind]}</Table.Td>
+                  <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                     {p.destination}
                   </Table.Td>
                   <Table.Td data-testid="payee-usable">
                     <Usable payee={p} />
                   </Table.Td>
-                  <Table.Td>{p.note ?? ''}</Table.Td>
+                  <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                    {p.note ?? ''}
+                  </Table.Td>
                   {mayManage && (
                     <Table.Td>
+                      {/* The buttons wrap onto a second line in a narrow table, never off its edge. */}
                       {p.state === 'active' && (
-                        <Group gap="xs" wrap="nowrap">
-                          <Button size="xs" variant="default" onClick={() => setForm({ editing: p })}>
+                        <Group gap="xs" justify="flex-end">
+                          <Button size="xs" variant="default" onClick={() => setForm({ editing: p })} aria-label={`Edit ${p.name}`}>
                             Edit
                           </Button>
-                          <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(p)}>
+                          <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
                             Remove
                           </Button>
                         </Group>

@@ -8,6 +8,7 @@ import { useLoad } from '../components/useLoad.js';
 import { useSession } from '../state/store.js';
 import { OPERATIONS as OPS } from '../../shared/operations.js';
 import { useWallets } from '../components/useWallets.js';
+import { DEFAULT_WALLET_ID } from '../../shared/wallet-schemas.js';
 
 function walletFromHash(): string | undefined {
   const q = window.location.hash.split('?')[1];
@@ -17,10 +18,14 @@ function walletFromHash(): string | undefined {
 /** Where to send coins: the next unused address with its QR code, the paymail, and the other available addresses. */
 export function ReceiveView() {
   const call = useSession((s) => s.call);
-  const [walletId, setWalletId] = useState<string | undefined>(walletFromHash);
+  const [picked, setWalletId] = useState<string | undefined>(walletFromHash);
   const wallets = useWallets();
-  // No wallet chosen: the default wallet, which the engine creates on first use.
-  const receive = useLoad(() => call(OPS.walletAddresses, { walletId }), [walletId]);
+  // No wallet chosen: the default wallet, else the user's first one. Only a user with no wallet at all gets
+  // the default wallet made (the engine creates it on first use): coins never go to a wallet nobody knew of.
+  const fallback = wallets.data?.find((w) => w.walletID === DEFAULT_WALLET_ID) ?? wallets.data?.[0];
+  const walletId = picked ?? fallback?.walletID;
+  const known = picked !== undefined || wallets.data !== null || wallets.error !== null;
+  const receive = useLoad(() => (known ? call(OPS.walletAddresses, { walletId }) : Promise.resolve(null)), [walletId, known]);
 
   // Asking for the default wallet's addresses creates it on first use: the shared list then learns of it.
   const reloadWallets = wallets.reload;
@@ -50,9 +55,10 @@ export function ReceiveView() {
       {empty && <TestCoins walletId={empty.walletID} walletTitle={empty.walletTitle} onDone={() => void reloadWallets()} />}
       {current && (
         <Paper withBorder p="lg">
-          <Group align="flex-start" gap="xl" wrap="nowrap">
+          {/* In a narrow window (or at 200 % zoom) the codes go above the text instead of pushing the page wider. */}
+          <Group align="flex-start" gap="xl">
             <QrCode value={current} size={200} label={`QR code of ${current}`} />
-            <Stack gap="md" style={{ minWidth: 0 }}>
+            <Stack gap="md" style={{ minWidth: 0, flex: '1 1 220px' }}>
               <div>
                 <Text size="sm" c="dimmed">
                   Address (single use recommended)
@@ -64,7 +70,7 @@ export function ReceiveView() {
                   Paymail
                 </Text>
                 {receive.data?.paymail ? (
-                  <Group gap="md" align="center" wrap="nowrap">
+                  <Group gap="md" align="center">
                     <QrCode value={receive.data.paymail} size={120} label={`QR code of ${receive.data.paymail}`} />
                     <CopyField label="Paymail" value={receive.data.paymail} size="lg" />
                   </Group>
@@ -81,7 +87,7 @@ export function ReceiveView() {
           <Title order={4} mb="xs">
             Available addresses
           </Title>
-          <ScrollTable aria-label="Available addresses">
+          <ScrollTable fit aria-label="Available addresses">
             <Table.Tbody>
               {receive.data.addresses.map((a, i) => (
                 <Table.Tr key={a}>

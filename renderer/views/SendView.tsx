@@ -83,7 +83,8 @@ export function SendView() {
       const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
       setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
     },
-    [],
+    // A problem with what was typed in Pay to or Amount is said under that field.
+    ['uri', 'amount'],
     SEND_LABELS,
   );
   const confirm = useSubmit(
@@ -128,10 +129,11 @@ export function SendView() {
               description="payto:alice@example.com?amount=10000&purpose=…, a paymail, bitcoin:<address>?amount=<BSV>, or an address"
               value={uri}
               onChange={(e) => edit(setUri)(e.currentTarget.value)}
+              error={ask.fieldErrors.uri}
               required
             />
             <Group grow align="flex-start">
-              <AmountInput label="Amount" value={amount} onChange={edit(setAmount)} />
+              <AmountInput label="Amount" value={amount} onChange={edit(setAmount)} error={ask.fieldErrors.amount} />
               <WalletSelect wallets={wallets.data} value={walletId} onChange={edit(setWalletId)} label="From wallet" />
             </Group>
             {ask.error && (

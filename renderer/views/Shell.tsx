@@ -1,6 +1,7 @@
 import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ROLE_LABELS } from '../../shared/roles.js';
+import { SkipLink } from '../components/SkipLink.js';
 import { useSession } from '../state/store.js';
 import { viewsFor } from './registry.js';
 
@@ -34,6 +35,7 @@ export function Shell() {
       padding="lg"
     >
       <AppShell.Header>
+        <SkipLink to="view" />
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
             <Burger
@@ -82,7 +84,9 @@ export function Shell() {
           ))}
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>{active ? <active.Component /> : <Text>No views are available to your role.</Text>}</AppShell.Main>
+      <AppShell.Main id="view" tabIndex={-1} className="ks-view">
+        {active ? <active.Component /> : <Text>No views are available to your role.</Text>}
+      </AppShell.Main>
     </AppShell>
   );
 }

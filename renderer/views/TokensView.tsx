@@ -1,4 +1,5 @@
-import { Group, Stack, Tabs, Title } from '@mantine/core';
+import { Anchor, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { canCall, OPERATIONS as OPS } from '../../shared/operations.js';
 import { useWallets } from '../components/useWallets.js';
@@ -16,6 +17,22 @@ export function TokensView() {
   const wallets = useWallets();
   const [walletId, setWalletId] = useState<string | null>(null);
   const [refresh, setRefresh] = useState(0);
+  // Asked with no wallet the engine makes the user a default one: each tab that reads a wallet waits for the one
+  // the list picks, and a user with no wallet is told where to make one.
+  const forWallet = (tab: ReactNode) =>
+    walletId !== null ? (
+      tab
+    ) : wallets.data?.length === 0 ? (
+      <Text c="dimmed" data-testid="tokens-no-wallet">
+        Tokens are held by a wallet, and you have none yet: create one in{' '}
+        <Anchor href="#/wallets" inherit>
+          Wallets
+        </Anchor>
+        .
+      </Text>
+    ) : (
+      <Loader size="sm" />
+    );
   const changed = () => {
     setRefresh((n) => n + 1);
     void wallets.reload();
@@ -35,16 +52,16 @@ export function TokensView() {
           {canCall(role, OPS.installTokenTemplate) && <Tabs.Tab value="templates">Templates</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="holdings" pt="md">
-          <Holdings walletId={walletId} refresh={refresh} onChanged={changed} />
+          {forWallet(<Holdings walletId={walletId} refresh={refresh} onChanged={changed} />)}
         </Tabs.Panel>
         <Tabs.Panel value="issue" pt="md">
-          <IssueForm walletId={walletId} onIssued={changed} />
+          {forWallet(<IssueForm walletId={walletId} onIssued={changed} />)}
         </Tabs.Panel>
         <Tabs.Panel value="swaps" pt="md">
-          <Swaps walletId={walletId} refresh={refresh} onChanged={changed} />
+          {forWallet(<Swaps walletId={walletId} refresh={refresh} onChanged={changed} />)}
         </Tabs.Panel>
         <Tabs.Panel value="ordinals" pt="md">
-          <Ordinals walletId={walletId} refresh={refresh} onChanged={changed} />
+          {forWallet(<Ordinals walletId={walletId} refresh={refresh} onChanged={changed} />)}
         </Tabs.Panel>
         <Tabs.Panel value="templates" pt="md">
           <Templates />

@@ -62,7 +62,10 @@ export function WalletsView() {
         <TestCoins walletId={firstOwned.walletID} walletTitle={firstOwned.walletTitle} onDone={() => void wallets.reload()} />
       )}
       {wallets.data?.length === 0 && (
-        <Text c="dimmed">No wallets yet. Your default wallet is created the first time you open Receive.</Text>
+        <Text c="dimmed">
+          No wallets yet. {canCall(role, OPS.createWallet) ? 'Create your first with New wallet, or open Receive' : 'Open Receive'}, which
+          makes one called “default” for you.
+        </Text>
       )}
       {wallets.data && wallets.data.length > 0 && (
         <ScrollTable fit striped highlightOnHover verticalSpacing="sm" aria-label="Wallets">

@@ -126,3 +126,104 @@ test('at 800×600 the main tables fit the window: none scrolls sideways; amounts
   await expect(card.getByRole('button', { name: 'Reject' })).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-approvals.png'), fullPage: true });
 });
+
+test('at 800×600 the payee book, invoices, apps and tokens tables fit the window too: what they leave out is said in another cell', async ({
+  page,
+  keystead,
+}) => {
+  const s = await request(keystead.url, 'POST', '/api/v1/setup', { body: ADMIN });
+  const admin = { authToken: s.body.data.authToken, serviceid: s.body.data.serviceId };
+  const walletId = (
+    await request(keystead.url, 'POST', '/v1/createWallet', { headers: admin, body: { walletTitle: LONG_TITLE, paymail: 'treasury' } })
+  ).body.data.walletID;
+  await request(keystead.url, 'POST', '/chain/faucet', { headers: admin, body: { walletId, satoshis: 500_000 } });
+  const NOTE = 'Monthly facilities invoice, paid on the first working day';
+  for (const body of [
+    {
+      name: 'Northern Region Facilities Management Services Ltd',
+      destination: 'facilities.northern.region@supplier-company.example.com',
+      note: NOTE,
+    },
+    { name: 'Alice', destination: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT' },
+  ]) {
+    const added = await request(keystead.url, 'POST', '/api/v1/payees', { headers: admin, body });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+  }
+  const MEMO = 'Consulting services for October 2026, project Northern Lights';
+  for (const body of [{ satoshis: 12_345, memo: MEMO }, { satoshis: 500 }]) {
+    const made = await request(keystead.url, 'POST', '/v1/invoice', { headers: { ...admin, walletID: walletId }, body });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+  }
+  const APP = 'very-long-application-name.notes.example.com:8443';
+  await request(keystead.url, 'POST', '/api/v1/apps/decide', { headers: admin, body: { originator: APP, allow: true, walletId } });
+  await request(keystead.url, 'POST', '/api/v1/apps/decide', { headers: admin, body: { originator: 'refused.example', allow: false } });
+  const certificateType = Buffer.from(Array.from({ length: 32 }, (_, i) => i + 3)).toString('base64');
+  const granted = await request(keystead.url, 'POST', '/api/v1/apps/permissions', {
+    headers: admin,
+    body: { originator: APP, kind: 'certificate', certificateType },
+  });
+  expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+  const issued = await request(keystead.url, 'POST', '/v1/issue', {
+    headers: { ...admin, walletID: walletId },
+    body: { name: 'Acme Loyalty Points Northern', protocolId: 'KST-20', symbol: 'PTS', tokenSupply: 1000, satsPerToken: 1 },
+  });
+  expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+
+  await signIn(page, ADMIN.email, ADMIN.password);
+
+  await nav(page).filter({ hasText: 'Payee book' }).click();
+  const payees = page.getByRole('table', { name: 'Payees' });
+  await expect(payees.getByTestId('payee-row')).toHaveCount(2);
+  expect(await overflowing(page)).toEqual([]);
+  await buttonsInside(page, 'Payees');
+  // The kind and the note, whose columns give way, are said under the name.
+  await expect(payees.getByText(`Paymail · ${NOTE}`)).toBeVisible();
+  await expect(payees.getByRole('columnheader', { name: 'Note' })).toBeHidden();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-payees.png'), fullPage: true });
+
+  await nav(page).filter({ hasText: 'Invoices' }).click();
+  const invoices = page.getByRole('table', { name: 'Invoices' });
+  await expect(invoices.getByTestId('invoice-row')).toHaveCount(2);
+  expect(await overflowing(page)).toEqual([]);
+  await buttonsInside(page, 'Invoices');
+  await expect(invoices.getByText(new RegExp(`^${LONG_TITLE} · ${MEMO} · expires `))).toBeVisible();
+  // Below the fold at this height, but whole once scrolled to: never cut off at the side.
+  await invoices.getByText('0.00012345 BSV').scrollIntoViewIfNeeded();
+  await expect(invoices.getByText('0.00012345 BSV')).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-invoices.png'), fullPage: true });
+
+  await nav(page).filter({ hasText: /^Apps/ }).click();
+  await expect(page.getByRole('table', { name: 'Allowed apps' }).getByTestId('allowed-app')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'App permissions' }).getByTestId('app-permission')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Spending authorisations' }).getByTestId('app-spending')).toHaveCount(1);
+  expect(await overflowing(page)).toEqual([]);
+  for (const table of ['Allowed apps', 'Denied and revoked apps', 'App permissions', 'Spending authorisations']) {
+    await buttonsInside(page, table);
+  }
+  await expect(
+    page.getByRole('table', { name: 'Allowed apps' }).getByText(/^0 calls · last call none yet · allowed by ada@acme\.io/),
+  ).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-apps.png'), fullPage: true });
+
+  await nav(page).filter({ hasText: 'Tokens' }).click();
+  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('option', { name: new RegExp(`^${LONG_TITLE}`) }).click();
+  const holdings = page.getByRole('table', { name: 'Token holdings' });
+  await expect(page.getByTestId('held-PTS')).toHaveText('1,000');
+  expect(await overflowing(page)).toEqual([]);
+  await buttonsInside(page, 'Token holdings');
+  // The protocol, whose column gives way, is shown under the token's name.
+  await expect(holdings.getByText('KST-20', { exact: true }).filter({ visible: true })).toHaveCount(1);
+  await expect(holdings.getByRole('columnheader', { name: 'Protocol' })).toBeHidden();
+  await page.getByRole('tab', { name: 'Templates' }).click();
+  await expect(page.getByRole('table', { name: 'Installed templates' })).toBeVisible();
+  expect(await overflowing(page)).toEqual([]);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-tokens.png'), fullPage: true });
+
+  // Receive: the address's and the paymail's codes go above their text, and every address keeps its copy button on screen.
+  await nav(page).filter({ hasText: 'Receive' }).click();
+  await expect(page.getByRole('table', { name: 'Available addresses' }).getByRole('row').first()).toBeVisible();
+  await expect(page.getByTestId('copy-field-paymail')).toHaveText('treasury@localhost');
+  expect(await overflowing(page)).toEqual([]);
+  await buttonsInside(page, 'Available addresses');
+});

@@ -97,7 +97,10 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   await nav(page).filter({ hasText: 'Send' }).click();
   await page.getByLabel(/^Pay to/).fill('mailto:someone@example.com');
   await page.getByRole('button', { name: 'Review payment' }).click();
-  await expect(page.getByRole('alert')).toContainText('"mailto:" scheme is not supported');
+  // Said under the field it is about, which is marked invalid (and given the keyboard back).
+  await expect(page.getByText(/"mailto:" scheme is not supported/)).toBeVisible();
+  await expect(page.getByLabel(/^Pay to/)).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel(/^Pay to/)).toBeFocused();
 });
 
 test('the fee manager: initialise, see its address and low-balance warning', async ({ page, keystead }) => {

@@ -16,17 +16,21 @@ test('on the local chain an empty wallet offers test coins where a new user look
   await expect(page.getByTestId('balance-Treasury')).toHaveText('0.001 BSV');
   await expect(offer).toBeHidden();
 
-  // Receive: the default wallet (made on first use) is empty: the same offer, for it.
+  // Receive opens on the wallet the user has (no "default" wallet is made behind their back): it has coins, so no offer.
+  await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Ops' }, headers: auth });
   await nav(page).filter({ hasText: 'Receive' }).click();
-  await expect(offer).toContainText('“default” is empty');
-  await offer.getByRole('button', { name: 'Get test coins' }).click();
-  await expect(page.getByText(/^100,000 sat of test coins sent to “default”/)).toBeVisible();
-  await expect(offer).toBeHidden();
-  // A wallet with coins is offered none.
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
-  await page.getByRole('option', { name: /^Treasury/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Wallet' })).toHaveValue(/^Treasury/);
   await expect(page.getByRole('table', { name: 'Available addresses' })).toBeVisible();
   await expect(offer).toBeHidden();
+  // An empty wallet picked there: the same offer, for it.
+  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('option', { name: /^Ops/ }).click();
+  await expect(offer).toContainText('“Ops” is empty');
+  await offer.getByRole('button', { name: 'Get test coins' }).click();
+  await expect(page.getByText(/^100,000 sat of test coins sent to “Ops”/)).toBeVisible();
+  await expect(offer).toBeHidden();
+  const listed = await request(keystead.url, 'GET', '/v1/wallets', { headers: auth });
+  expect(listed.body.data.wallets.map((w: { walletTitle: string }) => w.walletTitle).sort()).toEqual(['Ops', 'Treasury']);
 
   // The faucet is the local chain's: an operator (who may not use it) is offered nothing.
   await request(keystead.url, 'POST', '/api/v1/createUser', {

@@ -1,7 +1,7 @@
-import { Badge, Button, Table, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { AppPermissionOutput, AppSpendingOutput } from '../../../shared/operations.js';
 import { formatSats, formatTime } from '../../components/format.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_MEDIUM, HIDE_NARROW, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { KIND_LABEL } from './PermissionRequests.js';
 
 const STATE_COLOR: Record<AppPermissionOutput['state'], string> = { pending: 'yellow', granted: 'teal', denied: 'red', used: 'gray' };
@@ -9,15 +9,15 @@ const STATE_COLOR: Record<AppPermissionOutput['state'], string> = { pending: 'ye
 /** Grants and denials, each with who decided and Revoke (the app is asked again on its next use). */
 export function PermissionTable(props: { permissions: AppPermissionOutput[]; onRevoke: (p: AppPermissionOutput) => void }) {
   return (
-    <ScrollTable aria-label="App permissions" minWidth={760}>
+    <ScrollTable fit aria-label="App permissions">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>App</Table.Th>
-          <Table.Th>Kind</Table.Th>
+          <Table.Th className={HIDE_NARROW}>Kind</Table.Th>
           <Table.Th>What</Table.Th>
           <Table.Th>State</Table.Th>
-          <Table.Th>Decided by</Table.Th>
-          <Table.Th>Until</Table.Th>
+          <Table.Th className={HIDE_MEDIUM}>Decided by</Table.Th>
+          <Table.Th className={HIDE_MEDIUM}>Until</Table.Th>
           <Table.Th>
             <VisuallyHidden>Actions</VisuallyHidden>
           </Table.Th>
@@ -26,18 +26,34 @@ export function PermissionTable(props: { permissions: AppPermissionOutput[]; onR
       <Table.Tbody>
         {props.permissions.map((p) => (
           <Table.Tr key={p.id} data-testid="app-permission">
-            <Table.Td ff="monospace" style={{ overflowWrap: 'break-word' }}>
-              {p.originator}
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <Text ff="monospace" size="sm">
+                {p.originator}
+              </Text>
+              {/* The columns a narrow table leaves out, said here. */}
+              <WhenNarrow below="medium">
+                <Text size="xs" c="dimmed">
+                  {p.decidedBy ? `${p.decidedBy}, ${formatTime(p.decidedAt)}` : 'not decided'}
+                  {p.expiresAt ? ` · until ${formatTime(p.expiresAt)}` : ''}
+                </Text>
+              </WhenNarrow>
             </Table.Td>
-            <Table.Td>{KIND_LABEL[p.kind]}</Table.Td>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{p.summary}</Table.Td>
+            <Table.Td className={HIDE_NARROW}>{KIND_LABEL[p.kind]}</Table.Td>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <WhenNarrow>
+                <Text size="xs" c="dimmed">
+                  {KIND_LABEL[p.kind]}
+                </Text>
+              </WhenNarrow>
+              {p.summary}
+            </Table.Td>
             <Table.Td>
               <Badge color={STATE_COLOR[p.state]} variant="light" data-testid="permission-state">
                 {p.state}
               </Badge>
             </Table.Td>
-            <Table.Td>{p.decidedBy ? `${p.decidedBy}, ${formatTime(p.decidedAt)}` : '—'}</Table.Td>
-            <Table.Td>{p.expiresAt ? formatTime(p.expiresAt) : '—'}</Table.Td>
+            <Table.Td className={HIDE_MEDIUM}>{p.decidedBy ? `${p.decidedBy}, ${formatTime(p.decidedAt)}` : '—'}</Table.Td>
+            <Table.Td className={HIDE_MEDIUM}>{p.expiresAt ? formatTime(p.expiresAt) : '—'}</Table.Td>
             <Table.Td>
               {p.state !== 'used' && (
                 <Button
@@ -68,14 +84,14 @@ export function limitWords(s: AppSpendingOutput): string {
 /** Each app's monthly spending authorisation and what it used this month. */
 export function SpendingTable(props: { spending: AppSpendingOutput[]; onEdit: (s: AppSpendingOutput) => void }) {
   return (
-    <ScrollTable aria-label="Spending authorisations" minWidth={640}>
+    <ScrollTable fit aria-label="Spending authorisations">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>App</Table.Th>
           <Table.Th>A month</Table.Th>
-          <Table.Th>Used this month</Table.Th>
+          <Table.Th className={HIDE_NARROW}>Used this month</Table.Th>
           <Table.Th>Left</Table.Th>
-          <Table.Th>Spent in all</Table.Th>
+          <Table.Th className={HIDE_MEDIUM}>Spent in all</Table.Th>
           <Table.Th>
             <VisuallyHidden>Actions</VisuallyHidden>
           </Table.Th>
@@ -84,13 +100,21 @@ export function SpendingTable(props: { spending: AppSpendingOutput[]; onEdit: (s
       <Table.Tbody>
         {props.spending.map((s) => (
           <Table.Tr key={s.originator} data-testid="app-spending">
-            <Table.Td ff="monospace" style={{ overflowWrap: 'break-word' }}>
-              {s.originator}
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <Text ff="monospace" size="sm">
+                {s.originator}
+              </Text>
+              <WhenNarrow below="medium">
+                <Text size="xs" c="dimmed">
+                  <WhenNarrow>{formatSats(s.usedSatoshis)} used this month · </WhenNarrow>
+                  {formatSats(s.spentSatoshis)} spent in all
+                </Text>
+              </WhenNarrow>
             </Table.Td>
             <Table.Td data-testid="spending-limit">{limitWords(s)}</Table.Td>
-            <Table.Td>{formatSats(s.usedSatoshis)}</Table.Td>
+            <Table.Td className={HIDE_NARROW}>{formatSats(s.usedSatoshis)}</Table.Td>
             <Table.Td>{s.remainingSatoshis === null ? '—' : formatSats(s.remainingSatoshis)}</Table.Td>
-            <Table.Td>{formatSats(s.spentSatoshis)}</Table.Td>
+            <Table.Td className={HIDE_MEDIUM}>{formatSats(s.spentSatoshis)}</Table.Td>
             <Table.Td>
               <Button
                 size="xs"

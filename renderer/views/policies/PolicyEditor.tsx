@@ -76,7 +76,7 @@ export function PolicyEditor({
         </Group>
         <Paper withBorder p="sm" data-testid="policy-default">
           <Stack gap="xs">
-            <Title order={5}>Otherwise (the default)</Title>
+            <Title order={5}>When no rule matches (the default)</Title>
             <Text fw={600} data-testid="default-words">
               {defaultWords(actionOfDraft(draft.default))}
             </Text>

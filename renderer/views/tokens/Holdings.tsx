@@ -1,8 +1,8 @@
-import { Alert, Badge, Button, Group, Image, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Image, Loader, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { canCall, OPERATIONS as OPS, type BalanceOutput, type LookupCoin } from '../../../shared/operations.js';
 import { isNftProtocol, isTokenProtocol } from '../../../shared/token-protocols.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_NARROW, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSession } from '../../state/store.js';
 import { MoveTokens } from './MoveTokens.js';
@@ -29,13 +29,15 @@ export function Holdings({ walletId, refresh, onChanged }: { walletId: string | 
         <Text c="dimmed">This wallet holds no tokens yet. Issue one, or receive one at the wallet's address or paymail.</Text>
       )}
       {tokens.length > 0 && (
-        <ScrollTable striped highlightOnHover aria-label="Token holdings">
+        <ScrollTable fit striped highlightOnHover aria-label="Token holdings">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Token</Table.Th>
-              <Table.Th>Protocol</Table.Th>
+              <Table.Th className={HIDE_NARROW}>Protocol</Table.Th>
               <Table.Th ta="right">Held</Table.Th>
-              <Table.Th />
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -44,15 +46,19 @@ export function Holdings({ walletId, refresh, onChanged }: { walletId: string | 
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     {c.image && <Image src={c.image} alt="" w={28} h={28} radius="sm" fit="contain" fallbackSrc="" />}
-                    <div>
+                    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                       <Text fw={600}>{c.symbol}</Text>
                       <Text size="xs" c="dimmed">
                         {c.name}
                       </Text>
+                      {/* A narrow table has no protocol column: the badge goes here. */}
+                      <WhenNarrow>
+                        <Badge variant="light">{c.protocol}</Badge>
+                      </WhenNarrow>
                     </div>
                   </Group>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td className={HIDE_NARROW}>
                   <Badge variant="light">{c.protocol}</Badge>
                 </Table.Td>
                 <Table.Td ta="right" data-testid={`held-${c.symbol}`}>
@@ -61,7 +67,8 @@ export function Holdings({ walletId, refresh, onChanged }: { walletId: string | 
                     : formatTokenAmount(c.amount ?? 0, c.decimals ?? 0)}
                 </Table.Td>
                 <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  {/* The buttons wrap onto a second line in a narrow table, never off its edge. */}
+                  <Group gap="xs" justify="flex-end">
                     <Button size="xs" variant="default" onClick={() => setOpen(c.tokenId!)}>
                       Details
                     </Button>

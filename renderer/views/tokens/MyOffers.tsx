@@ -1,11 +1,11 @@
-import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import type { OutputOf } from '../../../shared/operation.js';
 import { canCall, OPERATIONS as OPS } from '../../../shared/operations.js';
 import { CopyAction } from '../../components/CopyField.js';
 import { formatTime } from '../../components/format.js';
 import { notifySuccess } from '../../components/notify.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_MEDIUM, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSubmit } from '../../components/useSubmit.js';
 import { useSession } from '../../state/store.js';
@@ -42,31 +42,41 @@ export function MyOffers({ walletId, refresh, onChanged }: { walletId: string | 
       {offers.loading && !offers.data && <Loader size="sm" />}
       {offers.data && list.length === 0 && <Text c="dimmed">This wallet has made no offers.</Text>}
       {list.length > 0 && (
-        <ScrollTable striped aria-label="My offers" data-testid="my-offers">
+        <ScrollTable fit striped aria-label="My offers" data-testid="my-offers">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Offers</Table.Th>
               <Table.Th>Wants</Table.Th>
               <Table.Th>Status</Table.Th>
-              <Table.Th>Made</Table.Th>
-              <Table.Th />
+              <Table.Th className={HIDE_MEDIUM}>Made</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {list.map((o) => (
               <Table.Tr key={o.offerId} data-testid={`offer-${o.offerId}`}>
-                <Table.Td>{offeredWords(o.offered)}</Table.Td>
-                <Table.Td>{wantedWords(o.wanted)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  {offeredWords(o.offered)}
+                  {/* A narrow table has no Made column: when, here. */}
+                  <WhenNarrow below="medium">
+                    <Text size="xs" c="dimmed">
+                      made {formatTime(o.createdAt)}
+                    </Text>
+                  </WhenNarrow>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{wantedWords(o.wanted)}</Table.Td>
                 <Table.Td>
                   <Badge color={STATUS_COLOR[o.status]} variant="light">
                     {o.status}
                   </Badge>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td className={HIDE_MEDIUM}>
                   <Text size="sm">{formatTime(o.createdAt)}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  <Group gap="xs" justify="flex-end">
                     {o.status === 'open' && o.swapHex && <CopyAction label="offer hex" value={o.swapHex} />}
                     {/* A kept offer is taken by its id, from another wallet of the organisation (Take an offer). */}
                     {o.status === 'open' && o.kept && <CopyAction label="offer id" value={o.offerId} />}

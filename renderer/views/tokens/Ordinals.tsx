@@ -49,7 +49,7 @@ export function Ordinals({ walletId, refresh, onChanged }: { walletId: string | 
         </Title>
         {ordinals.data && tokens.length === 0 && <Text c="dimmed">This wallet holds no BSV-21 tokens.</Text>}
         {tokens.length > 0 && (
-          <ScrollTable striped aria-label="BSV-21 balances" minWidth={640}>
+          <ScrollTable fit striped aria-label="BSV-21 balances">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Token</Table.Th>
@@ -79,7 +79,7 @@ export function Ordinals({ walletId, refresh, onChanged }: { walletId: string | 
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Group gap="xs" justify="flex-end">
                       <Button size="xs" variant="default" onClick={() => setDetails(t.id)}>
                         Details
                       </Button>
@@ -107,7 +107,7 @@ export function Ordinals({ walletId, refresh, onChanged }: { walletId: string | 
         </Title>
         {ordinals.data && inscriptions.length === 0 && <Text c="dimmed">This wallet holds no inscriptions.</Text>}
         {inscriptions.length > 0 && (
-          <ScrollTable striped aria-label="Inscriptions" minWidth={560}>
+          <ScrollTable fit striped aria-label="Inscriptions">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Inscription</Table.Th>
@@ -119,11 +119,13 @@ export function Ordinals({ walletId, refresh, onChanged }: { walletId: string | 
             <Table.Tbody>
               {inscriptions.map((i) => (
                 <Table.Tr key={i.outpoint} data-testid={`inscription-${i.outpoint}`}>
-                  <Table.Td ff="monospace">{short(i.outpoint)}</Table.Td>
+                  <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {short(i.outpoint)}
+                  </Table.Td>
                   <Table.Td>{i.contentType || 'not given'}</Table.Td>
                   <Table.Td ta="right">{sizeWords(i.size)}</Table.Td>
                   <Table.Td>
-                    <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    <Group gap="xs" justify="flex-end">
                       <Button size="xs" variant="default" onClick={() => setViewing(i)}>
                         View
                       </Button>

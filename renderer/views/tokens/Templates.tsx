@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Paper, Select, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Stack, Table, Text, Textarea, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
 import { STAS_PROTOCOL_IDS, TOKEN_PROTOCOL_IDS, TOKEN_PROTOCOLS, type StasProtocol } from '../../../shared/token-protocols.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_MEDIUM, HIDE_NARROW, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { notifySuccess } from '../../components/notify.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSubmit } from '../../components/useSubmit.js';
@@ -36,22 +36,33 @@ export function Templates() {
         its SHA-256 (of the text as installed): compare it with the one your licensor gives.
       </Text>
       {list.error && <Alert color="red">{list.error}</Alert>}
-      <ScrollTable aria-label="Installed templates">
+      <ScrollTable fit aria-label="Installed templates">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Protocol</Table.Th>
-            <Table.Th>Size</Table.Th>
+            <Table.Th className={HIDE_NARROW}>Size</Table.Th>
             <Table.Th>SHA-256</Table.Th>
-            <Table.Th>Installed</Table.Th>
-            <Table.Th>From</Table.Th>
-            <Table.Th />
+            <Table.Th className={HIDE_MEDIUM}>Installed</Table.Th>
+            <Table.Th className={HIDE_MEDIUM}>From</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {(list.data?.templates ?? []).map((t) => (
             <Table.Tr key={t.protocolId}>
-              <Table.Td>{t.protocolId}</Table.Td>
-              <Table.Td>{t.bytes} bytes</Table.Td>
+              <Table.Td>
+                {t.protocolId}
+                {/* The columns a narrow table leaves out, said here. */}
+                <WhenNarrow below="medium">
+                  <Text size="xs" c="dimmed">
+                    <WhenNarrow>{t.bytes} bytes · </WhenNarrow>
+                    {t.source === 'flag' ? 'from --token-templates' : 'installed here'} {new Date(t.installedAt).toLocaleString()}
+                  </Text>
+                </WhenNarrow>
+              </Table.Td>
+              <Table.Td className={HIDE_NARROW}>{t.bytes} bytes</Table.Td>
               <Table.Td>
                 {/* The whole hash, selectable, to compare with the one the licensor publishes. */}
                 <Text
@@ -68,8 +79,8 @@ export function Templates() {
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td>{new Date(t.installedAt).toLocaleString()}</Table.Td>
-              <Table.Td>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
+              <Table.Td className={HIDE_MEDIUM}>{new Date(t.installedAt).toLocaleString()}</Table.Td>
+              <Table.Td className={HIDE_MEDIUM}>{t.source === 'flag' ? '--token-templates' : 'installed here'}</Table.Td>
               <Table.Td>
                 <Button size="xs" color="red" variant="subtle" onClick={() => void remove(t.protocolId)}>
                   Remove
