@@ -95,28 +95,50 @@ describe('finding 1: upload’s fileUrl reaches this machine through an IPv4-map
     assert.deepEqual(local.hits, [], 'nothing reached the loopback service');
   });
 
-  it(
-    'an operator’s upload of http://[::ffff:127.0.0.1]:port/ is refused and never reaches the loopback service',
-    { todo: 'finding 1' },
-    async () => {
-      const op = await s.userWithRole('op@acme.io', 'operator');
-      // Fund the operator's default wallet, so the fetched bytes would be written on chain (readable by anyone).
-      const addr = (await run(s.t.engine.execute('walletAddress', {}, op, meta))).address;
-      await s.t.node.faucet(addr, 200_000);
-      const url = `http://[::ffff:127.0.0.1]:${local.port}/admin/secret`;
-      const r = await s.t.engine.execute('upload', { fileUrl: url, fileName: 'x.txt' }, op, meta).then(
-        (x) => ({ ok: true as const, out: x.output as { txid: string } }),
-        (e: { code?: string }) => ({ ok: false as const, code: e.code }),
+  it('an operator’s upload of http://[::ffff:127.0.0.1]:port/ is refused and never reaches the loopback service', async () => {
+    const op = await s.userWithRole('op@acme.io', 'operator');
+    // Fund the operator's default wallet, so the fetched bytes would be written on chain (readable by anyone).
+    const addr = (await run(s.t.engine.execute('walletAddress', {}, op, meta))).address;
+    await s.t.node.faucet(addr, 200_000);
+    const url = `http://[::ffff:127.0.0.1]:${local.port}/admin/secret`;
+    const r = await s.t.engine.execute('upload', { fileUrl: url, fileName: 'x.txt' }, op, meta).then(
+      (x) => ({ ok: true as const, out: x.output as { txid: string } }),
+      (e: { code?: string }) => ({ ok: false as const, code: e.code }),
+    );
+    const leaked = r.ok ? (await run(s.t.engine.execute('rawtx', { txid: r.out.txid }, op, meta))).rawtx : '';
+    assert.ok(
+      !leaked.includes(Buffer.from('internal-secret-42').toString('hex')),
+      `the loopback service's answer was written on chain in ${r.ok ? r.out.txid : '-'} (requests it got: ${JSON.stringify(local.hits)})`,
+    );
+    assert.deepEqual(local.hits, [], `the loopback service was reached: ${JSON.stringify(local.hits)}`);
+    assert.equal(r.ok ? 'written' : r.code, 'FORBIDDEN');
+  });
+
+  it('refused (FORBIDDEN), nothing contacted: the other spellings of this machine, its network and cloud metadata', async () => {
+    const op = await s.userWithRole('op@acme.io', 'operator');
+    for (const host of [
+      '[::ffff:7f00:1]',
+      '[0:0:0:0:0:ffff:127.0.0.1]',
+      '[::ffff:a9fe:a9fe]',
+      '[::ffff:a00:1]',
+      '[::ffff:c0a8:101]',
+      '[64:ff9b::7f00:1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[2002:7f00:1::]',
+      '[2002:a9fe:a9fe::]',
+      '[::7f00:1]',
+      '127.1',
+      '0177.0.0.1',
+      '2130706433',
+    ]) {
+      const code = await s.t.engine.execute('upload', { fileUrl: `http://${host}:${local.port}/m`, fileName: 'm.txt' }, op, meta).then(
+        () => 'written',
+        (e: { code?: string }) => e.code,
       );
-      const leaked = r.ok ? (await run(s.t.engine.execute('rawtx', { txid: r.out.txid }, op, meta))).rawtx : '';
-      assert.ok(
-        !leaked.includes(Buffer.from('internal-secret-42').toString('hex')),
-        `the loopback service's answer was written on chain in ${r.ok ? r.out.txid : '-'} (requests it got: ${JSON.stringify(local.hits)})`,
-      );
-      assert.deepEqual(local.hits, [], `the loopback service was reached: ${JSON.stringify(local.hits)}`);
-      assert.equal(r.ok ? 'written' : r.code, 'FORBIDDEN');
-    },
-  );
+      assert.equal(code, 'FORBIDDEN', host);
+    }
+    assert.deepEqual(local.hits, [], 'nothing reached the loopback service');
+  });
 });
 
 /**
@@ -173,7 +195,7 @@ describe('finding 2: internalizeAction books a wallet payment no node accepted (
   afterEach(() => t.engine.close());
 
   /** A BRC-29 payment of 90,000 to the app's wallet that double-spends a coin the chain already saw spent elsewhere. */
-  async function doubleSpentPayment(identity: string) {
+  async function doubleSpentPayment(identity: string, doubleSpent = true) {
     const sender = PrivateKey.fromRandom();
     const f = await t.node.faucet(sender.toAddress(), 100_000);
     assert.equal(f.status, 'accepted');
@@ -186,7 +208,7 @@ describe('finding 2: internalizeAction books a wallet payment no node accepted (
     elsewhere.addInput({ sourceTransaction: source, sourceOutputIndex: vout, unlockingScriptTemplate: new P2PKH().unlock(sender) });
     elsewhere.addOutput({ lockingScript: new P2PKH().lock(PrivateKey.fromRandom().toAddress()), satoshis: 99_000 });
     await elsewhere.sign();
-    assert.equal(t.node.submit(elsewhere.toHex()).status, 'accepted');
+    if (doubleSpent) assert.equal(t.node.submit(elsewhere.toHex()).status, 'accepted');
     // Then the same coin "pays" the wallet: valid scripts, proven parent, and never on the chain.
     const [derivationPrefix, derivationSuffix] = [Utils.toBase64(Random(8)), Utils.toBase64(Random(8))];
     const { publicKey } = await new ProtoWallet(sender).getPublicKey({
@@ -210,7 +232,7 @@ describe('finding 2: internalizeAction books a wallet payment no node accepted (
     };
   }
 
-  it('a payment whose only word is ARC’s "stored" is not booked as a coin of the wallet', { todo: 'finding 2' }, async () => {
+  it('a payment whose only word is ARC’s "stored" is not booked as a coin of the wallet', async () => {
     const walletId = (await exec('createWallet', { walletTitle: 'Shop' })).walletID as string;
     await exec('decideApp', { originator: 'shop.example', allow: true, walletId });
     const identity = ((await app('getPublicKey', { identityKey: true })) as { publicKey: string }).publicKey;
@@ -239,6 +261,21 @@ describe('finding 2: internalizeAction books a wallet payment no node accepted (
     const after = await spendable(walletId);
     assert.equal(after, before, `the books hold ${after - before} satoshis the chain does not (internalize: ${r})`);
     assert.notEqual(r, 'accepted');
+  });
+
+  it('a control: the same payment, taken by a node of the network, is booked', async () => {
+    const walletId = (await exec('createWallet', { walletTitle: 'Shop' })).walletID as string;
+    await exec('decideApp', { originator: 'shop.example', allow: true, walletId });
+    const identity = ((await app('getPublicKey', { identityKey: true })) as { publicKey: string }).publicKey;
+    const p = await doubleSpentPayment(identity, false);
+    const before = await spendable(walletId);
+    await app('internalizeAction', {
+      tx: p.tx.toAtomicBEEF(),
+      outputs: [{ outputIndex: 0, protocol: 'wallet payment', paymentRemittance: p.remittance }],
+      description: 'a payment for an order',
+    });
+    assert.equal(t.node.txStatus(p.txid).state, 'mempool', 'sent to the chain, which took it');
+    assert.equal((await spendable(walletId)) - before, 90_000);
   });
 });
 
@@ -312,7 +349,7 @@ describe('finding 3: deleting a wallet that holds tokens (and no BSV) needs no f
 });
 
 describe('finding 4: one operator’s invoices make every scan of the organisation ask about one more address each, for ever', () => {
-  it('500 invoices of one operator (all expired) do not add 500 provider questions to every scan', { todo: 'finding 4' }, async () => {
+  it('500 invoices of one operator (all expired) do not add 500 provider questions to every scan', async () => {
     const dataDir = tempDir();
     const node = LocalNode.open({ dataDir, password: 'pw' });
     let asked = 0;
@@ -369,6 +406,160 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
       node.close();
     }
   });
+
+  const attempt = (p: Promise<{ output: { invoiceId: string } }>) =>
+    p.then(
+      (r) => ({ ok: true as const, id: r.output.invoiceId }),
+      (e: { code?: string; message?: string }) => ({ ok: false as const, code: e.code, message: e.message ?? '' }),
+    );
+
+  it('one user: the 101st open invoice is refused (CONFLICT, saying why); a cancelled or expired one frees a place', async () => {
+    const s = await setUp();
+    try {
+      const op = await s.userWithRole('op@acme.io', 'operator');
+      const create = (minutes = 60) =>
+        attempt(s.t.engine.execute('createInvoice', { satoshis: 1_000, expiresInMinutes: minutes }, op, meta));
+      const made = [];
+      for (let i = 0; i < 100; i++) made.push(await create(i === 0 ? 1 : 60));
+      assert.ok(made.every((m) => m.ok));
+      const over = await create();
+      assert.equal(over.ok ? 'created' : over.code, 'CONFLICT');
+      assert.match(over.ok ? '' : over.message, /100 open invoices/);
+      const first = made[1] as { id: string };
+      await s.t.engine.execute('cancelInvoice', { invoiceId: first.id }, op, meta);
+      assert.ok((await create()).ok, 'a cancelled invoice frees a place');
+      assert.equal((await create()).ok, false);
+      s.t.clock.now += 2 * 60_000; // the 1-minute one expires
+      assert.ok((await create()).ok, 'an expired invoice frees a place');
+    } finally {
+      s.t.engine.close();
+    }
+  });
+
+  it('one wallet: three members of a shared wallet stop at 200 open invoices together; a burst at once holds the cap too', async () => {
+    const s = await setUp();
+    try {
+      const ops: Credentials[] = [];
+      for (const name of ['a', 'b', 'c']) ops.push(await s.userWithRole(`${name}@acme.io`, 'operator'));
+      const members = ['a@acme.io', 'b@acme.io', 'c@acme.io'];
+      const walletID = (await s.t.engine.execute('createWallet', { walletTitle: 'Till', type: 'shared', members }, s.admin, meta)).output
+        .walletID;
+      const create = (who: Credentials) => attempt(s.t.engine.execute('createInvoice', { walletID, satoshis: 1_000 }, who, meta));
+      // a, all at once: 150 asked, 100 made (the per-user cap holds against concurrent requests).
+      const burst = await Promise.all(Array.from({ length: 150 }, () => create(ops[0])));
+      assert.equal(burst.filter((r) => r.ok).length, 100);
+      for (let i = 0; i < 100; i++) assert.ok((await create(ops[1])).ok);
+      const third = await create(ops[2]);
+      assert.equal(third.ok ? 'created' : third.code, 'CONFLICT', 'the wallet’s 201st open invoice');
+      assert.match(third.ok ? '' : third.message, /This wallet has 200 open invoices/);
+    } finally {
+      s.t.engine.close();
+    }
+  });
+
+  it('past the gap, dormant invoice addresses are asked about in turn: at most 20 a turn, every one in time; live ones every scan', async () => {
+    const { InvoiceScanPlan, TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/invoices/scan-plan.js');
+    const { createAddressRepo } = await import('../../main/store/repos/addresses.js');
+    const { createInvoiceRepo } = await import('../../main/store/repos/invoices.js');
+    const s = await setUp();
+    try {
+      const walletID = (await s.t.engine.execute('createWallet', { walletTitle: 'Shop' }, s.admin, meta)).output.walletID;
+      const create = (minutes: number) =>
+        s.t.engine.execute('createInvoice', { walletID, satoshis: 1_000, expiresInMinutes: minutes }, s.admin, meta).then((r) => r.output);
+      const expired = [];
+      for (let i = 0; i < 80; i++) expired.push(await create(1)); // 20 within the gap, 60 past it
+      const cancelled = await create(600);
+      await s.t.engine.execute('cancelInvoice', { invoiceId: cancelled.invoiceId }, s.admin, meta);
+      const recent = await create(61); // closes a minute before the plan is asked: asked at every scan for an hour yet
+      const open = await create(600);
+      s.t.clock.now += DORMANT_AFTER_MS + 2 * 60_000;
+      const repos = { addresses: createAddressRepo(s.t.store.db), invoices: createInvoiceRepo(s.t.store.db) };
+      const plan = new InvoiceScanPlan({ now: () => s.t.clock.now, repos }, 20);
+      const walletRow = repos.invoices.byId(open.invoiceId)!.walletRow;
+      const dormant = [...expired.slice(20), cancelled].map((i) => i.address);
+      const seen = new Set<string>();
+      for (let turn = 0; turn < 4; turn++) {
+        const asked = dormant.filter((a) => plan.asks(walletRow, a, true));
+        assert.ok(asked.length <= 20, `${asked.length} dormant addresses asked in one turn`);
+        for (const a of asked) seen.add(a);
+        assert.deepEqual(
+          dormant.filter((a) => plan.asks(walletRow, a, true)),
+          asked,
+          'scans within a turn ask the same ones',
+        );
+        for (const live of [open.address, recent.address]) assert.ok(plan.asks(walletRow, live, true), 'a live invoice address');
+        assert.ok(
+          dormant.every((a) => plan.asks(walletRow, a, false)),
+          'within the gap every address is asked',
+        );
+        s.t.clock.now += TURN_MS;
+      }
+      assert.equal(seen.size, dormant.length, 'every dormant address was asked about within four turns');
+      // Once a dormant address received something (booked: used), it is asked about at every scan again.
+      repos.addresses.markUsed(walletRow, dormant[0]);
+      for (let turn = 0; turn < 4; turn++, s.t.clock.now += TURN_MS) assert.ok(plan.asks(walletRow, dormant[0], true));
+    } finally {
+      s.t.engine.close();
+    }
+  });
+
+  it('the scan asks about dormant invoice addresses in turn, and still books a late payment to one (paid while closed)', async () => {
+    const { TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/invoices/scan-plan.js');
+    const dataDir = tempDir();
+    const node = LocalNode.open({ dataDir, password: 'pw' });
+    let asked = 0;
+    const polled: ChainProvider = Object.assign(Object.create(new LocalProvider(node, () => null)) as ChainProvider, {
+      events: undefined,
+      getHistory(this: ChainProvider, address: string) {
+        asked++;
+        return Object.getPrototypeOf(this).getHistory.call(this, address);
+      },
+    });
+    const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+    const config = { version: 'test', network: 'local', sessionTtlMs: 3600_000, paymailDomain: 'acme.test', broadcastWindowMs: 30_000 };
+    const open = async () => {
+      asked = 0;
+      const e = createEngine({
+        store: openStore({ dataDir, password: 'pw' }),
+        chain: polled,
+        config,
+        syncIntervalMs: 0,
+        now: () => clock.now,
+      });
+      await e.ready;
+      return e;
+    };
+    let engine = await open();
+    try {
+      const s = (await engine.execute('setup', ADMIN, {}, meta)).output;
+      const who = { authToken: s.authToken, serviceId: s.serviceId };
+      const walletID = (await engine.execute('createWallet', { walletTitle: 'Shop' }, who, meta)).output.walletID;
+      engine.close();
+      engine = await open();
+      const baseline = asked;
+      let last = null;
+      for (let i = 0; i < 100; i++)
+        last = (await engine.execute('createInvoice', { walletID, satoshis: 1_000, expiresInMinutes: 1 }, who, meta)).output;
+      engine.close();
+      clock.now += DORMANT_AFTER_MS + 2 * 60_000; // all 100 closed unpaid over an hour ago: 80 dormant past the gap
+      const late = await node.faucet(last!.address, 5_000);
+      assert.equal(late.status, 'accepted');
+      let booked = false;
+      for (let start = 0; start < 6 && !booked; start++, clock.now += TURN_MS) {
+        engine = await open();
+        assert.ok(asked - baseline <= 40, `start ${start}: ${asked - baseline} more questions than before the invoices`);
+        const l = (await engine.execute('login', { email: ADMIN.email, password: ADMIN.password }, {}, meta)).output;
+        const history = (await engine.execute('history', { walletId: walletID }, { authToken: l.authToken, serviceId: l.serviceId }, meta))
+          .output.history;
+        booked = history.some((h: { txid: string }) => h.txid === late.txid);
+        engine.close();
+      }
+      assert.ok(booked, 'the late payment to a dormant invoice address was booked within a few scans');
+    } finally {
+      engine.close();
+      node.close();
+    }
+  });
 });
 
 describe('finding 5: inscription content of another user’s default wallet is served to anyone', () => {
@@ -418,7 +609,7 @@ describe('finding 5: inscription content of another user’s default wallet is s
     );
   });
 
-  it('a viewer asking for an inscription in the admin’s default wallet is refused (NOT_FOUND)', { todo: 'finding 5' }, async () => {
+  it('a viewer asking for an inscription in the admin’s default wallet is refused (NOT_FOUND)', async () => {
     const viewer = await s.userWithRole('vic@acme.io', 'viewer');
     const outpoint = await inscribedTo(s.admin, undefined, 'payroll: confidential');
     const r = await exec('inscriptionContent', { outpoint }, viewer).then(
@@ -426,6 +617,47 @@ describe('finding 5: inscription content of another user’s default wallet is s
       (e: { code?: string }) => e.code,
     );
     assert.equal(r, 'NOT_FOUND', `the viewer read the admin's inscription: ${r}`);
+  });
+
+  it('refused: an operator whose own default wallet has the same walletId; the answer is the one for an outpoint nobody holds', async () => {
+    const op = await s.userWithRole('op@acme.io', 'operator');
+    await exec('walletAddress', {}, op); // the operator's own default wallet: the id every default wallet has
+    const outpoint = await inscribedTo(s.admin, undefined, 'salaries: confidential');
+    const refusal = await exec('inscriptionContent', { outpoint }, op).then(
+      () => null,
+      (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message?.replace(outpoint, '<outpoint>') }),
+    );
+    const nobody = `${'ab'.repeat(32)}_0`;
+    const none = await exec('inscriptionContent', { outpoint: nobody }, op).then(
+      () => null,
+      (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message?.replace(nobody, '<outpoint>') }),
+    );
+    assert.deepEqual(refusal, none, 'another user’s inscription reads as one no wallet holds');
+    assert.equal(refusal?.code, 'NOT_FOUND');
+  });
+
+  it('asking creates nothing: a viewer without a wallet has none afterwards', async () => {
+    const viewer = await s.userWithRole('vic@acme.io', 'viewer');
+    const outpoint = await inscribedTo(s.admin, undefined, 'minutes');
+    const before = (await exec('listWallets', {}, viewer)).wallets.length as number;
+    await exec('inscriptionContent', { outpoint }, viewer).catch(() => undefined);
+    assert.equal((await exec('listWallets', {}, viewer)).wallets.length, before, 'a wallet was created for the viewer');
+  });
+
+  it('a control: the owner and a shared wallet’s member read it; the admin is refused an operator’s default wallet', async () => {
+    const op = await s.userWithRole('op@acme.io', 'operator');
+    const mine = await inscribedTo(op, undefined, 'the operator’s own');
+    assert.equal(
+      Buffer.from((await exec('inscriptionContent', { outpoint: mine }, op)).contentBase64, 'base64').toString(),
+      'the operator’s own',
+    );
+    await assert.rejects(exec('inscriptionContent', { outpoint: mine }, s.admin), (e: { code?: string }) => e.code === 'NOT_FOUND');
+    const team = (await exec('createWallet', { walletTitle: 'Team', type: 'shared', members: ['op@acme.io'] }, s.admin)).walletID as string;
+    const shared = await inscribedTo(s.admin, team, 'team notes');
+    assert.equal(
+      Buffer.from((await exec('inscriptionContent', { outpoint: shared }, op)).contentBase64, 'base64').toString(),
+      'team notes',
+    );
   });
 });
 
@@ -596,7 +828,7 @@ describe('finding 1 (b): upload checks one resolution of the name and connects b
     s.t.engine.close();
   });
 
-  it('a name that answers a public address when checked and 127.0.0.1 when connected is never fetched', { todo: 'finding 1' }, async () => {
+  it('a name that answers a public address when checked and 127.0.0.1 when connected is never fetched', async () => {
     const dns = (await import('node:dns')).default;
     const { syncBuiltinESMExports } = await import('node:module');
     // A rebinding resolver: the first answer (the check) is public, every later one (the connection) is loopback.
@@ -621,6 +853,49 @@ describe('finding 1 (b): upload checks one resolution of the name and connects b
       .execute('upload', { fileUrl: `http://rebind.attacker.test:${local.port}/rebound`, fileName: 'x.txt' }, op, meta)
       .catch(() => undefined);
     assert.deepEqual(local.hits, [], `the loopback service was reached through a name checked as public: ${JSON.stringify(local.hits)}`);
+  });
+
+  it('a name answering with a loopback address in IPv4-mapped form (::ffff:7f00:1) is refused before connecting', async () => {
+    const dns = (await import('node:dns')).default;
+    const { syncBuiltinESMExports } = await import('node:module');
+    const promisesLookup = dns.promises.lookup;
+    (dns.promises as { lookup: unknown }).lookup = (async (host: string, opts?: unknown) =>
+      host === 'mapped.attacker.test' ? [{ address: '::ffff:7f00:1', family: 6 }] : promisesLookup(host, opts as never)) as never;
+    restore.push(() => ((dns.promises as { lookup: unknown }).lookup = promisesLookup));
+    syncBuiltinESMExports();
+    const op = await s.userWithRole('op@acme.io', 'operator');
+    const code = await s.t.engine
+      .execute('upload', { fileUrl: `http://mapped.attacker.test:${local.port}/m`, fileName: 'm.txt' }, op, meta)
+      .then(
+        () => 'written',
+        (e: { code?: string }) => e.code,
+      );
+    assert.equal(code, 'FORBIDDEN');
+    assert.deepEqual(local.hits, []);
+  });
+
+  it('nothing is looked up or fetched for a caller whose wallet is not theirs: the wallet is checked first', async () => {
+    const dns = (await import('node:dns')).default;
+    const { syncBuiltinESMExports } = await import('node:module');
+    const promisesLookup = dns.promises.lookup;
+    const looked: string[] = [];
+    (dns.promises as { lookup: unknown }).lookup = (async (host: string, opts?: unknown) => {
+      if (host !== 'probe.attacker.test') return promisesLookup(host, opts as never);
+      looked.push(host);
+      return [{ address: '10.0.0.1', family: 4 }];
+    }) as never;
+    restore.push(() => ((dns.promises as { lookup: unknown }).lookup = promisesLookup));
+    syncBuiltinESMExports();
+    const board = (await s.t.engine.execute('createWallet', { walletTitle: 'Board' }, s.admin, meta)).output.walletID;
+    const op = await s.userWithRole('op@acme.io', 'operator');
+    const code = await s.t.engine
+      .execute('upload', { walletId: board, fileUrl: 'http://probe.attacker.test/x', fileName: 'x.txt' }, op, meta)
+      .then(
+        () => 'written',
+        (e: { code?: string }) => e.code,
+      );
+    assert.equal(code, 'NOT_FOUND');
+    assert.deepEqual(looked, [], 'the name was resolved for a caller who may not use the wallet');
   });
 });
 
@@ -752,7 +1027,7 @@ describe('finding 7: the payment policy never counts fees, so data writes burn p
   });
   afterEach(() => t.engine.close());
 
-  it('an operator held to 1,000 satoshis a day cannot make the fee manager pay 300,000 in fees', { todo: 'finding 7' }, async () => {
+  it('an operator held to 1,000 satoshis a day cannot make the fee manager pay 300,000 in fees', async () => {
     await exec('createUser', { email: 'op@acme.io', password: 'user-password-1', role: 'operator' });
     const l = (await t.engine.execute('login', { email: 'op@acme.io', password: 'user-password-1' }, {}, meta)).output;
     const op = { authToken: l.authToken, serviceId: l.serviceId };

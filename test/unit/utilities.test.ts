@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
 import { B_PREFIX, bScript, dataPushesOf, dataScript, printable, pushData } from '../../main/engine/utilities/data-script.js';
 import { decodeTransaction } from '../../main/engine/utilities/decode.js';
-import { fileFromDataUrl, isPrivateAddress, mediaTypeOf } from '../../main/engine/utilities/fetch-file.js';
+import { fileFromDataUrl, fileFromHttpUrl, mediaTypeOf } from '../../main/engine/utilities/fetch-file.js';
+import type { Resolver } from '../../main/net/guarded-http.js';
 import { bucketMetrics, periodStart, type MetricsRow } from '../../main/engine/utilities/metrics.js';
 import { postScripts } from '../../main/engine/utilities/write.js';
 import { buildSweep } from '../../main/engine/sweep/sweep-tx.js';
@@ -58,21 +59,40 @@ describe('upload sources', () => {
     assert.throws(() => fileFromDataUrl('nope', 3), /not a valid data: URL/);
   });
 
-  it('refuses private, local and link-local addresses, and guesses media types from names', () => {
-    for (const ip of [
+  it('refuses private, local and link-local addresses however written (the guarded client), and guesses media types from names', async () => {
+    const refused = (url: string, resolve?: Resolver) =>
+      fileFromHttpUrl(url, 100, { resolve, timeoutMs: 2_000 }).then(
+        () => 'fetched',
+        (e: { code?: string }) => e.code,
+      );
+    for (const host of [
       '127.0.0.1',
       '10.1.2.3',
       '172.20.0.1',
       '192.168.1.1',
       '169.254.169.254',
       '0.0.0.0',
-      '::1',
-      'fd00::1',
-      'fe80::1',
-      '::ffff:127.0.0.1',
+      '0x7f000001',
+      '2130706433',
+      '[::1]',
+      '[fd00::1]',
+      '[fe80::1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:a9fe:a9fe]',
+      '[::ffff:a00:1]',
+      '[64:ff9b::7f00:1]',
+      '[2002:a9fe:a9fe::]',
     ])
-      assert.equal(isPrivateAddress(ip), true, ip);
-    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700::1111']) assert.equal(isPrivateAddress(ip), false, ip);
+      assert.equal(await refused(`http://${host}:1/x`), 'FORBIDDEN', host);
+    // A name: every address it resolves to must be public (one private answer among public ones is enough to refuse).
+    const resolvesTo =
+      (...addresses: string[]): Resolver =>
+      async () =>
+        addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    assert.equal(await refused('http://files.example.test/x', resolvesTo('::ffff:7f00:1')), 'FORBIDDEN');
+    assert.equal(await refused('http://files.example.test/x', resolvesTo('93.184.215.14', '10.0.0.1')), 'FORBIDDEN');
+    assert.equal(await refused('ftp://files.example.test/x'), 'VALIDATION_FAILED');
+    assert.equal(await refused('http://user:pw@files.example.test/x', resolvesTo('93.184.215.14')), 'VALIDATION_FAILED');
     assert.equal(mediaTypeOf('photo.JPG'), 'image/jpeg');
     assert.equal(mediaTypeOf('noext'), null);
   });

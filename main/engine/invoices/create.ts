@@ -16,6 +16,31 @@ type CreateInput = ParsedInputOf<typeof OPERATIONS.createInvoice>;
 const SATOSHI_UNITS = new Set(['SAT', 'SATS', 'SATOSHI', 'SATOSHIS']);
 
 /**
+ * Most invoices open at once (unpaid, not cancelled, not past their expiry) that one user may have made, and
+ * that may pay one wallet. Each open invoice's address is asked about at every scan of the books (the chain
+ * provider's questions, shared by the whole organisation), and one past the gap limit costs a newly derived
+ * address (SECURITY.md, limits).
+ */
+export const MAX_OPEN_INVOICES_PER_USER = 100;
+export const MAX_OPEN_INVOICES_PER_WALLET = 200;
+
+/** Refuses an invoice past the caps; run in the database transaction that inserts it, so none slips past. */
+function checkOpenCaps(services: InvoiceServices, walletRow: number, uid: string, now: number): void {
+  const { invoices } = services.repos;
+  const hint = 'Cancel invoices no longer needed, or let them expire (give shorter expiries with expiresInMinutes).';
+  if (invoices.openCount({ createdBy: uid }, now) >= MAX_OPEN_INVOICES_PER_USER)
+    throw new DomainError('CONFLICT', `You have ${MAX_OPEN_INVOICES_PER_USER} open invoices, the most one user may have. ${hint}`, {
+      limit: MAX_OPEN_INVOICES_PER_USER,
+    });
+  if (invoices.openCount({ walletRow }, now) >= MAX_OPEN_INVOICES_PER_WALLET)
+    throw new DomainError(
+      'CONFLICT',
+      `This wallet has ${MAX_OPEN_INVOICES_PER_WALLET} open invoices, the most one wallet may have. ${hint}`,
+      { limit: MAX_OPEN_INVOICES_PER_WALLET },
+    );
+}
+
+/**
  * The wallet the invoice pays: the one `walletID` names (the caller's default without one), or the one
  * whose address or paymail the public service's `address` gives. Only a wallet the caller may use; an
  * address of anyone else's is refused in the same words as an unknown one.
@@ -88,6 +113,7 @@ export async function createInvoice(
   const now = services.now();
   const id = `inv_${randomBytes(16).toString('base64url')}`;
   const row = services.db.transaction(() => {
+    checkOpenCaps(services, wallet.id, callerOf(ctx).uid, now);
     const address = services.addressBook.forInvoice(wallet);
     const invoice = {
       id,

@@ -8,7 +8,7 @@ import type { FeePolicy } from '../../chain/types.js';
 import { parseTransactionHex } from '../../chain/transaction-bytes.js';
 import type { OrdinalOutput } from '../../store/repos/ordinals.js';
 import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
-import type { OpContext } from '../context.js';
+import { callerOf, type OpContext } from '../context.js';
 import type { ValueMoveIntent } from '../value-move.js';
 import { P2PKH_INPUT_BYTES, plainCoins, selectCoins } from '../payments/coin-select.js';
 import { SigningAccount } from '../payments/keyring.js';
@@ -121,12 +121,11 @@ export async function inscriptionContent(ctx: Ctx, input: In<'inscriptionContent
   const held = services.repos.ordinals.get(txid, vout);
   const coin = held ? null : services.repos.walletUtxos.get(txid, vout);
   const holder = held?.walletRow ?? (coin?.satoshis === 1 ? coin.walletRow : null);
-  const wallet = holder === null ? null : services.repos.wallets.byRow(holder);
-  if (!wallet) throw new DomainError('NOT_FOUND', `No wallet here holds an inscription at ${input.outpoint}.`);
-  // Only in a wallet the caller may see (its own, or one shared with it), as listOrdinals.
-  await resolveWallet(ctx, wallet.walletId).catch(() => {
-    throw new DomainError('NOT_FOUND', `No wallet of yours holds an inscription at ${input.outpoint}.`);
-  });
+  // Only in a wallet the caller may see (its own, or a shared one it is a member of: the wallets listWallets
+  // shows), judged by the holder's row: a walletId alone names no wallet (every user's default wallet has the
+  // same one). Nothing is created; an outpoint another's wallet holds reads as one no wallet holds.
+  const mine = holder !== null && services.repos.wallets.visibleTo(callerOf(ctx).uid).some((w) => w.id === holder);
+  if (!mine) throw new DomainError('NOT_FOUND', `No wallet of yours holds an inscription at ${input.outpoint}.`);
   // A traced 1-satoshi coin shows its origin's content.
   const at = held ? { txid, vout } : await originOf(services, txid, vout);
   if (!at) throw new DomainError('NOT_FOUND', `No wallet here holds an inscription at ${input.outpoint}.`);

@@ -439,7 +439,8 @@ export class WalletSync implements WalletScanner {
       for (let idx = 0; idx <= Math.max(lastUsed + gap, derived - 1); idx++) {
         if (!repos.addresses.at(wallet.id, chain, idx)) addressBook.derive(wallet, chain, repos.addresses.count(wallet.id, chain), idx + 1);
         const { address } = repos.addresses.at(wallet.id, chain, idx)!;
-        const history = await this.chain.getHistory(address);
+        // Past the gap, an invoice's address that expired unpaid long ago is asked about in turn, not every scan.
+        const history = addressBook.asksInScan(wallet, address, idx > lastUsed + gap) ? await this.chain.getHistory(address) : [];
         if (history.length === 0) continue;
         lastUsed = idx;
         repos.addresses.markUsed(wallet.id, address);

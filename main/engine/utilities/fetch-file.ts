@@ -1,6 +1,5 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { DomainError } from '../../../shared/errors.js';
+import { guardedExchange, OutboundError, type OutboundExchange, type Resolver } from '../../net/guarded-http.js';
 
 export interface FetchedFile {
   bytes: Buffer;
@@ -28,37 +27,22 @@ export function fileFromDataUrl(url: string, max: number): FetchedFile {
   return { bytes, contentType: type };
 }
 
-/** Addresses a server-side fetch must never reach: this machine, private networks, link-local (cloud metadata), multicast. */
-export function isPrivateAddress(ip: string): boolean {
-  const v = isIP(ip);
-  if (v === 4) {
-    const [a, b] = ip.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  if (v === 6) {
-    const s = ip.toLowerCase();
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-    if (mapped) return isPrivateAddress(mapped[1]);
-    return s === '::' || s === '::1' || /^f[cd]/.test(s) || /^fe[89ab]/.test(s) || s.startsWith('ff');
-  }
-  return true;
-}
+/** How long an upload's fetch may take in all (resolving, connecting, the answer's head and body). */
+export const UPLOAD_FETCH_TIMEOUT_MS = 15_000;
 
 /**
- * Fetches the file an http(s) URL names, once, for upload: public hosts only (the server must not become a
- * way to read this machine or its network onto the chain), no redirects, a time limit, and no more than
- * `max` bytes read.
+ * Fetches the file an http(s) URL names, once, for upload, through the guarded client (`main/net/guarded-http.ts`,
+ * SECURITY.md boundary 3): the host is resolved there and every address it resolves to must be public (the
+ * classifier reads IPv4-mapped, NAT64 and 6to4 IPv6 and every IPv4 spelling as the address inside), the connection
+ * goes to the address that was checked (a second DNS answer cannot point it at this machine), no redirect is
+ * followed, and no more than `max` bytes are read within the time limit. The server must not become a way to
+ * read this machine or its network onto the chain.
  */
-export async function fileFromHttpUrl(url: string, max: number, timeoutMs = 15_000): Promise<FetchedFile> {
+export async function fileFromHttpUrl(
+  url: string,
+  max: number,
+  options: { timeoutMs?: number; resolve?: Resolver } = {},
+): Promise<FetchedFile> {
   let u: URL;
   try {
     u = new URL(url);
@@ -67,35 +51,44 @@ export async function fileFromHttpUrl(url: string, max: number, timeoutMs = 15_0
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:')
     throw new DomainError('VALIDATION_FAILED', 'fileUrl: must be an http(s) or data: URL');
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host)
-    ? [host]
-    : await lookup(host, { all: true }).then(
-        (r) => r.map((a) => a.address),
-        () => [],
-      );
-  if (!addresses.length) throw new DomainError('FETCH_FAILED', `fileUrl: ${host} does not resolve`);
-  if (addresses.some(isPrivateAddress))
-    throw new DomainError(
-      'FORBIDDEN',
-      `fileUrl: ${host} is a private or local address; upload fetches from public hosts only (send the file itself as "file", base64).`,
-    );
-  let res: Response;
+  let reply: OutboundExchange;
   try {
-    res = await fetch(u, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    reply = await guardedExchange(u.href, {
+      method: 'GET',
+      expect: 'any',
+      limits: { timeoutMs: options.timeoutMs ?? UPLOAD_FETCH_TIMEOUT_MS, maxBytes: max, maxRedirects: 0 },
+      // No origin is trusted and no loopback allowed: whoever asks for an upload is a remote party here.
+      trusted: () => false,
+      resolve: options.resolve,
+    });
   } catch (err) {
-    throw new DomainError('FETCH_FAILED', `fileUrl: the file could not be fetched: ${(err as Error).message}`);
+    if (!(err instanceof OutboundError)) throw err;
+    throw uploadFailure(err, u, max);
   }
-  if (!res.ok || !res.body) throw new DomainError('FETCH_FAILED', `fileUrl: the server answered ${res.status}`);
-  if (Number(res.headers.get('content-length') ?? 0) > max) throw tooLarge(max);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) throw tooLarge(max);
-    chunks.push(Buffer.from(chunk));
+  if (reply.status < 200 || reply.status > 299) throw new DomainError('FETCH_FAILED', `fileUrl: the server answered ${reply.status}`);
+  return { bytes: reply.body, contentType: reply.contentType.split(';')[0].trim().toLowerCase() || null };
+}
+
+/** The guarded client's refusal as upload's error (its message is Keystead's own, never the host's text). */
+function uploadFailure(err: OutboundError, u: URL, max: number): DomainError {
+  switch (err.kind) {
+    case 'address':
+      return new DomainError(
+        'FORBIDDEN',
+        `fileUrl: ${u.hostname} is a private or local address, or resolves to one; upload fetches from public hosts only (send the file itself as "file", base64).`,
+      );
+    case 'url':
+      return new DomainError('VALIDATION_FAILED', `fileUrl: ${err.message}`);
+    case 'too-large':
+      return tooLarge(max);
+    case 'redirect':
+      return new DomainError(
+        'FETCH_FAILED',
+        'fileUrl: the server answered with a redirect, which upload does not follow (give the final URL).',
+      );
+    default:
+      return new DomainError('FETCH_FAILED', `fileUrl: the file could not be fetched: ${err.message}`);
   }
-  return { bytes: Buffer.concat(chunks), contentType: res.headers.get('content-type')?.split(';')[0].trim().toLowerCase() || null };
 }
 
 const BY_EXTENSION: Record<string, string> = {

@@ -5,12 +5,24 @@ import { MAX_POST_BYTES, MAX_UPLOAD_BYTES } from '../../../shared/contracts/util
 import type { OpContext } from '../context.js';
 import { currentFeePolicy } from '../payments/plan.js';
 import { plannedPayment, recordValueMove, sendRecordedMove } from '../payments/value-flow.js';
-import { resolveWallet } from '../wallets/resolve.js';
+import type { SigningAccount } from '../payments/keyring.js';
+import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
 import { bScript, dataScript, noteBytes } from './data-script.js';
 import { fileFromDataUrl, fileFromHttpUrl, mediaTypeOf } from './fetch-file.js';
 import type { UtilityServices } from './services.js';
 
 type PostOutput = OutputOf<typeof OPERATIONS.post>;
+
+interface Payer {
+  wallet: ResolvedWallet;
+  account: SigningAccount;
+}
+
+/** The wallet that pays a write, one the caller may use, and its keys (its password checked). */
+async function payerOf(ctx: OpContext<UtilityServices>, input: { walletId?: string; walletPassword?: string }): Promise<Payer> {
+  const wallet = await resolveWallet(ctx, input.walletId);
+  return { wallet, account: await ctx.services.keyring.open(wallet, input.walletPassword) };
+}
 
 /**
  * Pays data outputs (0 satoshis each) from a wallet as a value move: coins reserved, the organisation's
@@ -22,10 +34,10 @@ async function writeOutputs(
   input: { walletId?: string; walletPassword?: string; memo?: string | null },
   scripts: string[],
   memo: string,
+  payer?: Payer,
 ): Promise<PostOutput> {
   const { services } = ctx;
-  const wallet = await resolveWallet(ctx, input.walletId);
-  const account = await services.keyring.open(wallet, input.walletPassword);
+  const { wallet, account } = payer ?? (await payerOf(ctx, input));
   const policy = await currentFeePolicy(services);
   const outputs = scripts.map((script) => ({ script, satoshis: 0 }));
   const recorded = await recordValueMove(services, {
@@ -72,7 +84,10 @@ export function post(ctx: OpContext<UtilityServices>, input: ParsedInputOf<typeo
   return writeOutputs(ctx, input, postScripts(input), 'Data posted on chain');
 }
 
-/** The file an upload writes: given inline (base64), or fetched from its `fileUrl` (data:, or http(s) on a public host). */
+/**
+ * The file an upload writes: given inline (base64), or fetched from its `fileUrl` (data:, or http(s) on a public host,
+ * through the guarded client: fetch-file.ts).
+ */
 export async function uploadFile(
   input: Pick<ParsedInputOf<typeof OPERATIONS.upload>, 'file' | 'fileUrl' | 'fileName' | 'contentType'>,
 ): Promise<{ bytes: Buffer; contentType: string; fileName: string | null }> {
@@ -98,12 +113,15 @@ export async function upload(
   ctx: OpContext<UtilityServices>,
   input: ParsedInputOf<typeof OPERATIONS.upload>,
 ): Promise<OutputOf<typeof OPERATIONS.upload>> {
+  // A URL is fetched only for a caller with a wallet to pay from (its password checked), never before.
+  const payer = await payerOf(ctx, input);
   const file = await uploadFile(input);
   const r = await writeOutputs(
     ctx,
     input,
     [bScript(file.bytes, file.contentType, file.fileName)],
     `File uploaded on chain${file.fileName ? `: ${file.fileName}` : ''}`,
+    payer,
   );
   return { ...r, uri: `b://${r.txid}`, contentType: file.contentType, fileName: file.fileName };
 }

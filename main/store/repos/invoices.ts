@@ -79,6 +79,22 @@ export function createInvoiceRepo(db: Db) {
   const heldBy = db.prepare<[number, number], { address: string }>(
     "SELECT address FROM invoices WHERE wallet_row = ? AND state = 'open' AND expires_at >= ?",
   );
+  const openByWallet = db.prepare<[number, number], { n: number }>(
+    "SELECT count(*) AS n FROM invoices WHERE wallet_row = ? AND state = 'open' AND expires_at >= ?",
+  );
+  const openByCreator = db.prepare<[string, number], { n: number }>(
+    "SELECT count(*) AS n FROM invoices WHERE created_by = ? AND state = 'open' AND expires_at >= ?",
+  );
+  // A wallet's invoice addresses past an index that no invoice waits on or was paid on any more: every invoice there
+  // expired or was cancelled before `closedBefore`, unpaid, and the address never received anything booked.
+  const dormant = db.prepare<[number, number, number, number], { address: string }>(
+    `SELECT i.address FROM invoices i JOIN addresses a ON a.wallet_row = i.wallet_row AND a.chain = 0 AND a.address = i.address
+     WHERE i.wallet_row = ? AND a.idx > ? AND a.used = 0
+     GROUP BY i.address
+     HAVING sum(CASE WHEN i.state = 'paid' OR (i.state = 'open' AND i.expires_at >= ?)
+                       OR (i.state = 'cancelled' AND i.cancelled_at >= ?) THEN 1 ELSE 0 END) = 0
+     ORDER BY min(a.idx)`,
+  );
   const markPaid = db.prepare("UPDATE invoices SET state = 'paid', paid_txid = ?, paid_at = ? WHERE id = ? AND state = 'open'");
   const reopen = db.prepare("UPDATE invoices SET state = 'open', paid_txid = NULL, paid_at = NULL WHERE paid_txid = ? AND state = 'paid'");
   const cancel = db.prepare(
@@ -113,6 +129,18 @@ export function createInvoiceRepo(db: Db) {
     /** The addresses of a wallet that open invoices are waiting on. */
     heldAddresses(walletRow: number, now: number): Set<string> {
       return new Set(heldBy.all(walletRow, now).map((r) => r.address));
+    },
+    /** How many invoices open at `now` pay the wallet, and how many open at `now` the user made. */
+    openCount(by: { walletRow: number } | { createdBy: string }, now: number): number {
+      return ('walletRow' in by ? openByWallet.get(by.walletRow, now) : openByCreator.get(by.createdBy, now))?.n ?? 0;
+    },
+    /**
+     * The wallet's receive addresses past index `pastIdx` that only invoices closed unpaid before `closedBefore`
+     * had (expired or cancelled then; none paid or still open) and that never received anything booked: lowest
+     * index first (invoices/scan-plan.ts).
+     */
+    dormantAddresses(walletRow: number, closedBefore: number, pastIdx: number): string[] {
+      return dormant.all(walletRow, pastIdx, closedBefore, closedBefore).map((r) => r.address);
     },
     /** Marks an open invoice paid by `txid`; false when it was not open. */
     markPaid(id: string, txid: string, at: number): boolean {
