@@ -100,6 +100,8 @@ export interface ApprovedCall {
   /** The reviewed outputs (script, satoshis) and the paymail or URI paid. */
   outputs: readonly { script: string; satoshis: number }[];
   counterparty: string | null;
+  /** The network fee the approvers reviewed (null: not shown to them): the move may not pay much more. */
+  fee?: number | null;
   /** Set once a move of the call paid the reviewed outputs: any further move is judged by the policy on its own. */
   consumed?: boolean;
 }

@@ -47,7 +47,7 @@ export async function runApproved(
   });
   if (!parsed.success) throw new DomainError('CONFLICT', 'The approved request can no longer be read; it was not sent.');
   const review = JSON.parse(request.review) as z.infer<typeof approvalReview>;
-  const approval = { approvalId: request.id, outputs: review.outputs, counterparty: review.counterparty };
+  const approval = { approvalId: request.id, outputs: review.outputs, counterparty: review.counterparty, fee: review.fee ?? null };
   try {
     const output = (await callScope.run({ operation: name, input: parsed.data, caller, approval }, () =>
       handler.run(ctx, parsed.data),

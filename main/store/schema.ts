@@ -899,10 +899,15 @@ export const MIGRATIONS: readonly Migration[] = [
     // (engine/sync/proven-height.ts). The root it was proved against is kept here, so that when the chain
     // later has another block at that height (a reorganisation), what the books dated into it is undone to
     // unconfirmed and proved again (engine/sync/reorganisations.ts).
+    // With each, the headers below it back to ten blocks, each checked to link to the next: a replacement is
+    // believed only when the chain's headers link it down to one of these (a header names no height of its own).
     sql: `
       CREATE TABLE proven_blocks (
         height       INTEGER PRIMARY KEY,
-        merkle_root  TEXT NOT NULL
+        block_hash   TEXT NOT NULL,
+        prev_hash    TEXT NOT NULL,
+        merkle_root  TEXT NOT NULL,
+        proved       INTEGER NOT NULL CHECK (proved IN (0, 1))
       );
     `,
   },

@@ -239,6 +239,13 @@ function judgeOne(services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'e
             ? `${paymail} now asks for other outputs than the ones approved; nothing was sent. Ask again for a new approval.`
             : 'The payment no longer pays exactly what was approved; nothing was sent.',
         );
+      // The fee too: a rate risen since the review (a data write's fee can grow a thousandfold) is not what was
+      // approved. A little more is: coin selection may take another coin than it would have at the review.
+      if (reviewed.fee != null && move.fee !== undefined && move.fee > reviewed.fee + Math.max(10, Math.ceil(reviewed.fee / 10)))
+        throw new DomainError(
+          'APPROVAL_MISMATCH',
+          `It would now pay a network fee of ${move.fee} satoshis, more than the ${reviewed.fee} its approvers reviewed (the network's fee rate rose); nothing was sent. Ask again for a new approval.`,
+        );
       reviewed.consumed = true;
       const id = repos.policies.holdApproval(reviewed.approvalId);
       return { release: () => id !== null && repos.policies.releaseMove(id) };

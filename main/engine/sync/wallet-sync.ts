@@ -8,7 +8,7 @@ import type { WalletUtxo } from '../../store/repos/wallet-utxos.js';
 import type { SyncServices } from './services.js';
 import { GAP_LIMIT } from '../wallets/address-book.js';
 import { provenHeight } from './proven-height.js';
-import { FOLLOWED_DEPTH, replacedFrom } from './reorganisations.js';
+import { FOLLOWED_DEPTH, headersToKeep, replacedFrom } from './reorganisations.js';
 import type { WalletScanner } from '../wallets/services.js';
 import { UnconfirmedVouching } from './unconfirmed-vouching.js';
 
@@ -504,8 +504,15 @@ export class WalletSync implements WalletScanner {
    * `claimed` if the chain proves the transaction is in its block at that height (proven-height.ts), else
    * null; the block's merkle root is kept, so that a reorganisation replacing the block is noticed.
    */
-  proveHeight(txid: string, claimed: number, knownPath?: string | null): Promise<number | null> {
-    return provenHeight(this.chain, txid, claimed, knownPath, (height, root) => this.services.repos.provenBlocks.note(height, root));
+  async proveHeight(txid: string, claimed: number, knownPath?: string | null): Promise<number | null> {
+    let root: string | null = null;
+    const height = await provenHeight(this.chain, txid, claimed, knownPath, (_, r) => (root = r));
+    if (height !== null && root !== null && !this.services.repos.provenBlocks.at(height)?.proved) {
+      const { provenBlocks } = this.services.repos;
+      const blocks = await headersToKeep(this.chain, height, root, (h) => provenBlocks.at(h)).catch(() => []);
+      provenBlocks.keep(blocks);
+    }
+    return height;
   }
 
   /**
@@ -521,7 +528,7 @@ export class WalletSync implements WalletScanner {
     const { db, repos, logger } = this.services;
     let from: number | null;
     try {
-      from = await replacedFrom(this.chain, repos.provenBlocks.from(0));
+      from = await replacedFrom(this.chain, repos.provenBlocks.proved(), (h) => repos.provenBlocks.at(h));
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'could not check the chain for a reorganisation; checked again at the next scan');
       return;
@@ -551,7 +558,10 @@ export class WalletSync implements WalletScanner {
       );
       this.changed(before, txids);
     }
-    repos.provenBlocks.dropBelow(tip.height - FOLLOWED_DEPTH);
+    // Forgotten below the books' own highest proved block, never below a provider's tip: one absurd tip must not
+    // make the books forget the blocks they would need to follow a reorganisation.
+    const highest = repos.provenBlocks.highestProved();
+    if (highest !== null) repos.provenBlocks.dropBelow(highest - FOLLOWED_DEPTH);
     this.checkedTip = tip.hash;
   }
 

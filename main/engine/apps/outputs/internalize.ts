@@ -212,6 +212,9 @@ async function internalize(call: AppCall, note: (detail: string) => void): Promi
       }
     }
     const existing = repos.appOutputQueries.actionByTxid(wallet.id, txid);
+    // Another app's action (it made or took in this transaction) is its own: no labels or outputs of this app join it.
+    if (existing && existing.originator !== call.app.originator)
+      throw invalidOperation(`Transaction ${txid} is already an action of another app on this wallet; it cannot be internalized again.`);
     const actionId =
       existing?.id ??
       repos.appOutputQueries.insertInternalized({
