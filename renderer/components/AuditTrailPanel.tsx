@@ -150,7 +150,7 @@ export function AuditTrailPanel() {
           </Text>
         )}
         {checkpoints.data && checkpoints.data.checkpoints.length > 0 && (
-          <ScrollTable striped aria-label="Audit checkpoints">
+          <ScrollTable fit striped aria-label="Audit checkpoints">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Day (UTC)</Table.Th>

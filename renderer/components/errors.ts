@@ -143,8 +143,20 @@ export function messageOf(err: unknown, labels: Readonly<Record<string, string>>
   return 'Something went wrong. Try again.';
 }
 
-/** A check the form makes before calling the API (e.g. two passwords differ); its message is shown as is. */
-export class LocalCheck extends Error {}
+/**
+ * A check the form makes before calling the API (e.g. two passwords differ); its message is shown as is.
+ * With a `field` of the form (an amount the field itself rejects), it is said under that field only.
+ */
+export class LocalCheck extends Error {
+  constructor(message: string, options?: ErrorOptions & { field?: string }) {
+    super(message, options);
+    this.field = options?.field;
+  }
+  readonly field?: string;
+}
+
+/** A problem with the form of a value ("is not a valid e-mail address"): of an empty field, it means the field is required. */
+const NOT_VALID = /^(is )?not a valid\b/i;
 
 /** The input fields a form shows: a validation error naming one of them is shown under it. */
 export interface SplitErrors {
@@ -159,7 +171,13 @@ export interface SplitErrors {
  * "email: is not a valid e-mail address; password: is required"; a form shows each part under its field,
  * and the rest in words, each field named by its label (the form's `labels`, else FIELD_LABELS).
  */
-export function splitErrors(err: unknown, fields: readonly string[], labels: Readonly<Record<string, string>> = {}): SplitErrors {
+export function splitErrors(
+  err: unknown,
+  fields: readonly string[],
+  labels: Readonly<Record<string, string>> = {},
+  values: Readonly<Record<string, unknown>> = {},
+): SplitErrors {
+  if (err instanceof LocalCheck && err.field && fields.includes(err.field)) return { fields: { [err.field]: err.message }, rest: null };
   if (!(err instanceof ApiError) || err.code !== 'VALIDATION_FAILED') return { fields: {}, rest: messageOf(err, labels) };
   const out: Record<string, string> = {};
   const rest: string[] = [];
@@ -178,7 +196,9 @@ export function splitErrors(err: unknown, fields: readonly string[], labels: Rea
     last = m && field && fields.includes(field) ? field : null;
     if (m && field && fields.includes(field)) {
       // A field shows each of its problems once (two checks can fail with the same words), never again in the form's alert.
-      const said = sentence(m[2]);
+      // An empty field judged "not a valid e-mail address" (the API checks the form of what is there) is simply required.
+      const empty = typeof values[field] === 'string' && (values[field] as string).trim() === '';
+      const said = empty && NOT_VALID.test(m[2]) ? 'Is required.' : sentence(m[2]);
       if (!out[field]) out[field] = said;
       else if (!out[field].includes(said)) out[field] = `${out[field]} ${said}`;
     } else rest.push(part);

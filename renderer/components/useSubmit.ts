@@ -9,7 +9,13 @@ import { splitErrors } from './errors.js';
  * After a <form>'s submit the keyboard is never lost: its busy button let go of the focus, so it goes to the
  * first field in error, else back to the button that submitted it.
  */
-export function useSubmit(action: () => Promise<void>, fields: readonly string[] = [], labels: Readonly<Record<string, string>> = {}) {
+export function useSubmit(
+  action: () => Promise<void>,
+  fields: readonly string[] = [],
+  labels: Readonly<Record<string, string>> = {},
+  /** The form's values by field: an empty one the API calls "not valid" is said to be required. */
+  values: Readonly<Record<string, unknown>> = {},
+) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -19,7 +25,6 @@ export function useSubmit(action: () => Promise<void>, fields: readonly string[]
   useEffect(() => {
     const last = submitted.current;
     if (!ended || !last || !last.form.isConnected) return;
-    // Mantine marks a PasswordInput's field with data-invalid only.
     const invalid = last.form.querySelector<HTMLElement>('[aria-invalid="true"], input[data-invalid]');
     if (invalid) invalid.focus();
     else if (last.submitter?.isConnected && (!document.activeElement || document.activeElement === document.body)) last.submitter.focus();
@@ -31,7 +36,7 @@ export function useSubmit(action: () => Promise<void>, fields: readonly string[]
     try {
       await action();
     } catch (err) {
-      const split = splitErrors(err, fields, labels);
+      const split = splitErrors(err, fields, labels, values);
       setFieldErrors(split.fields);
       setError(split.rest);
     } finally {

@@ -1,4 +1,5 @@
-import { Alert, Button, FileInput, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Paper, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { useState } from 'react';
 import { MAX_POST_BYTES, MAX_UPLOAD_BYTES } from '../../shared/contracts/utilities.js';
 import { OPERATIONS as OPS } from '../../shared/operations.js';
@@ -64,7 +65,7 @@ export function DataView() {
             </Text>
             <WalletSelect label="From wallet" wallets={wallets.data} value={walletId} onChange={setWalletId} />
             {secure && (
-              <PasswordInput
+              <PasswordField
                 label="Wallet password"
                 value={walletPassword}
                 onChange={(e) => setWalletPassword(e.currentTarget.value)}

@@ -105,7 +105,7 @@ export function FeeManagerView() {
           </Paper>
         )}
       </SimpleGrid>
-      <ScrollTable striped aria-label="Fee manager outputs">
+      <ScrollTable fit striped aria-label="Fee manager outputs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Output</Table.Th>
@@ -117,10 +117,12 @@ export function FeeManagerView() {
         <Table.Tbody>
           {m.availableUtxos.map((u) => (
             <Table.Tr key={`${u.tx_hash}:${u.tx_pos}`}>
-              <Table.Td ff="monospace">
+              <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                 {u.tx_hash.slice(0, 16)}…:{u.tx_pos}
               </Table.Td>
-              <Table.Td ff="monospace">{u.path}</Table.Td>
+              <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {u.path}
+              </Table.Td>
               <Table.Td ta="right">{formatSats(u.value)}</Table.Td>
               <Table.Td>
                 <Badge color={STATE_COLORS[u.state]} variant="light">

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { useState } from 'react';
 import { PASSWORD_RULE } from '../../shared/schemas.js';
 import { AuthCard } from '../components/AuthCard.js';
@@ -13,11 +14,16 @@ export function FirstRunView() {
   const [form, setForm] = useState({ organisation: '', email: '', firstName: '', lastName: '', password: '', confirm: '' });
   const mismatch = form.confirm !== '' && form.confirm !== form.password;
 
-  const { busy, error, fieldErrors, onSubmit } = useSubmit(async () => {
-    if (form.password !== form.confirm) throw new LocalCheck('The two passwords differ.');
-    const { confirm: _c, ...input } = form;
-    await setup({ ...input, firstName: input.firstName || undefined, lastName: input.lastName || undefined });
-  }, Object.keys(form));
+  const { busy, error, fieldErrors, onSubmit } = useSubmit(
+    async () => {
+      if (form.password !== form.confirm) throw new LocalCheck('The two passwords differ.');
+      const { confirm: _c, ...input } = form;
+      await setup({ ...input, firstName: input.firstName || undefined, lastName: input.lastName || undefined });
+    },
+    Object.keys(form),
+    {},
+    form,
+  );
   const field = (name: keyof typeof form) => ({
     value: form[name],
     error: fieldErrors[name],
@@ -34,8 +40,8 @@ export function FirstRunView() {
             <TextInput label="Last name" {...field('lastName')} />
           </Group>
           <TextInput label="E-mail" type="email" required autoComplete="username" {...field('email')} />
-          <PasswordInput label="Password" description={`${PASSWORD_RULE}.`} required autoComplete="new-password" {...field('password')} />
-          <PasswordInput
+          <PasswordField label="Password" description={`${PASSWORD_RULE}.`} required autoComplete="new-password" {...field('password')} />
+          <PasswordField
             label="Confirm password"
             required
             autoComplete="new-password"

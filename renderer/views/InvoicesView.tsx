@@ -118,8 +118,9 @@ export function InvoicesView() {
       pricing === 'bsv'
         ? (() => {
             const { satoshis, error } = amountOf(amount);
-            if (error) throw new LocalCheck(error);
-            if (satoshis === null) throw new LocalCheck('Enter an amount.');
+            // Said under the Amount field only (it shows its own check already).
+            if (error) throw new LocalCheck(error, { field: 'satoshis' });
+            if (satoshis === null) throw new LocalCheck('Enter an amount.', { field: 'satoshis' });
             return { satoshis };
           })()
         : { amount: currencyAmount.trim(), currency: currency ?? undefined };
@@ -157,7 +158,7 @@ export function InvoicesView() {
                 aria-label="How the amount is given"
               />
               {pricing === 'bsv' ? (
-                <AmountInput label="Amount" value={amount} onChange={setAmount} required />
+                <AmountInput label="Amount" value={amount} onChange={setAmount} required error={create.fieldErrors.satoshis} />
               ) : (
                 <Group grow align="flex-start">
                   <TextInput

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { useState } from 'react';
 import { ApiError } from '../api/client.js';
 import { AuthCard } from '../components/AuthCard.js';
@@ -15,19 +16,25 @@ export function LoginView({ locked }: { locked: boolean }) {
   const [password, setPassword] = useState('');
   const [otp, setOtp] = useState('');
   const [askCode, setAskCode] = useState(false);
-  const { busy, error, setError, onSubmit } = useSubmit(async () => {
-    try {
-      await login(email, password, askCode ? otp : undefined);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'OTP_REQUIRED') {
-        setAskCode(true);
-        setOtp('');
-        return;
+  const { busy, error, setError, fieldErrors, onSubmit } = useSubmit(
+    async () => {
+      try {
+        await login(email, password, askCode ? otp : undefined);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'OTP_REQUIRED') {
+          setAskCode(true);
+          setOtp('');
+          return;
+        }
+        if (err instanceof ApiError && err.code === 'OTP_INVALID') setOtp('');
+        throw err;
       }
-      if (err instanceof ApiError && err.code === 'OTP_INVALID') setOtp('');
-      throw err;
-    }
-  });
+    },
+    // A field left empty, or an e-mail that is not one, is said under that field.
+    ['email', 'password'],
+    {},
+    { email, password },
+  );
   // Another account or password starts over: its code (if any) is asked for again.
   const restart = () => {
     setAskCode(false);
@@ -50,14 +57,16 @@ export function LoginView({ locked }: { locked: boolean }) {
             autoComplete="username"
             value={email}
             readOnly={askCode}
+            error={fieldErrors.email}
             onChange={(e) => setEmail(e.currentTarget.value)}
           />
-          <PasswordInput
+          <PasswordField
             label="Password"
             required
             autoComplete="current-password"
             value={password}
             readOnly={askCode}
+            error={fieldErrors.password}
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
           {askCode && (

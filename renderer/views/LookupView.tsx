@@ -1,18 +1,5 @@
-import {
-  Alert,
-  Button,
-  Group,
-  NumberInput,
-  Paper,
-  PasswordInput,
-  Select,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { canCall, OPERATIONS as OPS, type LookupOutput } from '../../shared/operations.js';
@@ -53,7 +40,7 @@ export function LookupView() {
       <Paper withBorder p="md">
         <form onSubmit={first.onSubmit}>
           <Stack gap="sm">
-            <PasswordInput
+            <PasswordField
               label="Private key"
               description="WIF or 64-character hex. Used for this lookup only; never stored or logged."
               value={privateKey}
@@ -91,7 +78,7 @@ export function LookupView() {
             <Text size="lg" fw={700}>
               {result.totalBalance.balance.toLocaleString('en-US', { maximumFractionDigits: 2 })} {result.totalBalance.currency}
             </Text>
-            <ScrollTable aria-label="Coins">
+            <ScrollTable fit aria-label="Coins">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Protocol</Table.Th>
@@ -103,7 +90,9 @@ export function LookupView() {
                 {result.coins.map((c, i) => (
                   <Table.Tr key={i}>
                     <Table.Td>{c.protocol}</Table.Td>
-                    <Table.Td ff="monospace">{c.txid ? `${c.txid.slice(0, 16)}…:${c.vout}` : (c.tokenId ?? c.address ?? '')}</Table.Td>
+                    <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {c.txid ? `${c.txid.slice(0, 16)}…:${c.vout}` : (c.tokenId ?? c.address ?? '')}
+                    </Table.Td>
                     <Table.Td ta="right">{c.balance !== undefined ? formatSats(c.balance) : c.amount}</Table.Td>
                   </Table.Tr>
                 ))}

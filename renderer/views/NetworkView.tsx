@@ -100,13 +100,14 @@ function LocalTools({ onDone }: { onDone: () => void }) {
   const [amount, setAmount] = useState<AmountField>({ unit: inputUnit, text: amountText(100_000, inputUnit) });
   const faucet = useSubmit(async () => {
     const { satoshis, error } = amountOf(amount);
-    if (error || satoshis === null) throw new LocalCheck(error ?? 'Enter an amount.');
+    // Said under the Amount field only (it shows its own check already).
+    if (error || satoshis === null) throw new LocalCheck(error ?? 'Enter an amount.', { field: 'amount' });
     const r = await call(OPS.faucet, { walletId: walletId ?? undefined, satoshis });
     const into = wallets.data?.find((w) => w.walletID === walletId)?.walletTitle;
     notifySuccess(`${formatSats(r.satoshis)} sent to ${into ? `${into} (${r.address})` : r.address}.`);
     onDone();
     await wallets.reload();
-  });
+  }, ['amount']);
   const mine = async () => {
     try {
       const r = await call(OPS.mineBlock, {});
@@ -130,7 +131,7 @@ function LocalTools({ onDone }: { onDone: () => void }) {
         <form onSubmit={faucet.onSubmit}>
           <Stack gap="xs">
             <WalletSelect label="Into wallet" wallets={wallets.data} value={walletId} onChange={setWalletId} />
-            <AmountInput label="Amount" value={amount} onChange={setAmount} required />
+            <AmountInput label="Amount" value={amount} onChange={setAmount} required error={faucet.fieldErrors.amount} />
             {faucet.error && <Alert color="red">{faucet.error}</Alert>}
             <Button type="submit" loading={faucet.busy}>
               Get test coins

@@ -1,4 +1,5 @@
-import { Alert, Button, Checkbox, Group, Modal, Paper, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { ScrollTable } from '../components/ScrollTable.js';
 import { useState, type FormEvent } from 'react';
 import { OPERATIONS as OPS, type ApiKeyInfo, type NewApiKey } from '../../shared/operations.js';
@@ -223,15 +224,15 @@ function ChangePassword({ onChanged }: { onChanged: () => void }) {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm" maw={420}>
           <Title order={4}>Change password</Title>
-          <PasswordInput label="Current password" autoComplete="current-password" required {...field('currentPassword')} />
-          <PasswordInput
+          <PasswordField label="Current password" autoComplete="current-password" required {...field('currentPassword')} />
+          <PasswordField
             label="New password"
             description={`${PASSWORD_RULE}.`}
             autoComplete="new-password"
             required
             {...field('newPassword')}
           />
-          <PasswordInput label="Confirm new password" autoComplete="new-password" required {...field('confirm')} />
+          <PasswordField label="Confirm new password" autoComplete="new-password" required {...field('confirm')} />
           <Checkbox
             label="Keep my API keys"
             description="Otherwise every API key you made is revoked, so scripts using them stop working. Your other sessions are signed out either way."

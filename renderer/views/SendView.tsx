@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Paper, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, OPERATIONS, type PaymentRequest, type QuoteOutput } from '../../shared/operations.js';
 import type { OutputOf } from '../../shared/operation.js';
@@ -78,7 +79,8 @@ export function SendView() {
       setReview(null);
       const basis = { uri, amount, walletId };
       const { satoshis, error } = amountOf(amount);
-      if (error) throw new LocalCheck(error);
+      // Said under the Amount field (which shows it already), not again in the form's alert.
+      if (error) throw new LocalCheck(error, { field: 'amount' });
       const resolved = await call(OPS.resolveUri, { uri, amount: satoshis ?? undefined, walletId: walletId ?? undefined });
       const quote = await call(OPS.quotePayment, { ...resolved.data, walletId: walletId ?? undefined });
       setReview({ basis, request: resolved.data, quote, idempotencyKey: crypto.randomUUID() });
@@ -220,7 +222,7 @@ export function SendView() {
               </Alert>
             )}
             {chosen?.type === 'secure' && (
-              <PasswordInput
+              <PasswordField
                 label="Wallet password"
                 value={walletPassword}
                 onChange={(e) => setWalletPassword(e.currentTarget.value)}

@@ -1,5 +1,5 @@
 import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ROLE_LABELS } from '../../shared/roles.js';
 import { SkipLink } from '../components/SkipLink.js';
 import { useSession } from '../state/store.js';
@@ -8,6 +8,39 @@ import { viewsFor } from './registry.js';
 /** The view id from `#/<id>?<params>`. */
 function currentHash(): string {
   return window.location.hash.replace(/^#\/?/, '').split('?')[0];
+}
+
+/**
+ * Focuses the view's main heading (its first h1/h2, made focusable with tabIndex -1), now or as soon as the view
+ * shows it; a view that swaps its heading when it has loaded gets the new one focused too. It stops watching
+ * once the user types or clicks, or after a few seconds. Returns the clean-up.
+ */
+function focusHeading(view: HTMLElement | null): () => void {
+  if (!view) return () => undefined;
+  let focused: HTMLElement | null = null;
+  const tryFocus = () => {
+    const heading = view.querySelector<HTMLElement>('h1, h2');
+    if (!heading) return;
+    if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    heading.focus();
+    focused = heading;
+  };
+  tryFocus();
+  const observer = new MutationObserver(() => {
+    const nowhere = !document.activeElement || document.activeElement === document.body;
+    if (!focused || (!focused.isConnected && nowhere)) tryFocus();
+  });
+  observer.observe(view, { childList: true, subtree: true });
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    window.removeEventListener('keydown', stop, true);
+    window.removeEventListener('pointerdown', stop, true);
+  };
+  const timer = setTimeout(stop, 3000);
+  window.addEventListener('keydown', stop, true);
+  window.addEventListener('pointerdown', stop, true);
+  return stop;
 }
 
 /** The signed-in frame: header, navigation filtered by role, and the selected view (kept in the URL hash). */
@@ -26,6 +59,15 @@ export function Shell() {
 
   const active = views.find((v) => v.id === hash) ?? views[0];
   const [menuShown, setMenuShown] = useState(true);
+
+  // A view chosen in the menu takes the keyboard to its heading (as accessible single-page apps do), so a screen
+  // reader says where the user is and Tab goes on from the top of the view. Never on first load: nothing is chosen.
+  const chosen = useRef(false);
+  useEffect(() => {
+    if (!chosen.current) return;
+    chosen.current = false;
+    return focusHeading(document.getElementById('view'));
+  }, [active?.id]);
 
   return (
     <AppShell
@@ -80,6 +122,11 @@ export function Shell() {
               label={v.label}
               active={v.id === active?.id}
               rightSection={v.Badge ? <v.Badge /> : undefined}
+              onClick={() => {
+                // The view shown already: its heading at once (no change of view will do it).
+                if (v.id === active?.id) focusHeading(document.getElementById('view'));
+                else chosen.current = true;
+              }}
             />
           ))}
         </AppShell.Section>

@@ -76,7 +76,7 @@ export function TransactionDetail({ walletId, txid, onClose }: { walletId: strin
           {d.inputs && (
             <>
               <Title order={5}>Inputs</Title>
-              <ScrollTable aria-label="Inputs" verticalSpacing={4}>
+              <ScrollTable fit aria-label="Inputs" verticalSpacing={4}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Spends</Table.Th>
@@ -103,7 +103,7 @@ export function TransactionDetail({ walletId, txid, onClose }: { walletId: strin
           {d.outputs && (
             <>
               <Title order={5}>Outputs</Title>
-              <ScrollTable aria-label="Outputs" verticalSpacing={4}>
+              <ScrollTable fit aria-label="Outputs" verticalSpacing={4}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>#</Table.Th>

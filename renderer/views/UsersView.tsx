@@ -1,18 +1,5 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { HIDE_MEDIUM, HIDE_NARROW, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, type UserOutput } from '../../shared/operations.js';
@@ -204,6 +191,7 @@ function UserForm(props: {
     },
     Object.keys(EMPTY),
     { title: 'Job title', password: 'Initial password' },
+    d,
   );
   const text = (k: keyof Draft) => ({
     value: d[k],
@@ -233,7 +221,7 @@ function UserForm(props: {
           />
           {props.withCredentials && (
             <>
-              <PasswordInput
+              <PasswordField
                 label="Initial password"
                 description={`${PASSWORD_RULE}. They can change it in their profile.`}
                 required

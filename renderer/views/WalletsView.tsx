@@ -5,7 +5,6 @@ import {
   Checkbox,
   Group,
   Modal,
-  PasswordInput,
   Select,
   Stack,
   Switch,
@@ -15,6 +14,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { PasswordField } from '../components/PasswordField.js';
 import { HIDE_MEDIUM, ScrollTable, WhenNarrow } from '../components/ScrollTable.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS, canCall, type WalletSummary } from '../../shared/operations.js';
@@ -107,10 +107,12 @@ export function WalletsView() {
                 </Table.Td>
                 <Table.Td>
                   <Amount satoshis={w.balance.confirmed + w.balance.unconfirmed} testId={`balance-${w.walletTitle}`} />
-                  <Text size="xs" c="dimmed">
-                    {formatSats(w.balance.confirmed)} confirmed
-                    {w.balance.unconfirmed ? ` · ${formatSats(w.balance.unconfirmed)} unconfirmed` : ''}
-                  </Text>
+                  {/* The split is said only when some of it is unconfirmed: else it would repeat the amount above. */}
+                  {w.balance.unconfirmed !== 0 && (
+                    <Text size="xs" c="dimmed">
+                      {formatSats(w.balance.confirmed)} confirmed · {formatSats(w.balance.unconfirmed)} unconfirmed
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td className={HIDE_MEDIUM}>
                   <Badge variant="light">{w.type}</Badge>
@@ -228,7 +230,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
             allowDeselect={false}
           />
           {f.type === 'secure' && (
-            <PasswordInput
+            <PasswordField
               label="Wallet password"
               required
               description="At least 8 characters. It cannot be recovered."
@@ -274,7 +276,7 @@ function CreateWalletModal({ opened, onClose, onCreated }: { opened: boolean; on
             />
           )}
           {fromRootKey && f.type === 'standard' && (
-            <PasswordInput
+            <PasswordField
               label="Root private key"
               required
               autoComplete="off"
@@ -342,9 +344,9 @@ function ExportModal({ wallet, onClose }: { wallet: WalletSummary; onClose: () =
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="sm">
             <Text size="sm">Confirm it is you before the recovery phrase is shown.</Text>
-            <PasswordInput label="Your account password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            <PasswordField label="Your account password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
             {wallet.type === 'secure' && (
-              <PasswordInput
+              <PasswordField
                 label="Wallet password"
                 required
                 value={walletPassword}

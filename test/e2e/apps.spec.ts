@@ -262,6 +262,21 @@ test.describe('with the BRC-100 listener on', () => {
     await expect(held.first()).toContainText('id.example');
     await expect(held.first()).toContainText('email');
     await expect(held.first()).not.toContainText('ada@acme.io');
+    // At 800×600 the table fits the view, its Relinquish button on screen: it never scrolls inside itself.
+    await page.setViewportSize({ width: 800, height: 600 });
+    const table = page.getByRole('table', { name: 'App certificates' });
+    await expect
+      .poll(() =>
+        table.evaluate((t) => {
+          for (let e = t.parentElement; e; e = e.parentElement)
+            if (/(auto|scroll)/.test(getComputedStyle(e).overflowX)) return e.scrollWidth - e.clientWidth;
+          return 0;
+        }),
+      )
+      .toBeLessThanOrEqual(1);
+    const relinquish = held.first().getByRole('button', { name: 'Relinquish' });
+    expect((await relinquish.boundingBox())!.x + (await relinquish.boundingBox())!.width).toBeLessThanOrEqual(800);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await held.first().getByRole('button', { name: 'Relinquish' }).click();
     await page
       .getByRole('dialog', { name: 'Relinquish this certificate?' })

@@ -27,5 +27,7 @@ test('on the local network: get test coins for a wallet, mine, and see the balan
 
   await nav(page).filter({ hasText: 'Wallets' }).click();
   await expect(page.getByTestId('balance-Treasury')).toHaveText('0.0025 BSV');
-  await expect(page.getByTestId('wallet-row-Treasury')).toContainText('250,000 sat confirmed');
+  // All of it confirmed: the amount is said once, with no "confirmed" split repeating it.
+  await expect(page.getByTestId('wallet-row-Treasury')).toContainText('250,000 sat');
+  await expect(page.getByTestId('wallet-row-Treasury')).not.toContainText('unconfirmed');
 });

@@ -54,4 +54,33 @@ describe('renderer: API errors in words', () => {
     const other = splitErrors(new ApiError('NOT_FOUND', 'walletId: there is no wallet w1 in your account.', 'not-found'), ['walletTitle']);
     assert.deepEqual(other, { fields: {}, rest: 'Wallet: there is no wallet w1 in your account.' });
   });
+
+  it('says a form’s own check of a field under that field only, never in the alert', () => {
+    const check = new LocalCheck('Not an amount: use digits and one decimal point.', { field: 'amount' });
+    assert.deepEqual(splitErrors(check, ['uri', 'amount']), {
+      fields: { amount: 'Not an amount: use digits and one decimal point.' },
+      rest: null,
+    });
+    // A field the form does not show: the alert, as before.
+    assert.deepEqual(splitErrors(check, ['uri']), { fields: {}, rest: 'Not an amount: use digits and one decimal point.' });
+    assert.deepEqual(splitErrors(new LocalCheck('The two passwords differ.'), ['password']), {
+      fields: {},
+      rest: 'The two passwords differ.',
+    });
+  });
+
+  it('says an empty field the API finds "not a valid" value is required', () => {
+    const err = invalid('organisation: is required; email: is not a valid e-mail address');
+    const fields = ['organisation', 'email'];
+    assert.deepEqual(splitErrors(err, fields, {}, { organisation: '', email: '' }).fields, {
+      organisation: 'Is required.',
+      email: 'Is required.',
+    });
+    assert.deepEqual(splitErrors(err, fields, {}, { organisation: '', email: 'ada@' }).fields, {
+      organisation: 'Is required.',
+      email: 'Is not a valid e-mail address.',
+    });
+    // Without the form's values, the API's words.
+    assert.equal(splitErrors(err, fields).fields.email, 'Is not a valid e-mail address.');
+  });
 });

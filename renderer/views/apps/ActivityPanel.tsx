@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
 import { Amount } from '../../components/Amount.js';
 import { formatTime } from '../../components/format.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_MEDIUM, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { useLiveReload } from '../../components/useLive.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSession } from '../../state/store.js';
@@ -46,7 +46,7 @@ export function ActivityPanel() {
         What apps have done
       </Title>
       {data.baskets.length > 0 && (
-        <ScrollTable aria-label="App baskets" minWidth={560}>
+        <ScrollTable fit aria-label="App baskets">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>App</Table.Th>
@@ -59,9 +59,13 @@ export function ActivityPanel() {
           <Table.Tbody>
             {data.baskets.map((b) => (
               <Table.Tr key={`${b.originator} ${b.walletId} ${b.basket}`} data-testid="app-basket">
-                <Table.Td ff="monospace">{b.originator}</Table.Td>
-                <Table.Td>{b.walletId}</Table.Td>
-                <Table.Td ff="monospace">{b.basket}</Table.Td>
+                <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {b.originator}
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{b.walletId}</Table.Td>
+                <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {b.basket}
+                </Table.Td>
                 <Table.Td>{b.outputs.toLocaleString('en-US')}</Table.Td>
                 <Table.Td>
                   <Amount satoshis={b.satoshis} inline />
@@ -72,12 +76,12 @@ export function ActivityPanel() {
         </ScrollTable>
       )}
       {data.totalActions > 0 && (
-        <ScrollTable aria-label="App actions" minWidth={760}>
+        <ScrollTable fit aria-label="App actions">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>When</Table.Th>
               <Table.Th>App</Table.Th>
-              <Table.Th>Wallet</Table.Th>
+              <Table.Th className={HIDE_MEDIUM}>Wallet</Table.Th>
               <Table.Th>What the app said</Table.Th>
               <Table.Th>Wallet's change</Table.Th>
               <Table.Th>Status</Table.Th>
@@ -87,8 +91,18 @@ export function ActivityPanel() {
             {data.actions.map((a, i) => (
               <Table.Tr key={a.txid ?? `${a.createdAt} ${i}`} data-testid="app-action">
                 <Table.Td>{formatTime(a.createdAt)}</Table.Td>
-                <Table.Td ff="monospace">{a.originator}</Table.Td>
-                <Table.Td>{a.walletId}</Table.Td>
+                <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {a.originator}
+                  {/* The wallet, whose column gives way in a narrow table. */}
+                  <WhenNarrow below="medium">
+                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {a.walletId}
+                    </Text>
+                  </WhenNarrow>
+                </Table.Td>
+                <Table.Td className={HIDE_MEDIUM} style={{ overflowWrap: 'anywhere' }}>
+                  {a.walletId}
+                </Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>
                   {/* The app's own words: shown as text, never as markup. */}
                   <Text size="sm">{a.description}</Text>

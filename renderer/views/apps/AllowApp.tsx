@@ -17,7 +17,8 @@ export function AnsweringWallet(props: WalletWords & { value: string; onChange: 
       onChange={(v) => props.onChange(v ?? DEFAULT_CHOICE)}
       allowDeselect={false}
       error={props.error}
-      style={{ flex: '1 1 220px', maxWidth: 420 }}
+      // Wide enough for "Default wallet for apps (organisation default)": a narrow window puts it on a line of its own.
+      style={{ flex: '1 1 340px', maxWidth: 420 }}
     />
   );
 }

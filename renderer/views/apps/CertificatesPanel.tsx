@@ -4,7 +4,7 @@ import { canCall, OPERATIONS as OPS, type OperationOutput } from '../../../share
 import { ConfirmModal } from '../../components/ConfirmModal.js';
 import { formatTime } from '../../components/format.js';
 import { notifySuccess } from '../../components/notify.js';
-import { ScrollTable } from '../../components/ScrollTable.js';
+import { HIDE_MEDIUM, ScrollTable, WhenNarrow } from '../../components/ScrollTable.js';
 import { useLiveReload } from '../../components/useLive.js';
 import { useLoad } from '../../components/useLoad.js';
 import { useSession } from '../../state/store.js';
@@ -15,10 +15,12 @@ type Held = OperationOutput<'listAppCertificates'>['certificates'][number];
 function Short({ value }: { value: string }) {
   return (
     <Text size="sm" ff="monospace" title={value} style={{ overflowWrap: 'anywhere' }}>
-      {value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-6)}` : value}
+      {shorten(value)}
     </Text>
   );
 }
+
+const shorten = (value: string) => (value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-6)}` : value);
 
 /**
  * Identity certificates (BRC-52) that apps acquired for the wallets: type, certifier, subject, the names of
@@ -51,13 +53,13 @@ export function CertificatesPanel() {
         Identity certificates (BRC-52) apps acquired for a wallet. Their values are encrypted for the wallet: only the field names are
         shown. An app proves fields to a verifier only with the organisation's grant for the certificate type.
       </Text>
-      <ScrollTable aria-label="App certificates" minWidth={860}>
+      <ScrollTable fit aria-label="App certificates">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Wallet</Table.Th>
             <Table.Th>Type</Table.Th>
-            <Table.Th>Certifier</Table.Th>
-            <Table.Th>Subject</Table.Th>
+            <Table.Th className={HIDE_MEDIUM}>Certifier</Table.Th>
+            <Table.Th className={HIDE_MEDIUM}>Subject</Table.Th>
             <Table.Th>Fields</Table.Th>
             <Table.Th>Acquired by</Table.Th>
             {canRelinquish && <Table.Th />}
@@ -66,14 +68,23 @@ export function CertificatesPanel() {
         <Table.Tbody>
           {certificates.map((c) => (
             <Table.Tr key={c.id} data-testid="app-certificate">
-              <Table.Td>{c.walletTitle || c.walletId}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.walletTitle || c.walletId}</Table.Td>
               <Table.Td>
                 <Short value={c.type} />
+                {/* The certifier and the subject, whose columns give way in a narrow table. */}
+                <WhenNarrow below="medium">
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} title={`certifier ${c.certifier}`}>
+                    certifier {shorten(c.certifier)}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} title={`subject ${c.subject}`}>
+                    subject {shorten(c.subject)}
+                  </Text>
+                </WhenNarrow>
               </Table.Td>
-              <Table.Td>
+              <Table.Td className={HIDE_MEDIUM}>
                 <Short value={c.certifier} />
               </Table.Td>
-              <Table.Td>
+              <Table.Td className={HIDE_MEDIUM}>
                 <Short value={c.subject} />
               </Table.Td>
               <Table.Td>
@@ -86,7 +97,7 @@ export function CertificatesPanel() {
                 </Group>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" ff="monospace">
+                <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                   {c.originator}
                 </Text>
                 <Text size="xs" c="dimmed">

@@ -180,7 +180,8 @@ export function GrantAhead(props: { onSaved: () => Promise<void> }) {
                 onChange={(v) => setLevel(v ?? '1')}
                 allowDeselect={false}
                 error={errors.securityLevel}
-                w={200}
+                // Wide enough for its longest choice, "0 (open for everyday keys)".
+                w={250}
               />
             )}
             {kind === 'protocol' && (

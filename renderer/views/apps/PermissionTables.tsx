@@ -113,7 +113,10 @@ export function SpendingTable(props: { spending: AppSpendingOutput[]; onEdit: (s
             </Table.Td>
             <Table.Td data-testid="spending-limit">{limitWords(s)}</Table.Td>
             <Table.Td className={HIDE_NARROW}>{formatSats(s.usedSatoshis)}</Table.Td>
-            <Table.Td>{s.remainingSatoshis === null ? '—' : formatSats(s.remainingSatoshis)}</Table.Td>
+            {/* With no authorisation there is nothing to run down: it says so, not "0 sat". */}
+            <Table.Td data-testid="spending-left">
+              {!s.limit ? 'No limit set' : s.remainingSatoshis === null ? '—' : formatSats(s.remainingSatoshis)}
+            </Table.Td>
             <Table.Td className={HIDE_MEDIUM}>{formatSats(s.spentSatoshis)}</Table.Td>
             <Table.Td>
               <Button

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { PasswordField } from '../../components/PasswordField.js';
 import { useState } from 'react';
 import { OPERATIONS as OPS } from '../../../shared/operations.js';
 import { ApiError } from '../../api/client.js';
@@ -204,7 +205,7 @@ function Initiator({ a, onDone }: { a: Approval; onDone: () => void }) {
     <form onSubmit={send.onSubmit}>
       <Stack gap="xs">
         <Alert color="blue">Approved. Its wallet needs its password to send it (the password was never stored with the request).</Alert>
-        <PasswordInput label="Wallet password" value={walletPassword} onChange={(e) => setWalletPassword(e.currentTarget.value)} required />
+        <PasswordField label="Wallet password" value={walletPassword} onChange={(e) => setWalletPassword(e.currentTarget.value)} required />
         {send.error && (
           <Alert color="red" role="alert">
             {send.error}
