@@ -458,7 +458,7 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
   });
 
   it('past the gap, dormant invoice addresses are asked about in turn: at most 20 a turn, every one in time; live ones every scan', async () => {
-    const { InvoiceScanPlan, TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/invoices/scan-plan.js');
+    const { InvoiceScanPlan, TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/sync/invoice-scan-plan.js');
     const { createAddressRepo } = await import('../../main/store/repos/addresses.js');
     const { createInvoiceRepo } = await import('../../main/store/repos/invoices.js');
     const s = await setUp();
@@ -504,7 +504,7 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
   });
 
   it('the scan asks about dormant invoice addresses in turn, and still books a late payment to one (paid while closed)', async () => {
-    const { TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/invoices/scan-plan.js');
+    const { TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/sync/invoice-scan-plan.js');
     const dataDir = tempDir();
     const node = LocalNode.open({ dataDir, password: 'pw' });
     let asked = 0;

@@ -5,7 +5,7 @@ import type { AddressBook } from '../wallets/address-book.js';
 export interface SyncServices extends Pick<CoreServices, 'now' | 'logger'>, TransactionServices {
   repos: Pick<
     Repos,
-    'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments' | 'appOutputs' | 'tokens' | 'ordinals' | 'provenBlocks'
+    'wallets' | 'addresses' | 'walletUtxos' | 'walletTxs' | 'payments' | 'appOutputs' | 'tokens' | 'ordinals' | 'provenBlocks' | 'invoices'
   >;
   addressBook: AddressBook;
 }

@@ -11,6 +11,7 @@ import { provenHeight } from './proven-height.js';
 import { FOLLOWED_DEPTH, headersToKeep, replacedFrom } from './reorganisations.js';
 import type { WalletScanner } from '../wallets/services.js';
 import { UnconfirmedVouching } from './unconfirmed-vouching.js';
+import { InvoiceScanPlan } from './invoice-scan-plan.js';
 
 /**
  * Books kept beside the wallets' coins (the tokens the wallets hold), moved by the same transactions in the
@@ -88,6 +89,8 @@ export class WalletSync implements WalletScanner {
   readonly payerBooks = new Set<string>();
   /** On a polled chain, who vouches for an unconfirmed transaction the indexer names (unconfirmed-vouching.ts). */
   private readonly vouching: UnconfirmedVouching;
+  /** Which invoice addresses past the gap a scan asks about (invoice-scan-plan.ts). */
+  private readonly scanPlan: InvoiceScanPlan;
 
   constructor(
     private readonly services: SyncServices,
@@ -97,6 +100,7 @@ export class WalletSync implements WalletScanner {
     this.sideBooks = sideBooks;
     this.hooks = hooks;
     this.vouching = new UnconfirmedVouching(chain, services.now);
+    this.scanPlan = new InvoiceScanPlan(services, GAP_LIMIT);
   }
 
   /**
@@ -440,7 +444,7 @@ export class WalletSync implements WalletScanner {
         if (!repos.addresses.at(wallet.id, chain, idx)) addressBook.derive(wallet, chain, repos.addresses.count(wallet.id, chain), idx + 1);
         const { address } = repos.addresses.at(wallet.id, chain, idx)!;
         // Past the gap, an invoice's address that expired unpaid long ago is asked about in turn, not every scan.
-        const history = addressBook.asksInScan(wallet, address, idx > lastUsed + gap) ? await this.chain.getHistory(address) : [];
+        const history = this.scanPlan.asks(wallet.id, address, idx > lastUsed + gap) ? await this.chain.getHistory(address) : [];
         if (history.length === 0) continue;
         lastUsed = idx;
         repos.addresses.markUsed(wallet.id, address);

@@ -5,7 +5,6 @@ import type { WalletRow } from '../../store/repos/wallets.js';
 import { addressOfPublicKey, childPublicKey, childTweak, type ChainNodePublic } from './child-key.js';
 import type { DerivedAddress } from './key-worker.js';
 import type { KeyWorkers } from './key-workers.js';
-import { InvoiceScanPlan } from '../invoices/scan-plan.js';
 
 /** How many unused receive addresses each wallet keeps derived (BIP44's gap limit). */
 export const GAP_LIMIT = 20;
@@ -44,22 +43,11 @@ interface Ahead {
 export class AddressBook {
   private readonly chains = new Map<number, { xpub: string; nodes: [ChainEntry, ChainEntry] }>();
   private readonly ahead = new Map<number, Ahead>();
-  private readonly scanPlan: InvoiceScanPlan;
 
   constructor(
     private readonly services: Pick<CoreServices, 'now'> & { repos: Pick<Repos, 'addresses'> & Partial<Pick<Repos, 'invoices'>> },
     private readonly keys: AddressKeys | null = null,
-  ) {
-    this.scanPlan = new InvoiceScanPlan(services, GAP_LIMIT);
-  }
-
-  /**
-   * Whether a scan of the books asks the chain about this receive address (`pastGap`: past the gap limit of the
-   * scan): every one, except invoice addresses past the gap that went dormant, asked about in turn (invoices/scan-plan.ts).
-   */
-  asksInScan(wallet: Pick<WalletRow, 'id'>, address: string, pastGap: boolean): boolean {
-    return this.scanPlan.asks(wallet.id, address, pastGap);
-  }
+  ) {}
 
   private chainNode(wallet: WalletRow, chain: 0 | 1): ChainEntry {
     let entry = this.chains.get(wallet.id);
@@ -186,6 +174,5 @@ export class AddressBook {
   forget(walletRow: number): void {
     this.chains.delete(walletRow);
     this.ahead.delete(walletRow);
-    this.scanPlan.forget(walletRow);
   }
 }

@@ -137,7 +137,7 @@ export function createInvoiceRepo(db: Db) {
     /**
      * The wallet's receive addresses past index `pastIdx` that only invoices closed unpaid before `closedBefore`
      * had (expired or cancelled then; none paid or still open) and that never received anything booked: lowest
-     * index first (invoices/scan-plan.ts).
+     * index first (sync/invoice-scan-plan.ts).
      */
     dormantAddresses(walletRow: number, closedBefore: number, pastIdx: number): string[] {
       return dormant.all(walletRow, pastIdx, closedBefore, closedBefore).map((r) => r.address);
