@@ -12,6 +12,12 @@ export const FOLLOWED_DEPTH = 100;
 /** How many ancestors of a proved block are kept, each checked to link to the next: where a replacement must link. */
 export const KEPT_ANCESTORS = 10;
 
+/**
+ * Most headers one check asks for while following replaced blocks down to kept ones: a provider answering
+ * other roots at every proved height must not make each new tip cost thousands of requests.
+ */
+export const HEADERS_PER_CHECK = 2 * FOLLOWED_DEPTH;
+
 type Header = Omit<KeptBlock, 'proved'>;
 
 /** The header the chain serves at `height`, read (its hash, the hash it builds on, its merkle root), or null. */
@@ -68,10 +74,13 @@ export async function replacedFrom(
   proved: readonly KeptBlock[],
   kept: (height: number) => KeptBlock | null,
 ): Promise<number | null> {
-  for (const b of [...proved].sort((x, y) => x.height - y.height)) {
+  const sorted = [...proved].sort((x, y) => x.height - y.height);
+  const budget = { headers: HEADERS_PER_CHECK, lowest: sorted[0]?.height ?? 0 };
+  for (const b of sorted) {
     const root = await chain.getMerkleRoot(b.height);
     if (root === null || root === b.merkleRoot) continue;
-    if (await linksToKept(chain, b.height, root, kept)) return b.height;
+    if (await linksToKept(chain, b.height, root, kept, budget)) return b.height;
+    if (budget.headers <= 0) break;
   }
   return null;
 }
@@ -82,12 +91,17 @@ async function linksToKept(
   height: number,
   root: string,
   kept: (height: number) => KeptBlock | null,
+  budget: { headers: number; lowest: number },
 ): Promise<boolean> {
+  if (budget.headers-- <= 0) return false;
   let child = await headerAt(chain, height);
   if (!child || child.merkleRoot !== root) return false;
-  for (let h = height - 1; h >= Math.max(0, height - FOLLOWED_DEPTH); h--) {
+  // Down to the lowest kept header's ancestors at most: below them there is nothing kept to link to.
+  const floor = Math.max(0, height - FOLLOWED_DEPTH, budget.lowest - KEPT_ANCESTORS - 1);
+  for (let h = height - 1; h >= floor; h--) {
     const known = kept(h);
     if (known && known.hash === child.prevHash) return true;
+    if (budget.headers-- <= 0) return false;
     const parent = await headerAt(chain, h);
     if (!parent || parent.hash !== child.prevHash) return false;
     child = parent;
