@@ -513,3 +513,45 @@ it('F1e: under the relabelled-header lie, our own mined payment is not given bac
     o.close();
   }
 });
+
+it('listActions marks an app action completed only with a proof: a status that says "mined" without one is not enough', async () => {
+  const { testEngine } = await import('../helpers/engine.js');
+  const { P2PKH } = await import('@bsv/sdk');
+  let lie = false;
+  const t = testEngine({
+    chain: (local) =>
+      Object.assign(Object.create(local) as ChainProvider, {
+        getTxStatus: async (txid: string) =>
+          lie ? { txid, state: 'mined', blockHeight: 1, blockHash: null, merklePath: null, seenOnNetwork: true } : local.getTxStatus(txid),
+      }),
+  });
+  try {
+    const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
+    const admin = { authToken: s.authToken, serviceId: s.serviceId };
+    const exec = (op: string, input: object) => t.engine.execute(op as never, input, admin as never, meta).then((r) => r.output as any);
+    t.engine.brc100.setWait(50);
+    const walletId = (await exec('createWallet', { walletTitle: 'Shop' })).walletID as string;
+    await exec('faucet', { walletId, satoshis: 100_000 });
+    await exec('decideApp', { originator: 'shop.example', allow: true, walletId });
+    await exec('setAppSpendingLimit', { originator: 'shop.example', limit: { satoshis: 1_000_000 } });
+    const shop = (method: string, args: object) => t.engine.brc100.call('shop.example', method, args, '127.0.0.1') as Promise<any>;
+    const payee = new P2PKH().lock(PrivateKey.fromRandom().toAddress()).toHex();
+    const made = await shop('createAction', {
+      description: 'an order',
+      labels: ['order'],
+      outputs: [{ lockingScript: payee, satoshis: 5_000, outputDescription: 'the supplier' }],
+    });
+    const statusOf = async () =>
+      ((await shop('listActions', { labels: ['order'] })).actions as { txid: string; status: string }[]).find((a) => a.txid === made.txid)
+        ?.status;
+    assert.equal(await statusOf(), 'unproven');
+    lie = true;
+    assert.equal(await statusOf(), 'unproven', 'ARC saying "mined" with no merkle path completes nothing');
+    lie = false;
+    t.node.mineBlocks(1);
+    assert.equal(await statusOf(), 'completed', 'a block proving it does');
+  } finally {
+    t.engine.close();
+    t.node.close();
+  }
+});

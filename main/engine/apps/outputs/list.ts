@@ -74,7 +74,10 @@ async function settleUnproven(call: AppCall, actions: AppActionRow[]): Promise<v
   await Promise.all(
     open.map(async (x) => {
       const status = await call.services.chain.getTxStatus(x.txid!).catch(() => null);
-      if (status?.state !== 'mined') return;
+      if (status?.state !== 'mined' || status.blockHeight === null) return;
+      // Completed only with a merkle path to that block (proven-height.ts): ARC's "mined" alone proves nothing.
+      const proved = await call.services.sync.proveHeight(x.txid!, status.blockHeight, status.merklePath).catch(() => null);
+      if (proved === null) return;
       call.services.repos.appOutputQueries.markCompleted(x.id, call.services.now());
       x.status = 'completed';
     }),
