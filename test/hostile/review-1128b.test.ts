@@ -555,3 +555,36 @@ it('listActions marks an app action completed only with a proof: a status that s
     t.node.close();
   }
 });
+
+it('a token transfer’s network fee counts in the BSV windows', async () => {
+  const { testEngine } = await import('../helpers/engine.js');
+  const t = testEngine();
+  try {
+    const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
+    const admin = { authToken: s.authToken, serviceId: s.serviceId };
+    const exec = (op: string, input: object) => t.engine.execute(op as never, input, admin as never, meta).then((r) => r.output as any);
+    const walletId = (await exec('createWallet', { walletTitle: 'Treasury' })).walletID as string;
+    await exec('faucet', { walletId, satoshis: 100_000 });
+    const gold = await exec('issueToken', {
+      walletId,
+      name: 'Gold',
+      protocolId: 'KST-20',
+      symbol: 'GOLD',
+      tokenSupply: 1000,
+      satsPerToken: 1,
+    });
+    const bsvCounted = () =>
+      (
+        t.store.db.prepare("SELECT coalesce(sum(amount), 0) AS n FROM value_moves WHERE asset = 'bsv' AND state <> 'released'").get() as {
+          n: number;
+        }
+      ).n;
+    const before = bsvCounted();
+    const to = PrivateKey.fromRandom().toAddress();
+    await exec('send', { walletId, dataArray: [{ to, amount: 400, tokenId: gold.tokenId }] });
+    assert.ok(bsvCounted() - before > 0, 'the transfer’s fee counts as BSV');
+  } finally {
+    t.engine.close();
+    t.node.close();
+  }
+});

@@ -269,7 +269,26 @@ function judgeOne(services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'e
         state: 'held',
         approvalId: null,
       });
-      return { release: () => repos.policies.releaseMove(id) };
+      // A token move's network fee is BSV leaving too: it counts in the BSV windows (a later BSV move meets it
+      // there), though a fee alone is never judged (it names no payee a rule could be about).
+      const feeId =
+        facts.asset !== 'bsv' && move.fee
+          ? repos.policies.addMove({
+              at: now,
+              initiator,
+              walletRow: facts.walletRow,
+              asset: assetKey({ asset: 'bsv', tokenId: null }),
+              amount: move.fee,
+              state: 'held',
+              approvalId: null,
+            })
+          : null;
+      return {
+        release: () => {
+          repos.policies.releaseMove(id);
+          if (feeId !== null) repos.policies.releaseMove(feeId);
+        },
+      };
     }
 
     // Approvals: only a call of an operation can wait for them (it is what the approvers' last vote runs again),

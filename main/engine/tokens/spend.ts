@@ -67,6 +67,7 @@ export async function submitTokenSpend(services: TokenServices, r: TokenSpendReq
     counterparty: r.counterparty,
     delivery: r.delivery,
     policy: r.policy,
+    estimateFee: () => requiredFee(estimate, r.policy),
     reserve: () => {
       const attempt = randomUUID();
       if (!repos.tokens.reserve(r.inputs, attempt, services.now())) {
