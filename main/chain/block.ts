@@ -35,3 +35,10 @@ export function merkleRootOfHeader(headerHex: string): string | null {
   if (!/^[0-9a-f]{160}$/i.test(headerHex)) return null;
   return Buffer.from(headerHex.slice(72, 136), 'hex').reverse().toString('hex');
 }
+
+/** A header's own hash and the hash of the block it builds on (bytes 4–36), both written as block hashes are; null if not a header. */
+export function headerLinks(headerHex: string): { hash: string; prevHash: string } | null {
+  if (!/^[0-9a-f]{160}$/i.test(headerHex)) return null;
+  const bytes = Utils.toArray(headerHex, 'hex');
+  return { hash: Utils.toHex(Hash.hash256(bytes).reverse()), prevHash: Utils.toHex(bytes.slice(4, 36).reverse()) };
+}

@@ -6,6 +6,8 @@ import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import type { ChainProvider } from '../../main/chain/types.js';
 import { createEngine, type Engine } from '../../main/engine/engine.js';
 import { openStore, type Store } from '../../main/store/database.js';
+import { meta } from './engine.js';
+import { ADMIN } from './http.js';
 import { tempDir } from './tmp.js';
 
 const PASSWORD = 'pw';
@@ -121,4 +123,62 @@ export async function spendFrom(node: LocalNode, key: PrivateKey, funding: strin
   await tx.sign();
   assert.equal(node.submit(tx.toHex()).status, 'accepted');
   return tx.id('hex');
+}
+
+/** An organisation with one wallet over a ForkableChain (polled, by default), its clock and engine. */
+export interface ForkedOrg {
+  fc: ForkableChain;
+  chain: ChainProvider;
+  clock: { now: number };
+  engine: Engine;
+  store: Store;
+  who: { authToken: string; serviceId: string };
+  walletId: string;
+  address: string;
+  /** Closes and opens the engine again: its start scans every wallet (as a poll does), then reconciles. */
+  rescan(): Promise<void>;
+  close(): void;
+}
+
+export async function forkedOrg(chainOf: (fc: ForkableChain) => ChainProvider = (fc) => fc.polled()): Promise<ForkedOrg> {
+  const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
+  const fc = new ForkableChain(() => clock.now);
+  const chain = chainOf(fc);
+  const dataDir = tempDir();
+  const o = { fc, chain, clock, ...engineOver(dataDir, chain, () => clock.now) } as ForkedOrg;
+  await o.engine.ready;
+  const s = (await o.engine.execute('setup', ADMIN, {}, meta)).output;
+  o.who = { authToken: s.authToken, serviceId: s.serviceId };
+  o.walletId = (await o.engine.execute('createWallet', { walletTitle: 'Treasury' }, o.who, meta)).output.walletID;
+  o.address = (await o.engine.execute('walletAddress', { walletId: o.walletId }, o.who, meta)).output.address;
+  o.rescan = async () => {
+    o.engine.close();
+    Object.assign(
+      o,
+      engineOver(dataDir, chain, () => clock.now),
+    );
+    await o.engine.ready;
+    for (let i = 0; i < 3; i++) {
+      clock.now += 120_000;
+      await o.engine.reconcile();
+    }
+  };
+  o.close = () => {
+    o.engine.close();
+    fc.close();
+  };
+  return o;
+}
+
+/** A stranger with a coin of 100,000 satoshis in a block (output 0 of `funding`). */
+export async function fundedPayer(o: ForkedOrg): Promise<{ payer: PrivateKey; funding: string }> {
+  const payer = PrivateKey.fromRandom();
+  const funding = (await o.fc.node.faucet(payer.toAddress(), 100_000)).txid!;
+  o.fc.node.mineBlocks(1);
+  return { payer, funding };
+}
+
+/** The wallet's history row of `txid`, as the API answers it. */
+export async function historyRow(o: ForkedOrg, txid: string) {
+  return (await o.engine.execute('history', { walletId: o.walletId }, o.who, meta)).output.history.find((h) => h.txid === txid);
 }

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { P2PKH, PrivateKey } from '@bsv/sdk';
-import type { ChainProvider } from '../../main/chain/types.js';
-import type { Engine } from '../../main/engine/engine.js';
-import type { Store } from '../../main/store/database.js';
-import { booksUnspent, chainUnspent, engineOver, ForkableChain, spendFrom } from '../helpers/forkable-chain.js';
+import { booksUnspent, chainUnspent, forkedOrg as org, fundedPayer, historyRow, spendFrom } from '../helpers/forkable-chain.js';
 import { meta } from '../helpers/engine.js';
-import { ADMIN } from '../helpers/http.js';
-import { tempDir } from '../helpers/tmp.js';
 
 /**
  * A block is the chain's last word only until the chain replaces it. Each test builds two branches of one
@@ -16,62 +11,6 @@ import { tempDir } from '../helpers/tmp.js';
  * books must end where the chain is. Before: a height once booked was never looked at again, so a payment
  * double-spent in the winning branch stayed on the books as confirmed coins for ever.
  */
-
-interface Org {
-  fc: ForkableChain;
-  chain: ChainProvider;
-  clock: { now: number };
-  engine: Engine;
-  store: Store;
-  who: { authToken: string; serviceId: string };
-  walletId: string;
-  address: string;
-  /** Closes and opens the engine again: its start scans every wallet (as a poll does), then reconciles. */
-  rescan(): Promise<void>;
-  close(): void;
-}
-
-async function org(chainOf: (fc: ForkableChain) => ChainProvider = (fc) => fc.polled()): Promise<Org> {
-  const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
-  const fc = new ForkableChain(() => clock.now);
-  const chain = chainOf(fc);
-  const dataDir = tempDir();
-  const o = { fc, chain, clock, ...engineOver(dataDir, chain, () => clock.now) } as Org;
-  await o.engine.ready;
-  const s = (await o.engine.execute('setup', ADMIN, {}, meta)).output;
-  o.who = { authToken: s.authToken, serviceId: s.serviceId };
-  o.walletId = (await o.engine.execute('createWallet', { walletTitle: 'Treasury' }, o.who, meta)).output.walletID;
-  o.address = (await o.engine.execute('walletAddress', { walletId: o.walletId }, o.who, meta)).output.address;
-  o.rescan = async () => {
-    o.engine.close();
-    Object.assign(
-      o,
-      engineOver(dataDir, chain, () => clock.now),
-    );
-    await o.engine.ready;
-    for (let i = 0; i < 3; i++) {
-      clock.now += 120_000;
-      await o.engine.reconcile();
-    }
-  };
-  o.close = () => {
-    o.engine.close();
-    fc.close();
-  };
-  return o;
-}
-
-/** A stranger with a coin of 100,000 satoshis in a block (output 0 of `funding`). */
-async function fundedPayer(o: Org): Promise<{ payer: PrivateKey; funding: string }> {
-  const payer = PrivateKey.fromRandom();
-  const funding = (await o.fc.node.faucet(payer.toAddress(), 100_000)).txid!;
-  o.fc.node.mineBlocks(1);
-  return { payer, funding };
-}
-
-async function historyRow(o: Org, txid: string) {
-  return (await o.engine.execute('history', { walletId: o.walletId }, o.who, meta)).output.history.find((h) => h.txid === txid);
-}
 
 it('a received payment in a block the chain replaces, double-spent in the winning branch: undone, the books end where the chain is', async () => {
   const o = await org();

@@ -2,71 +2,50 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { PrivateKey } from '@bsv/sdk';
 import type { ChainProvider } from '../../main/chain/types.js';
-import type { Engine } from '../../main/engine/engine.js';
-import type { Store } from '../../main/store/database.js';
 import { headerFromWoc, maxTargetAt } from '../../main/chain/network/woc-header.js';
-import { booksUnspent, chainUnspent, engineOver, ForkableChain, spendFrom } from '../helpers/forkable-chain.js';
+import {
+  booksUnspent,
+  chainUnspent,
+  forkedOrg as org,
+  fundedPayer,
+  historyRow,
+  spendFrom,
+  type ForkedOrg,
+} from '../helpers/forkable-chain.js';
 import { meta } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';
-import { tempDir } from '../helpers/tmp.js';
 
 /**
  * Hostile review of 28 Nov (b): today's reorganisation following, fee counting, own-action and
  * internalizeAction changes. A test marked todo asserts the safe behaviour of an open finding.
  */
 
-interface Org {
-  fc: ForkableChain;
-  chain: ChainProvider;
-  clock: { now: number };
-  engine: Engine;
-  store: Store;
-  who: { authToken: string; serviceId: string };
-  walletId: string;
-  address: string;
-  rescan(): Promise<void>;
-  close(): void;
-}
-
-async function org(chainOf: (fc: ForkableChain) => ChainProvider = (fc) => fc.polled()): Promise<Org> {
-  const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
-  const fc = new ForkableChain(() => clock.now);
-  const chain = chainOf(fc);
-  const dataDir = tempDir();
-  const o = { fc, chain, clock, ...engineOver(dataDir, chain, () => clock.now) } as Org;
-  await o.engine.ready;
-  const s = (await o.engine.execute('setup', ADMIN, {}, meta)).output;
-  o.who = { authToken: s.authToken, serviceId: s.serviceId };
-  o.walletId = (await o.engine.execute('createWallet', { walletTitle: 'Treasury' }, o.who, meta)).output.walletID;
-  o.address = (await o.engine.execute('walletAddress', { walletId: o.walletId }, o.who, meta)).output.address;
-  o.rescan = async () => {
-    o.engine.close();
-    Object.assign(
-      o,
-      engineOver(dataDir, chain, () => clock.now),
-    );
-    await o.engine.ready;
-    for (let i = 0; i < 3; i++) {
-      clock.now += 120_000;
-      await o.engine.reconcile();
-    }
+/**
+ * A provider that, while `lying()`, forgets every transaction (status, hex, history, coins, proofs, spends),
+ * refuses every broadcast and names a new tip; with `relabel`, it also answers each height with the block below
+ * it, roots and headers alike, so that each header it serves links to the one it serves below (a genuine
+ * header relabelled with another height passes every check one header can have).
+ */
+function forgetfulLiar(p: ChainProvider, lying: () => boolean, o: { relabel: boolean; tipHash: string }): ChainProvider {
+  const at = (h: number) => (o.relabel && lying() ? h - 1 : h);
+  return {
+    ...p,
+    getMerkleRoot: async (h) => p.getMerkleRoot(at(h)),
+    getBlockHeader: async (h) => p.getBlockHeader(at(h)),
+    getTip: async () => {
+      const t = await p.getTip();
+      return lying() ? { height: t.height + 1, hash: o.tipHash } : t;
+    },
+    getHistory: async (a) => (lying() ? [] : p.getHistory(a)),
+    getTxStatus: async (t) =>
+      lying() ? { txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null } : p.getTxStatus(t),
+    getTransactionHex: async (t) => (lying() ? null : p.getTransactionHex(t)),
+    getMerkleProof: async (t, h) => (lying() || !p.getMerkleProof ? null : p.getMerkleProof(t, h)),
+    getUtxos: async (a) => (lying() ? [] : p.getUtxos(a)),
+    getSpentBy: async (t, v) => (lying() || !p.getSpentBy ? null : p.getSpentBy(t, v)),
+    broadcast: async (h) =>
+      lying() ? { status: 'rejected', txid: null, reason: 'missing-inputs', message: 'missing inputs' } : p.broadcast(h),
   };
-  o.close = () => {
-    o.engine.close();
-    fc.close();
-  };
-  return o;
-}
-
-async function fundedPayer(o: Org): Promise<{ payer: PrivateKey; funding: string }> {
-  const payer = PrivateKey.fromRandom();
-  const funding = (await o.fc.node.faucet(payer.toAddress(), 100_000)).txid!;
-  o.fc.node.mineBlocks(1);
-  return { payer, funding };
-}
-
-async function historyRow(o: Org, txid: string) {
-  return (await o.engine.execute('history', { walletId: o.walletId }, o.who, meta)).output.history.find((h) => h.txid === txid);
 }
 
 /** The main network's genesis header as WhatsOnChain answers it: real, public, difficulty 1. */
@@ -90,27 +69,7 @@ const GENESIS = {
 
 it("F1c: a provider that answers a booked height with another real block's root, then stops naming the payment, does not undo a mined payment", async () => {
   let lie = false;
-  const o = await org((fc) => {
-    const p = fc.polled();
-    return {
-      ...p,
-      // Another real block's root: what a relabelled genuine header yields (F1a/F1b).
-      getMerkleRoot: async (h) => (lie ? p.getMerkleRoot(h - 1) : p.getMerkleRoot(h)),
-      // Every header shifted by one, so each served header links to the one served below it.
-      getBlockHeader: async (h) => (lie ? p.getBlockHeader(h - 1) : p.getBlockHeader(h)),
-      getTip: async () => {
-        const t = await p.getTip();
-        return lie ? { height: t.height + 1, hash: 'ab'.repeat(32) } : t;
-      },
-      getHistory: async (a) => (lie ? [] : p.getHistory(a)),
-      getTxStatus: async (t) =>
-        lie ? { txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null } : p.getTxStatus(t),
-      getTransactionHex: async (t) => (lie ? null : p.getTransactionHex(t)),
-      getMerkleProof: async (t, h) => (lie ? null : p.getMerkleProof!(t, h)),
-      getUtxos: async (a) => (lie ? [] : p.getUtxos(a)),
-      getSpentBy: async (t, v) => (lie || !p.getSpentBy ? null : p.getSpentBy(t, v)),
-    };
-  });
+  const o = await org((fc) => forgetfulLiar(fc.polled(), () => lie, { relabel: true, tipHash: 'ab'.repeat(32) }));
   try {
     const { payer, funding } = await fundedPayer(o);
     const paid = await spendFrom(o.fc.node, payer, funding, o.address, 40_000);
@@ -177,21 +136,7 @@ it('F2: one answer of an absurd tip height does not make the books forget the bl
 
 it('refused: a provider that merely stops naming a mined payment (every root still stands) undoes nothing', async () => {
   let lie = false;
-  const o = await org((fc) => {
-    const p = fc.polled();
-    return {
-      ...p,
-      getTip: async () => {
-        const t = await p.getTip();
-        return lie ? { height: t.height + 1, hash: 'ef'.repeat(32) } : t;
-      },
-      getHistory: async (a) => (lie ? [] : p.getHistory(a)),
-      getTxStatus: async (t) =>
-        lie ? { txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null } : p.getTxStatus(t),
-      getTransactionHex: async (t) => (lie ? null : p.getTransactionHex(t)),
-      getMerkleProof: async (t, h) => (lie ? null : p.getMerkleProof!(t, h)),
-    };
-  });
+  const o = await org((fc) => forgetfulLiar(fc.polled(), () => lie, { relabel: false, tipHash: 'ef'.repeat(32) }));
   try {
     const { payer, funding } = await fundedPayer(o);
     const paid = await spendFrom(o.fc.node, payer, funding, o.address, 40_000);
@@ -252,7 +197,7 @@ it('refused: our payment in flight, spending a received coin whose block the cha
   }
 });
 
-async function invoiceOf(o: Org, invoiceId: string) {
+async function invoiceOf(o: ForkedOrg, invoiceId: string) {
   return (await o.engine.execute('listInvoices', {}, o.who, meta)).output.invoices.find((i) => i.invoiceId === invoiceId)!;
 }
 
@@ -281,22 +226,7 @@ it('refused: an invoice paid by a payment whose block the chain replaced, double
 
 it('F1d: under the relabelled-header lie, an invoice paid in a block stays paid (the provider cannot reopen it for free)', async () => {
   let lie = false;
-  const o = await org((fc) => {
-    const p = fc.polled();
-    return {
-      ...p,
-      getMerkleRoot: async (h) => (lie ? p.getMerkleRoot(h - 1) : p.getMerkleRoot(h)),
-      getTip: async () => {
-        const t = await p.getTip();
-        return lie ? { height: t.height + 1, hash: '12'.repeat(32) } : t;
-      },
-      getHistory: async (a) => (lie ? [] : p.getHistory(a)),
-      getTxStatus: async (t) =>
-        lie ? { txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null } : p.getTxStatus(t),
-      getTransactionHex: async (t) => (lie ? null : p.getTransactionHex(t)),
-      getMerkleProof: async (t, h) => (lie ? null : p.getMerkleProof!(t, h)),
-    };
-  });
+  const o = await org((fc) => forgetfulLiar(fc.polled(), () => lie, { relabel: true, tipHash: '12'.repeat(32) }));
   try {
     const { payer, funding } = await fundedPayer(o);
     const invoice = (await o.engine.execute('createInvoice', { walletID: o.walletId, satoshis: 40_000 }, o.who, meta)).output;
@@ -461,25 +391,7 @@ it("F4: app B internalizing app A's sent transaction does not write into A's act
 
 it('F1e: under the relabelled-header lie, our own mined payment is not given back (its coins do not become spendable again: no second payment)', async () => {
   let lie = false;
-  const o = await org((fc) => {
-    const p = fc.polled();
-    return {
-      ...p,
-      getMerkleRoot: async (h) => (lie ? p.getMerkleRoot(h - 1) : p.getMerkleRoot(h)),
-      getTip: async () => {
-        const t = await p.getTip();
-        return lie ? { height: t.height + 1, hash: '34'.repeat(32) } : t;
-      },
-      getHistory: async (a) => (lie ? [] : p.getHistory(a)),
-      getTxStatus: async (t) =>
-        lie ? { txid: t, state: 'unknown', blockHeight: null, blockHash: null, merklePath: null } : p.getTxStatus(t),
-      getTransactionHex: async (t) => (lie ? null : p.getTransactionHex(t)),
-      getMerkleProof: async (t, h) => (lie ? null : p.getMerkleProof!(t, h)),
-      getUtxos: async (a) => (lie ? [] : p.getUtxos(a)),
-      broadcast: async (h) =>
-        lie ? { status: 'rejected', txid: null, reason: 'missing-inputs', message: 'missing inputs' } : p.broadcast(h),
-    } as ChainProvider;
-  });
+  const o = await org((fc) => forgetfulLiar(fc.polled(), () => lie, { relabel: true, tipHash: '34'.repeat(32) }));
   try {
     await o.fc.node.faucet(o.address, 100_000);
     o.fc.node.mineBlocks(1);

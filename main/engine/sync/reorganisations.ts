@@ -1,5 +1,4 @@
-import { Hash, Utils } from '@bsv/sdk';
-import { merkleRootOfHeader } from '../../chain/block.js';
+import { headerLinks, merkleRootOfHeader } from '../../chain/block.js';
 import type { ChainProvider } from '../../chain/types.js';
 import type { KeptBlock } from '../../store/repos/proven-blocks.js';
 
@@ -24,14 +23,8 @@ type Header = Omit<KeptBlock, 'proved'>;
 async function headerAt(chain: ChainProvider, height: number): Promise<Header | null> {
   const hex = await chain.getBlockHeader(height);
   const merkleRoot = hex ? merkleRootOfHeader(hex) : null;
-  if (!hex || merkleRoot === null) return null;
-  const bytes = Utils.toArray(hex, 'hex');
-  return {
-    height,
-    hash: Utils.toHex(Hash.hash256(bytes).reverse()),
-    prevHash: Utils.toHex(bytes.slice(4, 36).reverse()),
-    merkleRoot,
-  };
+  const links = hex ? headerLinks(hex) : null;
+  return merkleRoot !== null && links !== null ? { height, ...links, merkleRoot } : null;
 }
 
 /**
