@@ -31,6 +31,8 @@ import { settleSwapFee } from './settle-fee.js';
 
 const TX_VERSION = 1;
 const COIN_INPUT_BYTES = 148;
+/** A P2PKH output's script, as hex (its bytes are all the fee cares about). */
+const P2PKH_SCRIPT_HEX = '76a914' + '00'.repeat(20) + '88ac';
 
 interface StasReservation extends Reservation {
   payWith: TokenUtxo | null;
@@ -62,6 +64,18 @@ function stasSwapFee(
   const unlock1 = pay.token ? payBytes + offeredParentBytes + 600 : COIN_INPUT_BYTES;
   const outputs = offeredBytes + 2 * payBytes + 34 + 40;
   return requiredFee(unlock0 + unlock1 + COIN_INPUT_BYTES + outputs + 20, policy);
+}
+
+/**
+ * What a taker would pay to take a STAS offer that asks for BSV (the only kind given out as hex), before any
+ * taker's coin is known: the offered tokens' parent is the one given (`offeredParentBytes`, fetched by the
+ * caller); the paying coin's parent, carried whole in the token input's unlocking, is taken to be as large. A
+ * wallet that works with tokens mostly pays from the change of token transactions, which carry a template as
+ * the offered parent does; a coin from a plain payment makes the take cheaper than this, never dearer unless
+ * its parent is a larger transaction.
+ */
+export function stasOfferFeeEstimate(o: ReadOffer, offeredParentBytes: number, policy: FeePolicy): number {
+  return stasSwapFee(o, { script: P2PKH_SCRIPT_HEX, token: false, parentBytes: offeredParentBytes }, offeredParentBytes, policy);
 }
 
 async function parentHex(services: SwapServices, txid: string): Promise<string> {

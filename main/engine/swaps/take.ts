@@ -25,7 +25,7 @@ import { refreshOffer } from './offers.js';
 import { readOffer, type ReadOffer } from './read.js';
 import type { SwapServices } from './services.js';
 import { settleSwapFee } from './settle-fee.js';
-import { takeStasOffer } from './stas-take.js';
+import { stasOfferFeeEstimate, takeStasOffer } from './stas-take.js';
 
 type SwapResult = z.infer<typeof swapResult>;
 type SwapOutput = OutputOf<typeof OPERATIONS.swap>;
@@ -330,6 +330,18 @@ function offerOf(services: SwapServices, item: InspectItem): { hex: string; kept
   return { hex: now.hex, kept: now };
 }
 
+/**
+ * The fee taking an offer would cost: a STAS offer's take carries the offered tokens' whole parent
+ * transaction (stas-take.ts), so its estimate needs that parent's size; the open template's does not.
+ */
+async function inspectionFee(services: SwapServices, o: ReadOffer, payments: number, policy: FeePolicy): Promise<number> {
+  if (isStasProtocol(o.token.protocol)) {
+    const parent = await services.chain.getTransactionHex(o.source.txid).catch(() => null);
+    if (parent) return stasOfferFeeEstimate(o, parent.length / 2, policy);
+  }
+  return estimateFee(o, !!o.askedToken, 1, payments, policy);
+}
+
 /** Checks offers as the hostile input they are; never throws for an offer that is merely bad (it says why). */
 export async function inspectOffer(
   ctx: OpContext<SwapServices>,
@@ -352,7 +364,7 @@ export async function inspectOffer(
         offered: o.offered,
         wanted: o.wanted,
         makerAddress: o.makerAddress,
-        fee: estimateFee(o, !!o.askedToken, 1, payments.length, policy),
+        fee: await inspectionFee(services, o, payments.length, policy),
         valid: o.problems.length === 0,
         problems: o.problems,
         spent: o.spent,
