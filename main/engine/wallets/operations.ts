@@ -1,7 +1,7 @@
 import { WALLET_PAYMAIL_OPERATIONS } from '../../../shared/contracts/wallet-paymail.js';
 import { WALLET_OPERATIONS } from '../../../shared/contracts/wallets.js';
 import { implement } from '../operation.js';
-import type { WalletServices } from './services.js';
+import type { WalletOperationServices, WalletServices } from './services.js';
 import { createWallet, scanRecoveryPhrase } from './create.js';
 import { activatePaymail, paymailDetails, updatePaymail } from './paymail-ops.js';
 import {
@@ -14,7 +14,7 @@ import {
   walletAddresses,
 } from './wallet-ops.js';
 
-export const WALLET_IMPLEMENTATIONS = implement<WalletServices>()(WALLET_OPERATIONS, {
+export const WALLET_IMPLEMENTATIONS = implement<WalletOperationServices>()(WALLET_OPERATIONS, {
   createWallet: { run: createWallet, target: (_i, o) => o?.walletID ?? null },
   listWallets: { run: listWallets },
   deleteWallet: { run: deleteWallet, target: (i) => i.walletId },

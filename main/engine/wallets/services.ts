@@ -26,3 +26,11 @@ export interface WalletServices extends CoreServices, TransactionServices, Pick<
   /** The data dir's key for sealing wallet seeds (created on first use, kept in the encrypted database). */
   sealingKey(): Buffer;
 }
+
+/**
+ * What the wallet operations need besides: deleting a wallet asks whether a payment not yet settled or an
+ * open invoice would still land on its addresses.
+ */
+export interface WalletOperationServices extends WalletServices {
+  repos: WalletServices['repos'] & Pick<Repos, 'payments' | 'addresses' | 'invoices'>;
+}

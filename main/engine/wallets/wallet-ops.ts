@@ -1,10 +1,12 @@
+import { Transaction } from '@bsv/sdk';
+import { p2pkhAddressOf } from '../../chain/script.js';
 import { OPERATIONS, type AddressesOutput, type WalletSummary } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { WalletRow } from '../../store/repos/wallets.js';
 import { verifyPassword } from '../auth/password.js';
 import { accountKey } from '../auth/throttle.js';
 import { callerOf, type OpContext } from '../context.js';
-import type { WalletServices } from './services.js';
+import type { WalletOperationServices, WalletServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { resolveMembers } from './create.js';
 import { paymailOf } from './paymail-alias.js';
@@ -34,28 +36,50 @@ export function listWallets(ctx: OpContext<WalletServices>): OutputOf<typeof OPE
   return { wallets: ctx.services.repos.wallets.visibleTo(callerOf(ctx).uid).map((w) => summary(ctx, w)) };
 }
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 /**
- * A wallet is deleted with its keys only when it holds nothing, or when the caller says force: satoshis are
- * not all it can hold. Tokens, 1Sat outputs (inscriptions, BSV-21) and apps' basket outputs are kept in their
- * own books; deleting the keys of any of them loses it as surely as losing coins.
+ * A wallet is deleted with its keys only when it holds nothing and nothing is on its way to it, or when the
+ * caller says force: satoshis are not all it can hold. Tokens, 1Sat outputs (inscriptions, BSV-21) and apps'
+ * basket outputs are kept in their own books; a payment not yet settled that pays the wallet (or returns
+ * change to it, or gives its coins back if it fails) and an open invoice a payer may still pay all land on its
+ * addresses. Deleting the keys of any of them loses it as surely as losing coins.
  */
-function refuseIfFunded(ctx: OpContext<WalletServices>, w: WalletRow, force: boolean | undefined): void {
+function refuseIfFunded(ctx: OpContext<WalletOperationServices>, w: WalletRow, force: boolean | undefined): void {
   if (force) return;
-  const { wallets } = ctx.services.repos;
+  const { wallets, invoices } = ctx.services.repos;
   const balance = wallets.knownBalance(w.id);
   const h = wallets.holdings(w.id);
+  const pending = unsettledPaymentsOf(ctx.services, w);
+  const invoiced = invoices.openCount({ walletRow: w.id }, ctx.services.now());
   const held = [
     balance > 0 ? `${balance} satoshis` : null,
-    h.tokenOutputs > 0 ? `${h.tokenOutputs} token output${h.tokenOutputs === 1 ? '' : 's'}` : null,
-    h.ordinalOutputs > 0 ? `${h.ordinalOutputs} 1Sat output${h.ordinalOutputs === 1 ? '' : 's'} (inscriptions)` : null,
-    h.basketOutputs > 0 ? `${h.basketOutputs} app basket output${h.basketOutputs === 1 ? '' : 's'}` : null,
+    h.tokenOutputs > 0 ? plural(h.tokenOutputs, 'token output') : null,
+    h.ordinalOutputs > 0 ? `${plural(h.ordinalOutputs, '1Sat output')} (inscriptions)` : null,
+    h.basketOutputs > 0 ? plural(h.basketOutputs, 'app basket output') : null,
   ].filter((x): x is string => x !== null);
-  if (held.length > 0) {
+  const awaited = [
+    pending > 0 ? `${plural(pending, 'payment')} to or from it not yet settled with the chain` : null,
+    invoiced > 0 ? `${plural(invoiced, 'open invoice')} a payer may still pay` : null,
+  ].filter((x): x is string => x !== null);
+  if (held.length + awaited.length > 0) {
+    const what = [held.length > 0 ? `still holds ${held.join(', ')}` : null, awaited.length > 0 ? `awaits ${awaited.join(' and ')}` : null];
     throw new DomainError(
       'CONFLICT',
-      `Wallet "${w.title}" still holds ${held.join(', ')}. Move them out first, or delete with force: true to discard its keys anyway.`,
+      `Wallet "${w.title}" ${what.filter((x) => x !== null).join(', and ')}. Move them out, let its payments settle and cancel its open invoices first, or delete with force: true to discard its keys anyway.`,
     );
   }
+}
+
+/** The organisation's payments not yet settled that the wallet signed, or whose outputs pay one of its addresses. */
+function unsettledPaymentsOf(services: WalletOperationServices, w: WalletRow): number {
+  const { payments, addresses } = services.repos;
+  const paysWallet = (raw: string) =>
+    Transaction.fromHex(raw).outputs.some((o) => {
+      const address = p2pkhAddressOf(o.lockingScript.toHex());
+      return address !== null && addresses.owner(address)?.walletRow === w.id;
+    });
+  return payments.openAttempts().filter((a) => a.walletRow === w.id || paysWallet(a.raw)).length;
 }
 
 function remove(ctx: OpContext<WalletServices>, w: WalletRow): void {
@@ -64,7 +88,7 @@ function remove(ctx: OpContext<WalletServices>, w: WalletRow): void {
 }
 
 export async function deleteWallet(
-  ctx: OpContext<WalletServices>,
+  ctx: OpContext<WalletOperationServices>,
   input: ParsedInputOf<typeof OPERATIONS.deleteWallet>,
 ): Promise<OutputOf<typeof OPERATIONS.deleteWallet>> {
   const w = await resolveOwnWallet(ctx, input.walletId, 'delete it');
@@ -76,7 +100,7 @@ export async function deleteWallet(
 }
 
 export function deleteAllWallets(
-  ctx: OpContext<WalletServices>,
+  ctx: OpContext<WalletOperationServices>,
   input: ParsedInputOf<typeof OPERATIONS.deleteAllWallets>,
 ): OutputOf<typeof OPERATIONS.deleteAllWallets> {
   const { wallets } = ctx.services.repos;
