@@ -13,6 +13,9 @@ import { ADMIN, ALL_ROLES, WALLET_USERS } from './access.js';
 export const APPROVAL_STATES = ['awaiting_approval', 'approved', 'sending', 'sent', 'failed', 'rejected', 'expired', 'cancelled'] as const;
 export const approvalState = z.enum(APPROVAL_STATES);
 
+/** What every approval id begins with; approved requests run again under their id as idempotency key. */
+export const APPROVAL_ID_PREFIX = 'apr_';
+
 export const approvalId = z
   .string()
   .trim()

@@ -9,6 +9,7 @@ import type { PaymentServices } from './services.js';
 import type { AuditServices } from '../audit/services.js';
 import { resolveWallet } from '../wallets/resolve.js';
 import { currentFeePolicy } from './plan.js';
+import { refuseReservedKey } from './reserved-keys.js';
 import { plannedPayment, recordValueMove, sendRecordedMove } from './value-flow.js';
 import { assertReviewed, reviewedOf } from './review.js';
 import { recordSuccessInside } from '../audit/audit-log.js';
@@ -48,6 +49,7 @@ export async function pay(ctx: OpContext<PaymentServices & AuditServices>, input
   }
   const key = input.idempotencyKey;
   if (key) {
+    refuseReservedKey(key);
     const claim = services.repos.payments.claimKey(caller.uid, key, services.now(), requestHash(input));
     if (!claim.claimed) {
       if (!claim.sameRequest) throw new DomainError('CONFLICT', 'This idempotency-key was used for a different payment.');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { OPEN_POLICY, policyDocument, type PolicyDocument } from '../../../shared/contracts/policies.js';
-import type { approvalReview } from '../../../shared/contracts/approvals.js';
+import { APPROVAL_ID_PREFIX, type approvalReview } from '../../../shared/contracts/approvals.js';
 import { DomainError } from '../../../shared/errors.js';
 import { callScope, type CallScope } from '../context.js';
 import type { ValueMoveIntent, ValueMoveTicket } from '../value-move.js';
@@ -304,7 +304,7 @@ function judgeOne(services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'e
         `The organisation's payment policy needs ${action.approvals.count} approval(s) for this (${decision.words}), and a sweep cannot wait for them: its key is never stored. One of the approvers can sweep it.`,
         { rule: decision.rule },
       );
-    const approvalId = `apr_${randomBytes(16).toString('base64url')}`;
+    const approvalId = `${APPROVAL_ID_PREFIX}${randomBytes(16).toString('base64url')}`;
     const review: Review = {
       operation: scope.operation,
       walletID: move.wallet.walletId,

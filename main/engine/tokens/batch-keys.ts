@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../../shared/errors.js';
+import { refuseReservedKey } from '../payments/reserved-keys.js';
 import type { PaymentServices } from '../payments/services.js';
 
 /**
@@ -34,6 +35,7 @@ const hashOf = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).di
  */
 export function claimBatchKey(services: PaymentServices, uid: string, key: string, request: unknown): KeyRef {
   const { repos, db } = services;
+  refuseReservedKey(key);
   const ref = { uid, key: `${PREFIX}${key}` };
   const hash = hashOf(request);
   const claim = db.transaction(() => {
