@@ -911,4 +911,25 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 30,
+    name: 'when each user got the role they have, so that an approval counts only votes of roles held before the request',
+    // `role_since`: when the user got their current role (their creation, or the role's last change). A vote on
+    // a payment awaiting approval counts only from someone who held their role before the request was made
+    // (engine/policies/approval-ops.ts): an initiator who is an admin cannot make (or promote) an approver
+    // after asking and approve through them. Existing users count from their last update, the latest their role
+    // can have changed (an admin from when they became one). Kept by triggers, as admin_since is.
+    sql: `
+      ALTER TABLE users ADD COLUMN role_since INTEGER;
+      UPDATE users SET role_since = coalesce(admin_since, updated_at);
+      CREATE TRIGGER users_role_since_insert AFTER INSERT ON users
+      BEGIN
+        UPDATE users SET role_since = NEW.created_at WHERE uid = NEW.uid;
+      END;
+      CREATE TRIGGER users_role_since_update AFTER UPDATE OF role ON users WHEN NEW.role IS NOT OLD.role
+      BEGIN
+        UPDATE users SET role_since = NEW.updated_at WHERE uid = NEW.uid;
+      END;
+    `,
+  },
 ];

@@ -21,22 +21,37 @@ function named(row: ApprovalRow, who: Caller): boolean {
   return row.approverRoles.includes(who.role) || row.approverUids.some((u) => u === who.uid || u.toLowerCase() === who.email.toLowerCase());
 }
 
+type VoterServices = { repos: Pick<PolicyServices['repos'], 'approvals' | 'users'> };
+
 /**
- * The approvals that stand now: each from someone still in the organisation whom the rule still names. A vote
- * of an approver since removed or demoted no longer counts towards the quorum (it may have been why they left).
+ * Whether `uid` held the role they have now before the request was made. An account made, or given its role,
+ * after the request could have been made for it by its initiator (an admin makes a manager and approves their
+ * own payment through it): its votes on that request do not count.
  */
-export function standingApprovals(services: { repos: Pick<PolicyServices['repos'], 'approvals' | 'users'> }, row: ApprovalRow): number {
+function roleHeldBefore(services: VoterServices, row: ApprovalRow, uid: string): boolean {
+  const since = services.repos.users.roleSince(uid);
+  return since !== null && since <= row.createdAt;
+}
+
+/**
+ * The approvals that stand now: each from someone still in the organisation whom the rule still names, in the
+ * role they held before the request. A vote of an approver since removed or demoted no longer counts towards
+ * the quorum (it may have been why they left).
+ */
+export function standingApprovals(services: VoterServices, row: ApprovalRow): number {
   return services.repos.approvals.votes(row.id).filter((v) => {
     if (v.vote !== 'approve') return false;
     const voter = services.repos.users.byUid(v.voterUid);
-    return voter !== null && voter.deletedAt === null && named(row, voter);
+    return voter !== null && voter.deletedAt === null && named(row, voter) && roleHeldBefore(services, row, voter.uid);
   }).length;
 }
 
-/** Whether `who` may vote on a request: named by its rule, not its initiator, not voted yet. */
+/** Whether `who` may vote on a request: named by its rule in a role held before it, not its initiator, not voted yet. */
 function mayVote(services: PolicyServices, row: ApprovalRow, who: Caller): boolean {
   if (row.state !== 'awaiting_approval' || who.uid === row.initiatorUid) return false;
-  return named(row, who) && !services.repos.approvals.votes(row.id).some((v) => v.voterUid === who.uid);
+  return (
+    named(row, who) && roleHeldBefore(services, row, who.uid) && !services.repos.approvals.votes(row.id).some((v) => v.voterUid === who.uid)
+  );
 }
 
 /**
@@ -269,6 +284,11 @@ export async function approvePayment(
   if (row.state !== 'awaiting_approval')
     throw new DomainError('CONFLICT', `This payment is ${row.state.replace('_', ' ')}; it takes no more votes.`);
   if (row.initiatorUid === who.uid) throw new DomainError('FORBIDDEN', 'You asked for this payment: your own approval does not count.');
+  if (named(row, who) && !roleHeldBefore(services, row, who.uid))
+    throw new DomainError(
+      'FORBIDDEN',
+      `Your account or its role is newer than this request (made ${new Date(row.createdAt).toISOString()}): only approvers who held their role before it was asked for may approve it.`,
+    );
   if (!mayVote(services, row, who))
     throw new DomainError('FORBIDDEN', 'You are not among the approvers this payment needs, or you have voted on it already.');
   confirmVoter(ctx, who, input.otp);

@@ -52,6 +52,9 @@ export function createUserRepo(db: Db) {
   const adminSince = db.prepare<[string], { admin_since: number | null }>(
     "SELECT admin_since FROM users WHERE uid = ? AND deleted_at IS NULL AND role = 'admin'",
   );
+  const roleSince = db.prepare<[string], { role_since: number | null }>(
+    'SELECT role_since FROM users WHERE uid = ? AND deleted_at IS NULL',
+  );
   const listActive = db.prepare<[], RawUser>(`SELECT ${COLUMNS} FROM users WHERE deleted_at IS NULL ORDER BY created_at, rowid`);
   const update = db.prepare(
     'UPDATE users SET role = @role, first_name = @firstName, last_name = @lastName, title = @title, updated_at = @updatedAt WHERE uid = @uid AND deleted_at IS NULL',
@@ -79,6 +82,10 @@ export function createUserRepo(db: Db) {
     /** When an active admin last became one (kept by the schema's triggers); null for anyone else. */
     adminSince(uid: string): number | null {
       return adminSince.get(uid)?.admin_since ?? null;
+    },
+    /** When an active user got the role they have now (kept by the schema's triggers); null for no such user. */
+    roleSince(uid: string): number | null {
+      return roleSince.get(uid)?.role_since ?? null;
     },
     listActive(): UserRow[] {
       return listActive.all().map(toUser);

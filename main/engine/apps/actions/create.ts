@@ -13,7 +13,7 @@ import { invalidOperation, invalidParameter } from '../werr.js';
 import { createArgs, type CreateArgs } from './action-args.js';
 import { assemble, signFunding, verifyAppInputs, type Draft } from './assemble.js';
 import { atomicBeef, attachSources, verifiedInputBeef } from './beef.js';
-import { fundAction, inputBytes, type AppInputSource, type Funding, type FundingCoin } from './funding.js';
+import { chooseFunding, fundAction, inputBytes, type AppInputSource, type Funding, type FundingCoin } from './funding.js';
 import { keepHold } from './holds.js';
 import { resolveInputs } from './inputs.js';
 import { insertAction, recordSigned } from './record.js';
@@ -173,6 +173,8 @@ async function createSigned(call: AppCall, p: Prepared, releaseHold: () => void)
     counterparty: null,
     delivery: null,
     policy: p.policy,
+    // The policy counts the action's fee with its outputs (an app's data write can cost far more than it pays).
+    estimateFee: () => chooseFunding(services, call.wallet, p.sources, a.outputs, p.policy, p.preset).fee,
     reserve: () => reserveAll(call, p),
     alsoGiveBack: () => void services.repos.appOutputs.release(p.reference),
     build: async (r) => {

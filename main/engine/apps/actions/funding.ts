@@ -84,21 +84,27 @@ export const inputBytes = (n: number) => 40 + varintBytes(n) + n;
 /** Coins the wallet can sign: at one of its HD addresses, or a BRC-29 payment (no chain/index, its remittance in brc29). */
 export const signable = (u: Pick<WalletUtxo, 'chain' | 'idx' | 'brc29'>) => (u.chain !== null && u.idx !== null) || !!u.brc29;
 
+/** What funding an action takes: its coins (preset first), its fee and the change left for the wallet. */
+interface FundingChoice {
+  coins: FundingCoin[];
+  fee: number;
+  change: number;
+}
+
 /**
- * Chooses (largest first) and reserves the wallet's coins for an action; `preset` coins (an earlier noSend
- * action's change, named by the app) are spent first. Throws InsufficientFunds with the reference's amounts.
- * Call inside a database transaction.
+ * Chooses (largest first) the wallet's coins for an action, reading the books only; `preset` coins (an
+ * earlier noSend action's change, named by the app) are spent first. Throws InsufficientFunds with the
+ * reference's amounts.
  */
-export function fundAction(
+export function chooseFunding(
   services: Brc100Services,
   wallet: WalletRow,
   inputs: readonly AppInputSource[],
   outputs: readonly { lockingScript: string; satoshis: number }[],
   policy: FeePolicy,
   preset: readonly FundingCoin[] = [],
-): Funding {
+): FundingChoice {
   const { repos } = services;
-  const attempt = randomUUID();
   const paid = outputs.reduce((s, o) => s + o.satoshis, 0);
   const given = inputs.reduce((s, i) => s + i.satoshis, 0);
   const fixedBytes =
@@ -139,14 +145,27 @@ export function fundAction(
     const needed = paid + feeFor(picked.length, false);
     throw new InsufficientFunds(needed, needed - total);
   }
-  let fee = feeFor(picked.length, true);
-  let change = total - paid - fee;
-  if (change < policy.dustLimit) {
-    fee = total - paid;
-    change = 0;
-  }
-  const own = picked.slice(preset.length);
-  if (!repos.walletUtxos.reserve(own, attempt, services.now()))
+  const fee = feeFor(picked.length, true);
+  const change = total - paid - fee;
+  // Change below dust is left to the miner: it is part of the fee.
+  return change < policy.dustLimit ? { coins: picked, fee: total - paid, change: 0 } : { coins: picked, fee, change };
+}
+
+/**
+ * Chooses (chooseFunding) and reserves the wallet's coins for an action, and claims its change address.
+ * Call inside a database transaction.
+ */
+export function fundAction(
+  services: Brc100Services,
+  wallet: WalletRow,
+  inputs: readonly AppInputSource[],
+  outputs: readonly { lockingScript: string; satoshis: number }[],
+  policy: FeePolicy,
+  preset: readonly FundingCoin[] = [],
+): Funding {
+  const attempt = randomUUID();
+  const { coins, fee, change } = chooseFunding(services, wallet, inputs, outputs, policy, preset);
+  if (!services.repos.walletUtxos.reserve(coins.slice(preset.length), attempt, services.now()))
     throw new WalletErr('WERR_INVALID_OPERATION', 4, 'Another payment took these coins at the same moment. Try again.');
-  return { attempt, coins: picked, change: change > 0 ? { address: claimChangeAddress(services, wallet), satoshis: change } : null, fee };
+  return { attempt, coins, change: change > 0 ? { address: claimChangeAddress(services, wallet), satoshis: change } : null, fee };
 }

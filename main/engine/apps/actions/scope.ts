@@ -83,9 +83,14 @@ export async function inAllowingUserScope<T extends { submission: { result: { tx
   const user = allowerOf(repos, call.app);
   const caller: Caller = { uid: user.uid, email: user.email, role: user.role };
   const allowance = takeAllowance(call, user.uid, outputs);
-  const review = allowance ? (JSON.parse(allowance.review) as { outputs: ApprovedCall['outputs']; counterparty: string | null }) : null;
+  const review = allowance
+    ? (JSON.parse(allowance.review) as { outputs: ApprovedCall['outputs']; counterparty: string | null; fee?: number | null })
+    : null;
+  // The reviewed fee goes with the allowance: a rate risen since may not make it pay much more (authorise.ts).
   const approval: ApprovedCall | null =
-    allowance && review ? { approvalId: allowance.id, outputs: review.outputs, counterparty: review.counterparty } : null;
+    allowance && review
+      ? { approvalId: allowance.id, outputs: review.outputs, counterparty: review.counterparty, fee: review.fee ?? null }
+      : null;
   try {
     // The originator goes with the input: a request awaiting approval keeps it, and its allowance names the app.
     // The approvers' review shows the app's name with what it said the action is for.

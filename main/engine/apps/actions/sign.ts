@@ -129,7 +129,9 @@ export async function signAction(call: AppCall): Promise<unknown> {
     policy: await currentFeePolicy(services).catch((err: unknown) => {
       throw asWalletErr(err);
     }),
-    // Already held since createAction: the policy's check runs now, with nothing new to take.
+    // Already held since createAction: the policy's check runs now, with nothing new to take, and counts the
+    // fee the held coins pay.
+    estimateFee: () => funding.fee,
     reserve: () => ({ attempt: action.attempt!, changeAddresses }),
     alsoGiveBack: () => void services.repos.appOutputs.release(action.reference),
     build: async () => {
