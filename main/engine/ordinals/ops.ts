@@ -265,9 +265,12 @@ async function spendOrdinals(
       const explicit = move.inputs.flatMap((i) => (i.kind === 'coin' ? [i.coin] : []));
       if (!repos.ordinals.reserve(rows, attempt, services.now()) || !repos.walletUtxos.reserve(explicit, attempt, services.now()))
         throw new DomainError('CONFLICT', 'These ordinals are held by another transfer in progress. Try again once it completes.');
-      // Plain coins pay: never a 1-satoshi output (coin-select.ts); the ordinal inputs' own satoshis go to the fee.
+      // The ordinal inputs' own satoshis pay first (a stranger's inscription may hold 50,000 of them); plain
+      // coins pay the rest (never a 1-satoshi output: coin-select.ts), and what is left comes back as change.
+      const held = [...rows, ...explicit].reduce((t, o) => t + o.satoshis, 0);
       const sel = selectCoins(plainCoins(repos.walletUtxos.available(wallet.id)), outputs, policy, {
         extraBytes: move.inputs.length * P2PKH_INPUT_BYTES + 2,
+        given: held,
       });
       if (!sel.ok)
         throw new DomainError(
@@ -279,8 +282,7 @@ async function spendOrdinals(
         throw new DomainError('CONFLICT', 'Another payment took these coins at the same moment. Try again.');
       const change = sel.selection.change > 0 ? { address: claimChangeAddress(services, wallet), satoshis: sel.selection.change } : null;
       if (change) claimed.push({ walletRow: wallet.id, address: change.address });
-      const ordinalSats = move.inputs.length; // every ordinal input holds one satoshi
-      return { attempt, changeAddresses: claimed, coins: sel.selection.coins, change, fee: sel.selection.fee + ordinalSats, outputs };
+      return { attempt, changeAddresses: claimed, coins: sel.selection.coins, change, fee: sel.selection.fee, outputs };
     },
     alsoGiveBack: ({ attempt }) => repos.ordinals.release(attempt),
     build: async (r) => {

@@ -46,15 +46,18 @@ export interface Selection<C extends Coin> {
  * stay whole and no needless inputs are added), otherwise the largest coins first until covered. Coins
  * worth less than the fee to spend them are never picked. `feePaidElsewhere` (the fee manager pays)
  * makes the wallet cover only the outputs. 1-satoshi outputs are never picked unless `includeOneSat`.
+ * `given` is the value of inputs the caller has already chosen (their bytes in `extraBytes`): it pays first,
+ * and no coin is picked when it covers the outputs and the fee; what it leaves over comes back as change.
  * Returns null with the shortfall when the coins do not suffice.
  */
 export function selectCoins<C extends Coin>(
   coins: readonly C[],
   outputs: { satoshis: number; script: string }[],
   policy: FeePolicy,
-  opts: { feePaidElsewhere?: boolean; extraBytes?: number; includeOneSat?: boolean } = {},
+  opts: { feePaidElsewhere?: boolean; extraBytes?: number; includeOneSat?: boolean; given?: number } = {},
 ): { ok: true; selection: Selection<C> } | { ok: false; missing: number; available: number; needed: number } {
-  const target = outputs.reduce((s, o) => s + o.satoshis, 0);
+  const given = opts.given ?? 0;
+  const target = outputs.reduce((s, o) => s + o.satoshis, 0) - given;
   const baseBytes = TX_OVERHEAD_BYTES + (opts.extraBytes ?? 0) + outputs.reduce((s, o) => s + outputBytes(o.script), 0);
   const spendable = plainCoins(coins, opts).filter((c) => c.satoshis > requiredFee(P2PKH_INPUT_BYTES, policy));
   const outputCount = (withChange: boolean) => outputs.length + (withChange ? 1 : 0);
@@ -71,6 +74,7 @@ export function selectCoins<C extends Coin>(
         );
 
   const finish = (picked: C[]): Selection<C> => {
+    // `target` is net of `given`, so the change and the fee below are of every input.
     const total = picked.reduce((s, c) => s + c.satoshis, 0);
     let fee = feeFor(picked.length, true);
     let change = total - target - fee;
@@ -82,6 +86,7 @@ export function selectCoins<C extends Coin>(
     return { coins: picked, total, fee, change };
   };
 
+  if (given > 0 && target + feeFor(0, false) <= 0) return { ok: true, selection: finish([]) };
   const single = [...spendable].sort((a, b) => a.satoshis - b.satoshis).find((c) => c.satoshis >= target + feeFor(1, false));
   if (single) return { ok: true, selection: finish([single]) };
 
