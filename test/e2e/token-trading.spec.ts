@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LockingScript, P2PKH, PrivateKey, SatoshisPerKilobyte, Transaction, Utils } from '@bsv/sdk';
-import { ordP2pkhScript } from '../../main/engine/ordinals/envelope.js';
+import { ordP2pkhScript } from '../../main/chain/ordinal-envelope.js';
 import { ADMIN, request } from '../helpers/http.js';
 import type { Headless } from '../helpers/headless.js';
 import { expect, nav, SCREENSHOTS, signIn, test } from './fixtures.js';

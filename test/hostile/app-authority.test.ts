@@ -37,7 +37,7 @@ describe('an app moves value only within what the organisation granted', () => {
     return walletId;
   }
 
-  it('counts an output in a basket against the authorisation unless it pays the wallet’s own address', async () => {
+  it('counts an output in a basket against the authorisation; only one outside baskets paying the wallet’s own address stays', async () => {
     const walletId = await allowedApp('evil.example', 500_000, 10_000);
     await exec('setAppPermission', { originator: 'evil.example', kind: 'basket', basket: 'tickets' });
     const call = app('evil.example');
@@ -58,13 +58,23 @@ describe('an app moves value only within what the organisation granted', () => {
       refused,
     );
     assert.equal(await spendable(walletId), 500_000, 'nothing left the wallet');
-    // A basket output paying the wallet's own address keeps its value in the wallet: only the fee is counted.
+    // An output paying the wallet's own address outside any basket is a coin of the wallet: only the fee counts.
     const { address } = await exec('walletAddress', { walletId });
     const kept = (await call('createAction', {
-      description: 'a ticket the wallet keeps',
-      outputs: [{ lockingScript: new P2PKH().lock(address).toHex(), satoshis: 300_000, basket: 'tickets', outputDescription: 'a ticket' }],
+      description: 'change the wallet keeps',
+      outputs: [{ lockingScript: new P2PKH().lock(address).toHex(), satoshis: 300_000, outputDescription: 'kept change' }],
     })) as { txid: string };
     assert.match(kept.txid, /^[0-9a-f]{64}$/);
+    // In a basket it would be no coin, and the app could not sign for it: refused (review-1128c, finding 3).
+    await assert.rejects(
+      call('createAction', {
+        description: 'a ticket at the wallet’s address',
+        outputs: [
+          { lockingScript: new P2PKH().lock(address).toHex(), satoshis: 300_000, basket: 'tickets', outputDescription: 'a ticket' },
+        ],
+      }),
+      /pays an address of a Keystead wallet/,
+    );
   });
 
   it('acts for nobody once the manager who allowed it is demoted or removed', async () => {

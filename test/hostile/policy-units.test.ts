@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockingScript, P2PKH, PrivateKey, Transaction } from '@bsv/sdk';
-import { ordP2pkhScript } from '../../main/engine/ordinals/envelope.js';
+import { ordP2pkhScript } from '../../main/chain/ordinal-envelope.js';
 import { startHeadless } from '../helpers/headless.js';
 import { request } from '../helpers/http.js';
 import { createOrgWallet, orgCall, setUpOrg, type Org } from '../helpers/org.js';

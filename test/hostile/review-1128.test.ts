@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Hash, LockingScript, MerklePath, P2PKH, PrivateKey, ProtoWallet, Random, Transaction, Utils } from '@bsv/sdk';
-import { ordP2pkhScript } from '../../main/engine/ordinals/envelope.js';
+import { ordP2pkhScript } from '../../main/chain/ordinal-envelope.js';
 import { classifyHost } from '../../main/net/address-class.js';
 import { p2pkhAddressOf } from '../../main/chain/script.js';
 import type { ChainProvider, ChainUtxo, TxStatus } from '../../main/chain/types.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LockingScript, P2PKH, PrivateKey, Transaction, Utils } from '@bsv/sdk';
-import { bsv21Json, ordP2pkhScript } from '../../main/engine/ordinals/envelope.js';
+import { bsv21Json, ordP2pkhScript } from '../../main/chain/ordinal-envelope.js';
 import { startHeadless } from '../helpers/headless.js';
 import { request } from '../helpers/http.js';
 import { createOrgWallet, orgCall as call, setUpOrg, type Org } from '../helpers/org.js';

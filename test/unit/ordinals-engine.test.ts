@@ -5,7 +5,7 @@ import type { LocalNode } from '../../main/chain/local/local-node.js';
 import type { Credentials } from '../../main/engine/context.js';
 import type { Engine } from '../../main/engine/engine.js';
 import type { Store } from '../../main/store/database.js';
-import { bsv21Json, ordP2pkhScript } from '../../main/engine/ordinals/envelope.js';
+import { bsv21Json, ordP2pkhScript } from '../../main/chain/ordinal-envelope.js';
 import { rejectsWith } from '../helpers/assert-domain-error.js';
 import { meta, testEngine } from '../helpers/engine.js';
 import { ADMIN } from '../helpers/http.js';

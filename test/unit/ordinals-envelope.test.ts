@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { bsv21Json, ordP2pkhScript, parseOrdOutput, u64String } from '../../main/engine/ordinals/envelope.js';
+import { bsv21Json, ordP2pkhScript, parseOrdOutput, u64String } from '../../main/chain/ordinal-envelope.js';
 import { inscriptionHeaders } from '../../shared/contracts/ordinals.js';
 
 const PKH = '11'.repeat(20);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LockingScript, Transaction, UnlockingScript } from '@bsv/sdk';
-import { ordP2pkhScript } from '../../main/engine/ordinals/envelope.js';
+import { ordP2pkhScript } from '../../main/chain/ordinal-envelope.js';
 import { LocalOrdinalsIndex } from '../../main/engine/ordinals/local-index.js';
 import type { Bsv21Proof } from '../../main/store/repos/ordinals.js';
 

@@ -47,5 +47,6 @@ export type Brc100Services = AppServices &
     /** Recognises token outputs an action spends (actions/: an app's spend of a token is asked for by asset). */
     tokenTemplates: TemplateRegistry;
     /** listActions, listOutputs, relinquishOutput and internalizeAction's rows (outputs/); approved app actions (actions/scope.ts). */
-    repos: Pick<Repos, 'appOutputQueries' | 'approvals'>;
+    /** Token and 1Sat outputs the books hold, which no app names as its input (actions/inputs.ts). */
+    repos: Pick<Repos, 'appOutputQueries' | 'approvals' | 'tokens' | 'ordinals'>;
   };

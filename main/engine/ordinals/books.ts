@@ -4,7 +4,7 @@ import type { OrdinalOutput, OrdinalValidity } from '../../store/repos/ordinals.
 import type { CoreServices, Repos } from '../context.js';
 import { ownFee } from '../sync/own-fee.js';
 import type { SideBooks } from '../sync/wallet-sync.js';
-import { addressOfPkh, parseOrdOutput } from './envelope.js';
+import { addressOfPkh, parseOrdOutput } from '../../chain/ordinal-envelope.js';
 import type { OrdinalsIndex } from './ordinals-index.js';
 
 /**

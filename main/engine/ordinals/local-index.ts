@@ -3,7 +3,7 @@ import { parseTransactionHex, type ParsedTransaction } from '../../chain/transac
 import type { ChainProvider } from '../../chain/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { OrdinalRepo } from '../../store/repos/ordinals.js';
-import { OUTPOINT_RE, parseOrdOutput, type Bsv21Op } from './envelope.js';
+import { OUTPOINT_RE, parseOrdOutput, type Bsv21Op } from '../../chain/ordinal-envelope.js';
 import type { Bsv21OutputFacts, Bsv21TokenFacts, IndexedOutpoint, OrdinalsIndex } from './ordinals-index.js';
 
 /**

@@ -5,7 +5,7 @@ import { parseTransactionHex, type ParsedTransaction } from '../../chain/transac
 import type { ChainProvider } from '../../chain/types.js';
 import type { Logger } from '../../log/logger.js';
 import { httpRequest, HttpUnavailable, type HttpOptions } from '../../net/http.js';
-import { parseOrdOutput, type Bsv21Op, type OrdOutputFacts } from './envelope.js';
+import { parseOrdOutput, type Bsv21Op, type OrdOutputFacts } from '../../chain/ordinal-envelope.js';
 import type { Bsv21OutputFacts, Bsv21TokenFacts, IndexedOutpoint, OrdinalsIndex } from './ordinals-index.js';
 
 /**

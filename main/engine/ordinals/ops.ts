@@ -16,7 +16,7 @@ import { claimChangeAddress, currentFeePolicy } from '../payments/plan.js';
 import { isAddress, parsePaymentUri } from '../payments/uri.js';
 import { moveValue, plannedPayment, type Reservation } from '../payments/value-flow.js';
 import { resolveWallet, type ResolvedWallet } from '../wallets/resolve.js';
-import { BSV20_CONTENT_TYPE, bsv21Json, mediaType, ordP2pkhScript, parseOrdOutput } from './envelope.js';
+import { BSV20_CONTENT_TYPE, bsv21Json, mediaType, ordP2pkhScript, parseOrdOutput } from '../../chain/ordinal-envelope.js';
 import type { OrdinalServices } from './services.js';
 import { originOf } from './trace.js';
 

@@ -1,6 +1,6 @@
 import { parseTransactionHex, type ParsedTransaction } from '../../chain/transaction-bytes.js';
 import type { OrdinalServices } from './services.js';
-import { parseOrdOutput } from './envelope.js';
+import { parseOrdOutput } from '../../chain/ordinal-envelope.js';
 
 /** Transactions fetched by one trace at most: an ordinal moved more often than this as plain sats shows as a plain coin. */
 const MAX_STEPS = 50;

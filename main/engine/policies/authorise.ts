@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { OPEN_POLICY, policyDocument, type PolicyDocument } from '../../../shared/contracts/policies.js';
+import { parseOrdOutput } from '../../chain/ordinal-envelope.js';
+import { p2pkhAddressOf } from '../../chain/script.js';
 import { APPROVAL_ID_PREFIX, type approvalReview } from '../../../shared/contracts/approvals.js';
 import { DomainError } from '../../../shared/errors.js';
 import { callScope, type CallScope } from '../context.js';
@@ -71,8 +73,27 @@ export function leavingOutputs(
 ) {
   return move.outputs
     .map((o) => ({ script: o.script, satoshis: o.satoshis, address: services.tokenTemplates.holder(o.script) }))
-    .filter((o) => o.address === null || services.repos.addresses.owner(o.address)?.walletRow !== move.wallet.id);
+    .filter((o) => {
+      const kept = bookedHolderOf(services.tokenTemplates, o.script);
+      return kept === null || services.repos.addresses.owner(kept)?.walletRow !== move.wallet.id;
+    });
 }
+
+/**
+ * The address whose wallet's books take an output paid there: a coin (a plain P2PKH), a token the templates
+ * recognise, or an inscription (the 1Sat books). An output that only its key can spend but that none of the
+ * books takes (a P2PKH followed by OP_RETURN data) is not the wallet's to see or spend: paying it to one of the
+ * wallet's own addresses leaves the wallet, and counts.
+ */
+function bookedHolderOf(templates: PolicyServices['tokenTemplates'], script: string): string | null {
+  const coin = p2pkhAddressOf(script);
+  if (coin !== null) return coin;
+  if (templates.recognise(script)) return templates.holder(script);
+  const ordinal = script.includes(ORD_MARKER) ? parseOrdOutput(script, { maxContentBytes: 0 }) : null;
+  return ordinal?.inscription ? ordinal.owner : null;
+}
+/** "ord" pushed: every inscription envelope holds it (the 1Sat books' own quick test). */
+const ORD_MARKER = '036f7264';
 
 export function factsOf(
   services: Pick<PolicyServices, 'repos' | 'tokenTemplates'>,

@@ -48,14 +48,30 @@ export function assetsOf(services: Pick<Brc100Services, 'tokenTemplates'>, sourc
 }
 
 /**
- * Whether an output's satoshis stay with the wallet: a basket output paying one of this wallet's own
- * addresses. A basket is only the app's label; an output in one that pays any other script (another's
- * address, a key the wallet cannot show is its own) leaves the wallet like any payment.
+ * Whether an output's satoshis stay with the wallet: an output outside any basket paying one of this wallet's
+ * own addresses, which the books take as the wallet's coin. (A basket output at an address of the organisation
+ * is refused: basketOutputsAtWalletAddresses.)
  */
 function staysInWallet(call: AppCall, o: { lockingScript: string; basket?: string }): boolean {
-  if (!o.basket) return false;
+  if (o.basket) return false;
   const address = p2pkhAddressOf(o.lockingScript);
   return address !== null && call.services.repos.addresses.owner(address)?.walletRow === call.wallet.id;
+}
+
+/**
+ * Refuses a basket output paying an address of one of the organisation's wallets. The books never take a
+ * basket output as a coin, and the app cannot sign for a wallet's address: the satoshis would be frozen, and
+ * taken from the wallet's coins as if they had stayed (the same rule as internalizeAction's basket insertion).
+ */
+function refuseBasketOutputsAtWalletAddresses(call: AppCall, a: CreateArgs): void {
+  a.outputs.forEach((o, k) => {
+    const address = o.basket ? p2pkhAddressOf(o.lockingScript) : null;
+    if (address && call.services.repos.addresses.owner(address))
+      throw invalidParameter(
+        'outputs',
+        `basket outputs at the app's own scripts: output ${k} pays an address of a Keystead wallet, which is a wallet coin, not an app's`,
+      );
+  });
 }
 
 /**
@@ -97,6 +113,7 @@ export async function createAction(call: AppCall): Promise<unknown> {
     if (a.options.sendWith.length) return { sendWithResults: await sendWith(call, a.options.sendWith) };
     throw invalidParameter('outputs', 'at least one output or input (remixing change alone is not supported)');
   }
+  refuseBasketOutputsAtWalletAddresses(call, a);
   const beef = a.inputBEEF ? await verifiedInputBeef(services.chain, a.inputBEEF) : undefined;
   const sources = resolveInputs(call, a.inputs, beef);
   const preset = noSendChangeCoins(call, a.options.noSendChange);

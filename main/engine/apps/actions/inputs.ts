@@ -6,8 +6,9 @@ import type { AppInputSource } from './funding.js';
 
 /**
  * Where each input the app names comes from: one of this wallet's basket outputs (the app's own, which only an
- * action spends), or an output of a transaction in its SPV-checked inputBEEF. The wallet's own coins are never
- * an app's input: they fund actions, signed by the wallet alone.
+ * action spends), or an output of a transaction in its SPV-checked inputBEEF. The wallet's own coins, and the
+ * token and 1Sat outputs the books hold, are never an app's input: coins fund actions, signed by the wallet
+ * alone, and the others move only through Keystead's operations.
  */
 export function resolveInputs(call: AppCall, inputs: readonly ActionInput[], beef: Beef | undefined): AppInputSource[] {
   const { repos } = call.services;
@@ -24,6 +25,13 @@ export function resolveInputs(call: AppCall, inputs: readonly ActionInput[], bee
     };
     if (repos.walletUtxos.get(i.txid, i.vout))
       throw invalidParameter('inputs', `outputs the app may spend: ${at} is one of the wallet's own coins, which only the wallet spends`);
+    // A token or 1Sat output in the organisation's books (a token offer's output among them: anyone may complete
+    // an offer's signature) is the organisation's, moved only by its own operations and policy.
+    if (repos.tokens.utxo(i.txid, i.vout) || repos.ordinals.get(i.txid, i.vout))
+      throw invalidParameter(
+        'inputs',
+        `outputs the app may spend: ${at} is a token or 1Sat output in the organisation's books, which only Keystead's own operations move`,
+      );
     const basketed = repos.appOutputs.get(call.wallet.id, i.txid, i.vout);
     if (basketed) {
       if (basketed.status !== 'available')
