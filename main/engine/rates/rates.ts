@@ -2,8 +2,8 @@ import { OPERATIONS } from '../../../shared/operations.js';
 import type { ParsedInputOf, OutputOf } from '../../../shared/operation.js';
 import type { ExchangeRate } from '../../chain/types.js';
 import type { RateRow } from '../../store/repos/rates.js';
-import type { OpContext } from '../context.js';
-import type { RateServices } from './services.js';
+import { callerOf, type OpContext } from '../context.js';
+import type { RateOperationServices, RateServices } from './services.js';
 import { DomainError } from '../../../shared/errors.js';
 import { judgeUsdRate } from './guard.js';
 
@@ -96,13 +96,14 @@ export async function listRates(ctx: OpContext<RateServices>): Promise<OutputOf<
 }
 
 export function setRate(
-  ctx: OpContext<RateServices>,
+  ctx: OpContext<RateOperationServices>,
   input: ParsedInputOf<typeof OPERATIONS.setRate>,
 ): OutputOf<typeof OPERATIONS.setRate> {
   const { services } = ctx;
   if (input.currency === 'USD' && services.chain.network !== 'local') {
     throw new DomainError('CONFLICT', `On ${services.chain.network} the USD rate comes from the network provider and cannot be edited.`);
   }
+  refuseLimitRateUnlessAdmin(ctx, input.currency);
   if (input.rate === null) {
     if (!services.repos.rates.remove(input.currency)) throw new DomainError('NOT_FOUND', `${input.currency} is not in the rate table.`);
     services.events.publish('rate', { currency: input.currency, rate: null, source: 'removed' }, { kind: 'everyone' });
@@ -112,4 +113,34 @@ export function setRate(
   services.repos.rates.set(row);
   services.events.publish('rate', { currency: row.currency, rate: row.rate, source: row.source }, { kind: 'everyone' });
   return out(row);
+}
+
+/**
+ * A currency that measures a limit (a rule of the payment policy, an app's spending authorisation) has its rate
+ * set only by an admin: a manager held to 5 EUR a payment would otherwise type EUR at 1 per BSV and pay ten
+ * times that. Typed rates have no age limit (guard.ts), so the rate is the limit.
+ */
+function refuseLimitRateUnlessAdmin(ctx: OpContext<RateOperationServices>, currency: string): void {
+  if (callerOf(ctx).role === 'admin' || !limitCurrencies(ctx.services).has(currency)) return;
+  throw new DomainError(
+    'ROLE_FORBIDDEN',
+    `${currency} measures a limit of the payment policy or of an app's spending authorisation: only an admin sets its rate.`,
+  );
+}
+
+/** The currencies the policy in force and the apps' authorisations measure limits in. */
+function limitCurrencies(services: RateOperationServices): Set<string> {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'currency' && typeof x === 'string') found.add(x.toUpperCase());
+        else walk(x);
+      }
+  };
+  const policy = services.repos.policies.active();
+  if (policy) walk(JSON.parse(policy.document));
+  for (const l of services.repos.appPermissions.spendLimits()) if ('currency' in l.limit) found.add(l.limit.currency.toUpperCase());
+  return found;
 }
