@@ -32,6 +32,8 @@ export interface Caller {
   sessionHash?: string;
   /** The API key the call used, when it used one. */
   apiKeyId?: string;
+  /** That key's lineage: the first key of its rotations (a policy naming any of them names it). */
+  apiKeyLineage?: string;
 }
 
 export interface EngineConfig {

@@ -932,4 +932,14 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 31,
+    name: "an API key's lineage: the key it replaced by rotation, back to the first, so a policy naming a key names its successors",
+    // A policy rule's `initiator.apiKeys` names keys by id. A key that rotates itself gets a new id; without its
+    // lineage the rule would no longer apply to the holder it was written for (engine/policies/evaluate.ts).
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN lineage TEXT;
+      UPDATE api_keys SET lineage = key_id;
+    `,
+  },
 ];

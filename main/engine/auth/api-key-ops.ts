@@ -17,11 +17,11 @@ const info = (k: ApiKeyRow): ApiKeyInfo => ({
 /** Most keys one user may hold at once; rotating does not need a free slot. */
 export const MAX_KEYS_PER_USER = 20;
 
-function mint(ctx: OpContext<AuthServices>, uid: string, label: string): NewApiKey {
+function mint(ctx: OpContext<AuthServices>, uid: string, label: string, lineage?: string): NewApiKey {
   const apiKey = newSecret('ksk');
   const keyId = newId();
   const createdAt = ctx.services.now();
-  ctx.services.repos.apiKeys.insert({ keyId, uid, keyHash: hashSecret(apiKey), label, createdAt });
+  ctx.services.repos.apiKeys.insert({ keyId, uid, keyHash: hashSecret(apiKey), label, createdAt, lineage });
   return { keyId, uid, apiKey, label, createdAt: iso(createdAt)!, lastUsedAt: null };
 }
 
@@ -68,7 +68,8 @@ export function rotateApiKey(
   return ctx.services.db.transaction(() => {
     const old = ownKey(ctx, input.keyId);
     ctx.services.repos.apiKeys.revoke(old.keyId, ctx.services.now());
-    return { ...mint(ctx, old.uid, old.label), replacedKeyId: old.keyId };
+    // The successor keeps the lineage: a policy rule naming the first key goes on naming its holder.
+    return { ...mint(ctx, old.uid, old.label, old.lineage), replacedKeyId: old.keyId };
   })();
 }
 

@@ -27,7 +27,7 @@ export function authenticate(services: CredentialServices, credentials: Credenti
     const at = now();
     if (key.lastUsedAt === null || at - key.lastUsedAt >= LAST_USED_RESOLUTION_MS || at < key.lastUsedAt)
       repos.apiKeys.touch(key.keyId, at);
-    return { ...activeUser(services, key.uid), apiKeyId: key.keyId };
+    return { ...activeUser(services, key.uid), apiKeyId: key.keyId, apiKeyLineage: key.lineage };
   }
   throw new DomainError(
     'UNAUTHORIZED',
@@ -43,7 +43,7 @@ export function reauthenticate(services: CredentialServices, caller: Caller): Ca
   if (caller.sessionHash) return sessionCaller(services, caller.sessionHash);
   const key = caller.apiKeyId ? services.repos.apiKeys.byId(caller.apiKeyId) : null;
   if (!key || key.revokedAt !== null || key.uid !== caller.uid) throw new DomainError('INVALID_CREDENTIALS', 'The API key was revoked.');
-  return { ...activeUser(services, key.uid), apiKeyId: key.keyId };
+  return { ...activeUser(services, key.uid), apiKeyId: key.keyId, apiKeyLineage: key.lineage };
 }
 
 function sessionCaller(services: CredentialServices, tokenHash: string): Caller {

@@ -74,7 +74,9 @@ export function leavingOutputs(
   return move.outputs
     .map((o) => ({ script: o.script, satoshis: o.satoshis, address: services.tokenTemplates.holder(o.script) }))
     .filter((o) => {
-      const kept = bookedHolderOf(services.tokenTemplates, o.script);
+      // A token's contract output (the issuer's P2PKH with its schema after OP_RETURN) is spent at once by the
+      // issue, into the wallet's tokens: it stays, though no book holds it meanwhile.
+      const kept = move.kind === 'token-contract' ? o.address : bookedHolderOf(services.tokenTemplates, o.script);
       return kept === null || services.repos.addresses.owner(kept)?.walletRow !== move.wallet.id;
     });
 }
@@ -119,7 +121,15 @@ export function factsOf(
     amount = nft ? leaving.length : Math.floor(satoshis / (token?.satsPerToken ?? 1));
   }
   return {
-    initiator: caller ? { uid: caller.uid, email: caller.email, role: caller.role, apiKeyId: caller.apiKeyId ?? null } : null,
+    initiator: caller
+      ? {
+          uid: caller.uid,
+          email: caller.email,
+          role: caller.role,
+          apiKeyId: caller.apiKeyId ?? null,
+          apiKeyLineage: caller.apiKeyLineage ?? null,
+        }
+      : null,
     walletID: move.wallet.walletId,
     walletOwner: services.repos.users.byUid(move.wallet.ownerUid)?.email ?? null,
     walletRow: move.wallet.id,
@@ -150,6 +160,8 @@ export function lookupsFor(services: Pick<PolicyServices, 'repos'>, facts: MoveF
       const rate = rateForPolicy(services.repos.rates, currency, now);
       return rate ? 1e8 / rate.rate : null;
     },
+    // A key that rotated itself is the same holder: a rule naming any key of its lineage names it.
+    apiKeyLineage: (keyId: string) => services.repos.apiKeys.byId(keyId)?.lineage ?? null,
   };
 }
 

@@ -16,6 +16,8 @@ export interface Initiator {
   email: string | null;
   role: Role;
   apiKeyId: string | null;
+  /** The key's lineage (the first key of its rotations): a rule naming an earlier key of it applies too. */
+  apiKeyLineage?: string | null;
 }
 
 /** A destination of a move: the address its output pays, and the paymail when the move pays one. */
@@ -51,6 +53,8 @@ export interface Lookups {
   windowTotal(per: 'initiator' | 'wallet', since: number): number;
   /** Satoshis per one unit of `currency` (null: the table has no rate for it). */
   satoshisPerUnit(currency: string): number | null;
+  /** The lineage of an API key a rule names (the first key of its rotations); null for no such key. */
+  apiKeyLineage(keyId: string): string | null;
   now: number;
 }
 
@@ -102,7 +106,7 @@ function destinationHolds(c: DestinationCondition, m: MoveFacts, l: Lookups): bo
   }
 }
 
-function initiatorHolds(rule: PolicyRule, m: MoveFacts): boolean {
+function initiatorHolds(rule: PolicyRule, m: MoveFacts, l: Lookups): boolean {
   const i = rule.when.initiator;
   if (!i) return true;
   const who = m.initiator;
@@ -110,7 +114,8 @@ function initiatorHolds(rule: PolicyRule, m: MoveFacts): boolean {
   return (
     (i.roles ?? []).includes(who.role) ||
     (i.users ?? []).some((u) => u === who.uid || (who.email !== null && u.toLowerCase() === who.email.toLowerCase())) ||
-    (who.apiKeyId !== null && (i.apiKeys ?? []).includes(who.apiKeyId))
+    (who.apiKeyId !== null && (i.apiKeys ?? []).includes(who.apiKeyId)) ||
+    (who.apiKeyLineage != null && (i.apiKeys ?? []).some((k) => l.apiKeyLineage(k) === who.apiKeyLineage))
   );
 }
 
@@ -129,7 +134,7 @@ export function namesWallet(entry: string, m: Pick<MoveFacts, 'walletID' | 'wall
 /** Whether every condition of a rule holds for the move (cheapest first; the window's sum last). */
 export function ruleMatches(rule: PolicyRule, m: MoveFacts, l: Lookups): boolean {
   const w = rule.when;
-  if (!initiatorHolds(rule, m)) return false;
+  if (!initiatorHolds(rule, m, l)) return false;
   if (w.wallets && !w.wallets.some((e) => namesWallet(e, m))) return false;
   if (w.assets && !w.assets.includes(m.asset)) return false;
   if (w.tokenIds && (m.tokenId === null || !w.tokenIds.includes(m.tokenId))) return false;
