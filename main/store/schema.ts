@@ -942,4 +942,15 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE api_keys SET lineage = key_id;
     `,
   },
+  {
+    version: 32,
+    name: 'an audit checkpoint made after later entries existed is marked late, under its signature',
+    // A day is closed when the first entry of a later day is about to be written, or at the open: then no entry
+    // follows it. A checkpoint made when entries of later days already exist (its row deleted, the day rewritten,
+    // and closed again by the engine's own key) is marked late, and verify names it (engine/audit/trail.ts).
+    sql: `
+      ALTER TABLE audit_checkpoints ADD COLUMN late INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1));
+      INSERT INTO settings (key, value) SELECT 'audit.closing', min(day) FROM audit_checkpoints HAVING count(*) > 0;
+    `,
+  },
 ];

@@ -32,6 +32,8 @@ export const auditCheckpoint = z.object({
   createdAt: z.string(),
   /** The transaction that carries its hash on chain, when the organisation anchors checkpoints. */
   anchorTxid: z.string().nullable(),
+  /** Made while later entries already existed: its day had lost its checkpoint (verify names it). */
+  late: z.boolean(),
 });
 
 const auditKey = {

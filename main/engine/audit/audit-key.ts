@@ -65,8 +65,9 @@ function unseal(text: string, sealingKey: Buffer): Buffer {
 }
 
 /** The text a checkpoint's signature covers (README, "Audit trail"). */
-export function checkpointMessage(c: { day: string; lastId: number; lastHash: string }): string {
-  return `keystead audit checkpoint v1\n${c.day}\n${c.lastId}\n${c.lastHash}`;
+/** What a checkpoint signs; a late one says so (an attacker cannot make a late checkpoint read as on time). */
+export function checkpointMessage(c: { day: string; lastId: number; lastHash: string; late?: boolean }): string {
+  return `keystead audit checkpoint v1\n${c.day}\n${c.lastId}\n${c.lastHash}${c.late ? '\nlate' : ''}`;
 }
 
 const digestOf = (message: string) => createHash('sha256').update(message, 'utf8').digest();

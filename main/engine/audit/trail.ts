@@ -9,6 +9,11 @@ const VERIFY_SLICE = 2_000;
 
 /** The settings key of the anchoring switch ('on' or absent). */
 export const AUDIT_ANCHOR_SETTING = 'audit.anchor';
+/**
+ * Set once the first day is closed: from then on every finished day is closed before a later entry is written.
+ * Before it (a data dir from before the chain), several finished days are closed at once without being late.
+ */
+export const AUDIT_CLOSING_SETTING = 'audit.closing';
 
 /** What a checkpoint writes on chain; resolves with the transaction's id. */
 export type AnchorWriter = (checkpoint: { day: string; lastId: number; lastHash: string }) => Promise<string>;
@@ -67,11 +72,14 @@ export class AuditTrail {
     this.closeDays();
   }
 
-  /** Appends one entry; the first of a new day closes the days before it. Cheap: one insert, the last hash in memory. */
+  /**
+   * Appends one entry; the first of a new day closes the days before it, before it is written (so a day is
+   * closed while no entry follows it: see closeDays). Cheap: one insert, the last hash in memory.
+   */
   append(entry: Omit<AuditEntry, 'id'>): ChainedAuditEntry {
-    const stored = this.deps.repos.audit.append(entry);
-    const day = utcDay(stored.at);
+    const day = utcDay(entry.at);
     if (this.day !== null && day > this.day) this.closeDays();
+    const stored = this.deps.repos.audit.append(entry);
     if (this.day === null || day > this.day) this.day = day;
     return stored;
   }
@@ -88,6 +96,11 @@ export class AuditTrail {
    * Closes every finished day (before today, UTC) that has entries and no checkpoint, in the caller's
    * transaction if there is one. A failure is logged and left for the next trigger: it never fails the
    * entry that caused it.
+   *
+   * In the normal course a day is closed before any entry of a later day is written (append, open). A day
+   * whose entries are already followed by later ones had a checkpoint that is gone (deleted, perhaps with the
+   * day rewritten: re-hashing needs no key) or failed to be made: its checkpoint is signed as late, and verify
+   * names it. Signing it as on time would vouch for whatever the day now holds.
    */
   closeDays(): string[] {
     const { repos, now, logger } = this.deps;
@@ -98,8 +111,12 @@ export class AuditTrail {
         repos.audit.openDays(today).map(({ day, lastId }) => {
           const last = repos.audit.byId(lastId)!;
           const lastHash = last.hash ?? GENESIS_HASH;
-          const signature = this.key.sign(checkpointMessage({ day, lastId, lastHash }));
-          repos.audit.addCheckpoint({ day, lastId, lastHash, signature, publicKey: this.key.publicKey().hex, createdAt: now() });
+          const closing = repos.settings.get(AUDIT_CLOSING_SETTING) !== null;
+          const late = closing && repos.audit.lastId() > lastId;
+          if (!closing) repos.settings.set(AUDIT_CLOSING_SETTING, String(day));
+          const signature = this.key.sign(checkpointMessage({ day, lastId, lastHash, late }));
+          repos.audit.addCheckpoint({ day, lastId, lastHash, signature, publicKey: this.key.publicKey().hex, createdAt: now(), late });
+          if (late) logger.error({ day }, 'an audit day was closed late: its checkpoint was missing while later entries existed');
           return day;
         }),
       )();
@@ -234,6 +251,8 @@ export class AuditTrail {
     // The hash the verified chain has there; past a break in the chain (reported by the walk, which comes first), the stored one.
     if (!entry || (hashes.get(c.lastId) ?? entry.hash) !== c.lastHash) return 'checkpoint does not match the chain';
     if (utcDay(entry.at) !== c.day) return 'checkpoint does not match the chain (its last entry is of another day)';
+    if (c.late)
+      return 'checkpoint made late: the day had no checkpoint while later entries existed (deleted, or its closing failed), so its entries are not vouched for';
     return null;
   }
 }

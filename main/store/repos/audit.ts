@@ -30,6 +30,8 @@ export interface AuditCheckpoint {
   publicKey: string;
   createdAt: number;
   anchorTxid: string | null;
+  /** Made when entries after its day already existed: its day was not closed in time (see trail.ts). */
+  late: boolean;
 }
 
 interface Raw {
@@ -54,6 +56,7 @@ interface RawCheckpoint {
   public_key: string;
   created_at: number;
   anchor_txid: string | null;
+  late: number;
 }
 
 /** The prev_hash of the first entry. */
@@ -101,6 +104,7 @@ const checkpointOf = (r: RawCheckpoint): AuditCheckpoint => ({
   publicKey: r.public_key,
   createdAt: r.created_at,
   anchorTxid: r.anchor_txid,
+  late: r.late === 1,
 });
 
 /**
@@ -138,10 +142,11 @@ export function createAuditRepo(db: Db) {
       WHERE id > coalesce((SELECT max(last_id) FROM audit_checkpoints), 0)
       GROUP BY day HAVING day < ? AND day NOT IN (SELECT day FROM audit_checkpoints) ORDER BY day`,
   );
+  const lastEntryId = db.prepare<[], { m: number | null }>('SELECT max(id) AS m FROM audit_log');
   const entryById = db.prepare<[number], Raw>('SELECT * FROM audit_log WHERE id = ?');
   const insertCheckpoint = db.prepare(
-    `INSERT INTO audit_checkpoints (day, last_id, last_hash, signature, public_key, created_at)
-     VALUES (@day, @lastId, @lastHash, @signature, @publicKey, @createdAt)`,
+    `INSERT INTO audit_checkpoints (day, last_id, last_hash, signature, public_key, created_at, late)
+     VALUES (@day, @lastId, @lastHash, @signature, @publicKey, @createdAt, @late)`,
   );
   const checkpoints = db.prepare<[], RawCheckpoint>('SELECT * FROM audit_checkpoints ORDER BY day');
   const checkpointsBetween = db.prepare<[string, string], RawCheckpoint>(
@@ -222,7 +227,11 @@ export function createAuditRepo(db: Db) {
       return openDays.all(today).map((r) => ({ day: r.day, lastId: r.last_id }));
     },
     addCheckpoint(c: Omit<AuditCheckpoint, 'anchorTxid'>): void {
-      insertCheckpoint.run(c);
+      insertCheckpoint.run({ ...c, late: c.late ? 1 : 0 });
+    },
+    /** The id of the newest entry (0 with none). */
+    lastId(): number {
+      return lastEntryId.get()?.m ?? 0;
     },
     checkpoints(): AuditCheckpoint[] {
       return checkpoints.all().map(checkpointOf);
