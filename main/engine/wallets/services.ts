@@ -29,8 +29,8 @@ export interface WalletServices extends CoreServices, TransactionServices, Pick<
 
 /**
  * What the wallet operations need besides: deleting a wallet asks whether a payment not yet settled or an
- * open invoice would still land on its addresses.
+ * open invoice would still land on its addresses; showing a recovery phrase, whether a payment policy is in force.
  */
 export interface WalletOperationServices extends WalletServices {
-  repos: WalletServices['repos'] & Pick<Repos, 'payments' | 'addresses' | 'invoices'>;
+  repos: WalletServices['repos'] & Pick<Repos, 'payments' | 'addresses' | 'invoices' | 'policies'>;
 }

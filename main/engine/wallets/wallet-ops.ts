@@ -128,12 +128,25 @@ export async function walletAddress(
 }
 
 /** Re-authenticates with the account password (throttled like logins) before showing the phrase. */
+/**
+ * A recovery phrase spends the wallet outside Keystead, past every rule of the payment policy: while a policy
+ * is in force, only an admin (who can change the policy anyway) may show one.
+ */
+function refuseSeedPastPolicy(ctx: OpContext<WalletOperationServices>): void {
+  if (callerOf(ctx).role === 'admin' || ctx.services.repos.policies.active() === null) return;
+  throw new DomainError(
+    'FORBIDDEN',
+    "The organisation's payment policy is in force: a recovery phrase would spend this wallet outside it, so only an admin may show one.",
+  );
+}
+
 export async function exportMnemonic(
-  ctx: OpContext<WalletServices>,
+  ctx: OpContext<WalletOperationServices>,
   input: ParsedInputOf<typeof OPERATIONS.exportMnemonic>,
 ): Promise<OutputOf<typeof OPERATIONS.exportMnemonic>> {
   const caller = callerOf(ctx);
   const { services } = ctx;
+  refuseSeedPastPolicy(ctx);
   if (input.password === undefined) {
     throw new DomainError(
       'PASSWORD_REQUIRED',
