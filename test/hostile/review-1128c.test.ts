@@ -12,7 +12,8 @@ import { ADMIN } from '../helpers/http.js';
 
 /**
  * Review 1128 (c), 28 Nov 2026: hostile counterparties the earlier reviews and hostile suites do not play.
- * A test named "finding N" asserts the safe behaviour and fails today; "refused:" tests pass (regressions).
+ * A test named "finding N" asserts the safe behaviour (each failed before its fix); "refused:" tests are attacks
+ * the code already held against.
  *
  *   1. an inscription or BSV-21 output holding more than 1 satoshi (a stranger's) gives the rest to the miner
  *      when sent, and the fee reported (and counted by the policy) is 1 satoshi per ordinal input.
