@@ -121,10 +121,6 @@ describe('sCrypt front end: what it accepts compiles, and runs as written', () =
         /the size of reverseBytes\(\) must be from 0 to 9999936/,
       ],
       [
-        'contract T { int k; function f(int a) : int[3] { return [a, a, a]; } public function g(int a, int i) { require(f(a)[i] == a); } }',
-        /indexing a computed array .* needs a compile-time constant index/,
-      ],
-      [
         'library L { int v; function get() : int { return this.v; } } contract T { int k; public function g(int a, int i) { L[2] ls = [new L(a), new L(a)]; require(ls[i].get() == a); } }',
         /get\(\) is called on a L value, which must be a variable/,
       ],

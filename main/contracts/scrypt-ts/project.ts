@@ -20,6 +20,21 @@ export const DEFAULT_INCLUDE = ['src/contracts/**/*.ts'];
 export const ARTIFACTS_DIR = 'artifacts';
 /** What scrypt-cli adds to a project's own tsconfig.json. */
 const SCRYPT_CLI_OVERRIDES = { noEmit: true, experimentalDecorators: true, target: 'ESNext', esModuleInterop: true };
+/**
+ * Options TypeScript 5 deprecates: scrypt-cli adds `ignoreDeprecations: "5.0"` to what it derives from a
+ * tsconfig.json naming any of them (its compile step), so such a project still builds.
+ */
+const DEPRECATED_OPTIONS = [
+  'out',
+  'noImplicitUseStrict',
+  'keyofStringsOnly',
+  'suppressExcessPropertyErrors',
+  'suppressImplicitAnyIndexErrors',
+  'noStrictGenericChecks',
+  'charset',
+  'importsNotUsedAsValues',
+  'preserveValueImports',
+];
 /** When a project has no tsconfig.json at all. */
 const STANDALONE_OPTIONS = {
   target: 'ESNext',
@@ -75,7 +90,13 @@ export function readProjectConfig(ts: typeof TS, req: ProjectRequest): ProjectCo
     configFile = scryptTs;
     source = path.relative(root, scryptTs);
   } else if (existsSync(plain)) {
-    raw = { extends: './tsconfig.json', include: DEFAULT_INCLUDE, compilerOptions: SCRYPT_CLI_OVERRIDES };
+    const own = ts.readConfigFile(plain, ts.sys.readFile).config as { compilerOptions?: Record<string, unknown> } | undefined;
+    const deprecated = DEPRECATED_OPTIONS.some((o) => own?.compilerOptions?.[o] !== undefined);
+    raw = {
+      extends: './tsconfig.json',
+      include: DEFAULT_INCLUDE,
+      compilerOptions: { ...SCRYPT_CLI_OVERRIDES, ...(deprecated ? { ignoreDeprecations: '5.0' } : {}) },
+    };
     configFile = path.join(root, SCRYPT_CLI_TSCONFIG); // where scrypt-cli would have written it
     source = `tsconfig.json with scrypt-cli's additions (as ${SCRYPT_CLI_TSCONFIG})`;
   } else {

@@ -204,7 +204,7 @@ export function tokenize(source: string, diags: Diagnostics): Token[] {
       while (i < source.length && source[i] !== '"' && source[i] !== '\n') {
         if (source[i] === '\\' && i + 1 < source.length) {
           const e = source[i + 1];
-          text += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+          text += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
           advance(2);
           continue;
         }

@@ -86,9 +86,6 @@ export function checkConstants(facts: Facts, diags: Diagnostics): void {
     eachExpr(root, (e) => {
       if ((e.kind === 'unary' || e.kind === 'postfix') && (e.op === '++' || e.op === '--') && !statementSteps.has(e))
         writeIndices(e.operand);
-      if (e.kind === 'index' && !stored(e.object) && !isConstant(e.index, scope())) {
-        diags.error(startOf(e.index), 'indexing a computed array (not a variable, property or field) needs a compile-time constant index');
-      }
       if (e.kind !== 'call') return;
       const target = facts.calls.get(e);
       const builtin = e.callee.kind === 'ident' && !target ? BUILTINS[e.callee.name] : undefined;

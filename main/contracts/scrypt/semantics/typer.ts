@@ -394,7 +394,10 @@ export class Typer {
       }
       case 'object': {
         const p = t.decl.properties.find((x) => x.name === e.name);
-        if (p) return this.resolve(p.type, this.typeContext(t.decl, genericsOf(t.decl, t.args)));
+        if (p) {
+          this.refusePrivate(t.decl, p.visibility, `property ${e.name}`, e.at);
+          return this.resolve(p.type, this.typeContext(t.decl, genericsOf(t.decl, t.args)));
+        }
         if (t.decl.functions.some((f) => f.name === e.name)) this.error(e.at, `${e.name} is a function of ${t.decl.name}; call it`);
         else this.error(e.at, `${t.decl.kind} ${t.decl.name} has no member '${e.name}'`);
         return ANY;
@@ -447,6 +450,7 @@ export class Typer {
       if (t.k === 'object') {
         const fn = functionFor(t.decl, callee.name, e.args.length);
         if (fn) {
+          this.refusePrivate(t.decl, fn.visibility, `function ${callee.name}`, callee.at);
           this.facts.calls.set(e, { owner: t.decl, fn });
           this.facts.callers.set(e, this.fn && this.owner ? { owner: this.owner, fn: this.fn } : null);
           if (e.args.length !== fn.params.length)
@@ -462,6 +466,12 @@ export class Typer {
     this.error(startOf(e), 'this expression cannot be called');
     e.args.forEach((a) => this.expr(a));
     return ANY;
+  }
+
+  /** The reference's access modifiers: a contract's `private` members are not visible from another contract. */
+  private refusePrivate(decl: ContractLike, visibility: 'public' | 'private' | 'default', what: string, at: Position): void {
+    if (visibility === 'private' && decl.kind === 'contract' && decl !== this.owner)
+      this.error(at, `${what} of contract ${decl.name} is private: only ${decl.name} itself may use it`);
   }
 
   private userCall(e: Call, owner: ContractLike, fn: Func, generics: Map<string, Type>): Type {
@@ -523,8 +533,16 @@ export class Typer {
       }
       return BOOL;
     }
+    // A literal ({…}, […]) takes its type from the other operand, on either side: {1, 2} == p as p == {1, 2}.
+    const literal = (x: Expr) => x.kind === 'array' || x.kind === 'structLit';
+    if (literal(e.left) && !literal(e.right)) {
+      const b = this.expr(e.right);
+      const a = this.expr(e.left, b);
+      this.shiftCount(e.op, a, e.right);
+      return this.binaryResult(e.op, a, b, e.at);
+    }
     const a = this.expr(e.left);
-    const b = this.expr(e.right, e.right.kind === 'array' || e.right.kind === 'structLit' ? a : undefined);
+    const b = this.expr(e.right, literal(e.right) ? a : undefined);
     this.shiftCount(e.op, a, e.right);
     return this.binaryResult(e.op, a, b, e.at);
   }

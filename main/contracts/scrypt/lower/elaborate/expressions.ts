@@ -3,7 +3,7 @@ import type { Position } from '../../diagnostics.js';
 import { evaluate, intValue } from '../../semantics/constants.js';
 import { familyOf } from '../../semantics/layout.js';
 import { BOOL, show, type Type } from '../../semantics/model.js';
-import type { IExpr } from '../ir.js';
+import type { IExpr, Place } from '../ir.js';
 import { elaborateCall } from './calls.js';
 import { constructedValue } from './library-values.js';
 import type { ElabContext } from './context.js';
@@ -87,7 +87,10 @@ export function elaborateExpr(cx: ElabContext, e: Expr): IExpr {
   }
 }
 
-/** `a[i]`: read from storage, or (a computed array) narrowed to the element at a constant index. */
+/**
+ * `a[i]`: read from storage; a computed array (a function's result, a literal) narrowed to the element at a
+ * constant index, or kept in a temporary and read there at a run-time index (checked in bounds as any).
+ */
 function elementOf(cx: ElabContext, e: Extract<Expr, { kind: 'index' }>): IExpr {
   const at = e.at;
   const place = cx.place(e);
@@ -95,7 +98,14 @@ function elementOf(cx: ElabContext, e: Extract<Expr, { kind: 'index' }>): IExpr 
   const object = cx.expr(e.object);
   const t = object.type;
   if (t.k !== 'array' || t.size === null) return cx.internal(at, `indexing ${show(t)}`);
-  const k = intValue(e.index, cx.constScope()) ?? cx.internal(e.index.at, 'a run-time index into a computed array');
+  const known = intValue(e.index, cx.constScope());
+  if (known === null) {
+    const slot = cx.slot('a computed array', t);
+    const stride = cx.layout.size(t.elem);
+    const element: Place = { slot, type: t.elem, offset: 0, dynamic: [{ index: cx.expr(e.index), size: Number(t.size), stride }] };
+    return { kind: 'sequence', body: [{ kind: 'declare', slot, init: object, at }], result: readOf(element, at), type: t.elem, at };
+  }
+  const k = known;
   checkInBounds(cx, k, t, e.index.at);
   const stride = cx.layout.size(t.elem);
   return { kind: 'narrow', object, start: Number(k) * stride, count: stride, type: t.elem, at };
