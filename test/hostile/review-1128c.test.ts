@@ -233,7 +233,8 @@ describe('finding 4: an allowed app takes its wallet’s own open token offer wi
     )?.amount ?? 0;
   const app = (originator: string) => (method: string, args: object) => s.t.engine.brc100.call(originator, method, args, '127.0.0.1');
 
-  it('an app allowed 1,000 satoshis a month (and a basket) cannot take 1,000 GOLD from the wallet’s open offer, paid for by the wallet', async () => {
+  /** The app's attempt, with the asked payment in its basket or outside any. */
+  const takeOwnOffer = async (basket: boolean) => {
     const walletId = (await s.exec('createWallet', { walletTitle: 'Vault' })).walletID as string;
     await s.exec('faucet', { walletId, satoshis: 500_000 });
     const { tokenId } = await s.exec('issueToken', {
@@ -275,11 +276,11 @@ describe('finding 4: an allowed app takes its wallet’s own open token offer wi
         },
       ],
       outputs: [
-        // What the offer asks (output 0, as the maker signed it), put in the app's basket: it pays the wallet's own address.
+        // What the offer asks (output 0, as the maker signed it), in the app's basket or not: it pays the wallet's own address.
         {
           lockingScript: asked.lockingScript.toHex(),
           satoshis: asked.satoshis!,
-          basket: 'tickets',
+          ...(basket ? { basket: 'tickets' } : {}),
           outputDescription: 'the asked payment',
         },
         { lockingScript: toThief, satoshis: 1000, outputDescription: 'the GOLD, to the app' },
@@ -289,86 +290,9 @@ describe('finding 4: an allowed app takes its wallet’s own open token offer wi
       (r) => r as { signableTransaction?: { tx: number[]; reference: string } },
       (e: Error) => ({ refused: e.message }),
     )) as { signableTransaction?: { tx: number[]; reference: string }; refused?: string };
-    if (started.refused) {
-      assert.equal(await tokensOf(walletId, tokenId), 1000);
-      return; // refused before anything was signed: safe
-    }
-    const tx = Transaction.fromAtomicBEEF(started.signableTransaction!.tx);
-    const unlocking = KST20.swap!.complete({
-      tx,
-      inputIndex: 0,
-      script: offeredScript,
-      satoshis: 1000,
-      makerPart: offered.unlockingScript!.toHex(),
-      tokenOutputs: [{ owner: Utils.toHex(thief.toPublicKey().toHash() as number[]), satoshis: 1000 }],
-      firstTokenOutput: 1,
-    });
-    const signed = await call('signAction', {
-      reference: started.signableTransaction!.reference,
-      spends: { 0: { unlockingScript: unlocking } },
-    }).then(
-      (r) => r as { txid?: string },
-      (e: Error) => ({ refused: e.message }),
-    );
-    const onChain = 'txid' in signed && signed.txid ? s.t.node.txHex(signed.txid) !== null : false;
-    assert.ok(
-      !onChain,
-      `the app took the treasury's 1,000 GOLD (tx ${'txid' in signed ? signed.txid : ''}), the wallet paying the 20,000 satoshis it asked to itself; GOLD left in the books: ${await tokensOf(walletId, tokenId)}`,
-    );
-  });
-
-  it('the same with the asked payment outside any basket (it does stay in the wallet): the app still may not spend the offer’s output', async () => {
-    const walletId = (await s.exec('createWallet', { walletTitle: 'Vault' })).walletID as string;
-    await s.exec('faucet', { walletId, satoshis: 500_000 });
-    const { tokenId } = await s.exec('issueToken', {
-      walletId,
-      name: 'Gold',
-      protocolId: 'KST-20',
-      symbol: 'GOLD',
-      tokenSupply: 1000,
-      satsPerToken: 1,
-    });
-    await until('the GOLD is proven', async () => ((await tokensOf(walletId, tokenId)) === 1000 ? true : undefined));
-    // The treasury posts a public offer: all its GOLD for 0.0002 BSV (anyone may take it, paying 20,000 satoshis).
-    const made = await s.exec('offer', { walletId, dataArray: [{ tokenId, tokenAmount: 1000, type: 'BSV', amount: '0.0002' }] });
-    const offer = Transaction.fromHex(made.offers[0].swapHex as string);
-    const offered = offer.inputs[0];
-    const asked = offer.outputs[0];
-
-    // An app allowed on the same wallet, with a small monthly authorisation and a basket of its own.
-    await s.exec('decideApp', { originator: 'taker.example', allow: true, walletId });
-    await s.exec('setAppSpendingLimit', { originator: 'taker.example', limit: { satoshis: 1_000 } });
-    await s.exec('setAppPermission', { originator: 'taker.example', kind: 'basket', basket: 'tickets' });
-    const call = app('taker.example');
-    const thief = PrivateKey.fromRandom();
-    const local = new LocalProvider(s.t.node, () => null);
-    const parent = Transaction.fromHex(s.t.node.txHex(offered.sourceTXID!)!);
-    const offeredScript = parent.outputs[offered.sourceOutputIndex].lockingScript.toHex();
-    const inputBEEF = Beef.fromString((await beefOf(local, parent))!, 'hex').toBinary();
-    const toThief = withOwner(offeredScript, Utils.toHex(thief.toPublicKey().toHash() as number[]));
-
-    const started = (await call('createAction', {
-      description: 'taking an offer',
-      inputBEEF,
-      inputs: [
-        {
-          outpoint: `${offered.sourceTXID}.${offered.sourceOutputIndex}`,
-          unlockingScriptLength: 8_000,
-          inputDescription: 'the offered GOLD',
-          sequenceNumber: offered.sequence,
-        },
-      ],
-      outputs: [
-        // What the offer asks (output 0, as the maker signed it), put in the app's basket: it pays the wallet's own address.
-        { lockingScript: asked.lockingScript.toHex(), satoshis: asked.satoshis!, outputDescription: 'the asked payment' },
-        { lockingScript: toThief, satoshis: 1000, outputDescription: 'the GOLD, to the app' },
-      ],
-      options: { randomizeOutputs: false },
-    }).then(
-      (r) => r as { signableTransaction?: { tx: number[]; reference: string } },
-      (e: Error) => ({ refused: e.message }),
-    )) as { signableTransaction?: { tx: number[]; reference: string }; refused?: string };
-    assert.match(started.refused ?? '', /token or 1Sat output in the organisation's books/);
+    // Refused before anything is signed: the offer's output is in the books (and, in a basket, the asked
+    // payment would sit at the wallet's own address).
+    assert.match(started.refused ?? '', /token or 1Sat output in the organisation's books|pays an address of a Keystead wallet/);
     assert.equal(await tokensOf(walletId, tokenId), 1000);
     if (started.refused) return;
     const tx = Transaction.fromAtomicBEEF(started.signableTransaction!.tx);
@@ -393,7 +317,13 @@ describe('finding 4: an allowed app takes its wallet’s own open token offer wi
       !onChain,
       `the app took the treasury's 1,000 GOLD (tx ${'txid' in signed ? signed.txid : ''}), the wallet paying the 20,000 satoshis it asked to itself; GOLD left in the books: ${await tokensOf(walletId, tokenId)}`,
     );
-  });
+  };
+
+  it('an app allowed 1,000 satoshis a month (and a basket) cannot take 1,000 GOLD from the wallet’s open offer, paid for by the wallet', () =>
+    takeOwnOffer(true));
+
+  it('the same with the asked payment outside any basket (it does stay in the wallet): the app still may not spend the offer’s output', () =>
+    takeOwnOffer(false));
 });
 
 // ---------------------------------------------------------------------------------------------------------

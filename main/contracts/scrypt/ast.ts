@@ -20,7 +20,8 @@ export type Expr =
   | (Node & { kind: 'bool'; value: boolean })
   | (Node & { kind: 'bytes'; hex: string })
   | (Node & { kind: 'string'; value: string })
-  | (Node & { kind: 'ident'; name: string })
+  /** `typeArgs`: a generic library named with its type arguments before a static call (`L<int>.clone(a)`). */
+  | (Node & { kind: 'ident'; name: string; typeArgs?: TypeRef[] })
   | (Node & { kind: 'this' })
   | (Node & { kind: 'member'; object: Expr; name: string })
   | (Node & { kind: 'call'; callee: Expr; args: Expr[]; generics: TypeRef[] })

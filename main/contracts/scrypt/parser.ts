@@ -355,6 +355,30 @@ export class Parser {
     return { kind: 'type', name: t.value, generics, dims, at: t.start, ...(tagged ? { tagged: true as const } : {}) };
   }
 
+  /**
+   * Whether the name here is followed by a type-argument list and then `.` (`L<int, Pt>.f`), not a
+   * comparison: the list holds only what types are written with (names, sizes, brackets, commas).
+   */
+  private typeArgumentsThenDot(): boolean {
+    if (this.peek().kind !== 'punct' || this.peek().value !== '<') return false;
+    let depth = 0;
+    for (let k = this.i + 1; k < this.tokens.length; k++) {
+      const t = this.tokens[k];
+      if (t.kind === 'punct' && t.value === '<') depth++;
+      else if (t.kind === 'punct' && (t.value === '>' || t.value === '>>')) {
+        depth -= t.value === '>' ? 1 : 2;
+        if (depth < 0) return false;
+        if (depth === 0) {
+          const next = this.tokens[k + 1];
+          return next?.kind === 'punct' && next.value === '.';
+        }
+      } else if (!(t.kind === 'ident' || t.kind === 'int' || (t.kind === 'keyword' && t.value === 'struct'))) {
+        if (!(t.kind === 'punct' && [',', '[', ']'].includes(t.value))) return false;
+      }
+    }
+    return false;
+  }
+
   /** Whether the token `offset` ahead is the keyword `struct` followed by a name: the older form of a struct type. */
   private startsTaggedType(offset = 0): boolean {
     const t = this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
@@ -632,6 +656,11 @@ export class Parser {
         this.i++;
         return { kind: 'string', value: t.value, at };
       case 'ident':
+        if (this.typeArgumentsThenDot()) {
+          // `L<int>.clone(a)`: a generic library named with its type arguments, for a static call.
+          const type = this.nested(() => this.type());
+          return { kind: 'ident', name: t.value, typeArgs: type.generics, at };
+        }
         this.i++;
         return { kind: 'ident', name: t.value, at };
       case 'keyword':

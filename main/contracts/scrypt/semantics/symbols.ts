@@ -101,7 +101,7 @@ class SymbolPass {
     for (const [call, target] of this.facts.calls) {
       const param = this.open.get(target.fn);
       const caller = this.facts.callers.get(call);
-      if (param === undefined || caller?.owner === target.owner) continue;
+      if (param === undefined || caller?.owner === target.owner || (call.kind === 'call' && writtenTypeArgs(call.callee))) continue;
       this.diags.error(
         call.at,
         `static function ${target.fn.name} cannot use the type parameter ${param} of ${target.owner.name}: called by the library's name, nothing binds ${param}`,
@@ -345,6 +345,8 @@ class SymbolPass {
         return;
       case 'this':
         this.thisAt(e.at);
+        // A library value is a value: a method may return it (`return this;`) or pass it on.
+        if (this.owner?.kind === 'library' && !this.inStaticFn) return;
         this.diags.error(e.at, "'this' can only be used as this.member or this.function(…)");
         return;
       case 'member':
@@ -444,6 +446,7 @@ class SymbolPass {
       return;
     }
     if (e.object.kind === 'ident' && this.isOwnerRef(e.object)) {
+      for (const t of e.object.typeArgs ?? []) this.type(t);
       const c = this.facts.env.owner(e.object.name);
       if (!c) return; // a standard-library name we do not model
       const p = c.properties.find((x) => x.name === e.name);
@@ -520,4 +523,9 @@ class SymbolPass {
     const item = this.facts.env.items.get(name);
     return item?.kind === 'alias' && !item.type.dims.length && basicType(item.type.name) !== null;
   }
+}
+
+/** The type arguments a static call names its generic library with (`L<int>.clone(a)`), or null. */
+export function writtenTypeArgs(callee: Expr): TypeRef[] | null {
+  return callee.kind === 'member' && callee.object.kind === 'ident' && callee.object.typeArgs?.length ? callee.object.typeArgs : null;
 }

@@ -2,6 +2,7 @@ import type { ContractLike, Expr, Func, Stmt, TypeRef } from '../ast.js';
 import type { Position } from '../diagnostics.js';
 import { BUILTINS, CONTRACT_BUILTINS, aliasCastTarget, castFamilies } from './builtins.js';
 import { intValue } from './constants.js';
+import { writtenTypeArgs } from './symbols.js';
 import {
   ANY,
   BOOL,
@@ -416,8 +417,17 @@ export class Typer {
       callee.kind === 'member' &&
       callee.object.kind !== 'this' &&
       !(callee.object.kind === 'ident' && !this.facts.idents.has(callee.object));
-    if (target && !onValue)
-      return this.userCall(e, target.owner, target.fn, target.owner === this.owner ? this.generics : genericsOf(target.owner));
+    if (target && !onValue) {
+      const written = writtenTypeArgs(callee);
+      if (written && written.length !== target.owner.generics.length)
+        this.error(callee.at, `${target.owner.name} takes ${target.owner.generics.length} type argument(s), got ${written.length}`);
+      const generics = written
+        ? new Map(target.owner.generics.map((g, i) => [g, written[i] ? this.resolve(written[i]) : ANY]))
+        : target.owner === this.owner
+          ? this.generics
+          : genericsOf(target.owner);
+      return this.userCall(e, target.owner, target.fn, generics);
+    }
     if (callee.kind === 'ident') {
       if (callee.name in BUILTINS) return this.builtin(e, callee.name, expected);
       const castTo = castFamilies(callee.name) ? callee.name : aliasCastTarget(this.facts.env, callee.name);

@@ -6,6 +6,7 @@ import { BOOL, genericsOf, type Type } from '../../semantics/model.js';
 import type { Frame, IExpr } from '../ir.js';
 import type { ElabContext, Self } from './context.js';
 import { flatten } from './places.js';
+import { writtenTypeArgs } from '../../semantics/symbols.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
@@ -41,7 +42,12 @@ function userCall(cx: ElabContext, e: Call, owner: ContractLike, fn: Func): IExp
   let self: Self | null = null;
   // A static function of a generic library called inside that library takes the caller's type arguments
   // (as the typer types it); from outside, the symbols pass refuses one that names its type parameters.
-  let generics = owner === cx.scope.owner ? cx.scope.generics : genericsOf(owner);
+  const written = writtenTypeArgs(callee);
+  let generics = written
+    ? new Map(owner.generics.map((g, i) => [g, cx.resolve(written[i], callee.at)]))
+    : owner === cx.scope.owner
+      ? cx.scope.generics
+      : genericsOf(owner);
   if (!fn.isStatic) {
     if (callee.kind === 'ident' || (callee.kind === 'member' && callee.object.kind === 'this')) {
       self = cx.scope.self;

@@ -36,8 +36,12 @@ export function elaborateExpr(cx: ElabContext, e: Expr): IExpr {
       const f = cx.layout.field(object.type, e.name) ?? cx.internal(at, `${show(object.type)} has no field ${e.name}`);
       return { kind: 'narrow', object, start: f.offset, count: cx.layout.size(f.type), type: f.type, at };
     }
-    case 'this':
-      return cx.internal(at, "'this' as a value");
+    case 'this': {
+      // A library's own value (a contract's `this` is refused as a value by the symbols pass).
+      const self = cx.scope.self;
+      if (self?.kind !== 'value') return cx.internal(at, "'this' as a value");
+      return readOf({ slot: self.slot, type: self.type, offset: self.offset, dynamic: [] }, at);
+    }
     case 'call':
       return elaborateCall(cx, e);
     case 'unary':
