@@ -6,8 +6,8 @@ import { runsAsExpected } from '../helpers/scrypt-run.js';
 /**
  * Forms met in published sCrypt (scryptlib's test fixtures genericsst1/2/6, mixed and helloworld, compiled
  * by the official compiler for scryptlib's own tests; the language reference's syntax.rst) that this
- * compiler refused or compiled wrong (each test failed before its fix). Each is a minimal program of our own asserting the correct behaviour,
- * run plain and with -O through Spend.
+ * compiler refused or compiled wrong (each test failed before its fix). Each is a minimal program of our
+ * own asserting the correct behaviour, run plain and with -O through Spend.
  */
 function errorsOf(source: string): string[] {
   return compileScrypt(source)
