@@ -2,6 +2,7 @@ import { DomainError } from '../../../../shared/errors.js';
 
 import type { ApprovalRow } from '../../../store/repos/approvals.js';
 import { callScope, type ApprovedCall, type Caller } from '../../context.js';
+import { leavingOutputs } from '../../policies/authorise.js';
 import { allowerOf } from '../allower.js';
 import type { AppCall } from '../call.js';
 import { invalidOperation, unauthorized, WalletErr } from '../werr.js';
@@ -24,14 +25,9 @@ import { invalidOperation, unauthorized, WalletErr } from '../werr.js';
  */
 import { APP_ALLOWANCE_MS as ALLOWANCE_MS, standingApprovals } from '../../policies/approval-ops.js';
 
-/** The outputs that leave the wallet (what the approvers reviewed): not those paying the wallet's own addresses. */
+/** The outputs that leave the wallet, as the policy reviewed them (policies/authorise.ts's one rule). */
 function leaving(call: AppCall, outputs: readonly { script: string; satoshis: number }[]): string[] {
-  const { repos } = call.services;
-  return outputs
-    .filter((o) => {
-      const address = call.services.tokenTemplates.holder(o.script);
-      return address === null || repos.addresses.owner(address)?.walletRow !== call.wallet.id;
-    })
+  return leavingOutputs(call.services, { kind: 'app-action', wallet: call.wallet, outputs, tokenId: null })
     .map((o) => `${o.script}:${o.satoshis}`)
     .sort();
 }
