@@ -72,3 +72,8 @@ export function parseTrustedProxies(list: string): string[] {
   if (entries.length === 0) throw new Error('no address given');
   return [...new Set(entries.map(normaliseAddress))];
 }
+
+/** Whether a client address (as clientAddress gives it) is this machine's: 127.0.0.0/8 or ::1. */
+export function isLoopbackAddress(address: string): boolean {
+  return address === '::1' || /^127(\.\d{1,3}){3}$/.test(address);
+}

@@ -29,6 +29,11 @@ export function registerPaymailRoutes(
   app: FastifyInstance,
   engine: Engine,
   baseUrl: (req: FastifyRequest) => string = (req) => `http://${req.headers.host}`,
+  /**
+   * Who asks, as the public listener's rate limit keys clients (reading its trusted proxy's header), for the
+   * host's per-client share of destinations; undefined on the local API, which only this machine reaches.
+   */
+  clientOf: (req: FastifyRequest) => string | undefined = () => undefined,
 ): void {
   const host = engine.paymailHost;
   const answer = async (reply: FastifyReply, work: () => unknown) => {
@@ -54,10 +59,10 @@ export function registerPaymailRoutes(
   lookup(R.publicProfile, (_req, reply, { params }) => answer(reply, () => host.profile(params.handle)));
   const limits = PAYMAIL_BODY_LIMITS;
   destination(R.basicDestination, limits.destination, (req, reply, { params }) =>
-    answer(reply, () => host.basicDestination(params.handle, req.body)),
+    answer(reply, () => host.basicDestination(params.handle, req.body, clientOf(req))),
   );
   destination(R.p2pDestination, limits.destination, (req, reply, { params }) =>
-    answer(reply, () => host.p2pDestination(params.handle, req.body)),
+    answer(reply, () => host.p2pDestination(params.handle, req.body, clientOf(req))),
   );
   destination(R.receiveTransaction, limits.receiveTransaction, (req, reply, { params }) =>
     answer(reply, () => host.receiveTransaction(params.handle, req.body)),

@@ -5,7 +5,7 @@ import { RateLimit } from '../engine/paymail/rate-limit.js';
 import { answerClientError } from './client-errors.js';
 import { registerPaymailRoutes } from './paymail-routes.js';
 import { SECURITY_HEADERS } from './guards.js';
-import { clientAddress, limitKey, normaliseAddress } from './client-address.js';
+import { clientAddress, isLoopbackAddress, limitKey, normaliseAddress } from './client-address.js';
 
 /** What the public listener allows each caller and all of them together. */
 export interface PaymailListenerLimits {
@@ -133,7 +133,12 @@ export async function buildPaymailServer({
     }
     return `${proto}://${host}`;
   };
-  registerPaymailRoutes(app, engine, baseUrl);
+  // A client on this machine (a reverse proxy not named with --trust-proxy, or a local process) is every
+  // client at once: the paymail's own budget alone applies to it.
+  registerPaymailRoutes(app, engine, baseUrl, (req) => {
+    const client = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+    return isLoopbackAddress(client) ? undefined : limitKey(client);
+  });
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)

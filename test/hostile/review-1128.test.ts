@@ -15,6 +15,7 @@ import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import { createEngine } from '../../main/engine/engine.js';
 import { openStore } from '../../main/store/database.js';
 import { tempDir } from '../helpers/tmp.js';
+import { setUpEngineOrg, type EngineOrg } from '../helpers/engine-org.js';
 import { ADMIN } from '../helpers/http.js';
 
 /**
@@ -33,27 +34,6 @@ import { ADMIN } from '../helpers/http.js';
 
 const run = <T>(p: Promise<{ output: T }>) => p.then((r) => r.output);
 
-interface Setup {
-  t: TestEngine;
-  admin: Credentials;
-  userWithRole(email: string, role: string): Promise<Credentials>;
-}
-
-async function setUp(): Promise<Setup> {
-  const t = testEngine();
-  const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;
-  const admin = { authToken: s.authToken, serviceId: s.serviceId };
-  return {
-    t,
-    admin,
-    async userWithRole(email, role) {
-      await t.engine.execute('createUser', { email, password: 'user-password-1', role }, admin, meta);
-      const l = (await t.engine.execute('login', { email, password: 'user-password-1' }, {}, meta)).output;
-      return { authToken: l.authToken, serviceId: l.serviceId };
-    },
-  };
-}
-
 /** An HTTP server on loopback that counts what reaches it (a service of this machine an SSRF would read). */
 async function loopbackSecret(): Promise<{ server: Server; port: number; hits: string[] }> {
   const hits: string[] = [];
@@ -67,10 +47,10 @@ async function loopbackSecret(): Promise<{ server: Server; port: number; hits: s
 }
 
 describe('finding 1: upload’s fileUrl reaches this machine through an IPv4-mapped IPv6 literal', () => {
-  let s: Setup;
+  let s: EngineOrg;
   let local: Awaited<ReturnType<typeof loopbackSecret>>;
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
     local = await loopbackSecret();
   });
   afterEach(() => {
@@ -280,11 +260,11 @@ describe('finding 2: internalizeAction books a wallet payment no node accepted (
 });
 
 describe('finding 3: deleting a wallet that holds tokens (and no BSV) needs no force', () => {
-  let s: Setup;
+  let s: EngineOrg;
   const exec = (op: string, input: object, as: Credentials) =>
     s.t.engine.execute(op as never, input, as, meta).then((r) => r.output) as Promise<any>;
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
   });
   afterEach(() => s.t.engine.close());
 
@@ -414,7 +394,7 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
     );
 
   it('one user: the 101st open invoice is refused (CONFLICT, saying why); a cancelled or expired one frees a place', async () => {
-    const s = await setUp();
+    const s = await setUpEngineOrg();
     try {
       const op = await s.userWithRole('op@acme.io', 'operator');
       const create = (minutes = 60) =>
@@ -437,7 +417,7 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
   });
 
   it('one wallet: three members of a shared wallet stop at 200 open invoices together; a burst at once holds the cap too', async () => {
-    const s = await setUp();
+    const s = await setUpEngineOrg();
     try {
       const ops: Credentials[] = [];
       for (const name of ['a', 'b', 'c']) ops.push(await s.userWithRole(`${name}@acme.io`, 'operator'));
@@ -461,7 +441,7 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
     const { InvoiceScanPlan, TURN_MS, DORMANT_AFTER_MS } = await import('../../main/engine/sync/invoice-scan-plan.js');
     const { createAddressRepo } = await import('../../main/store/repos/addresses.js');
     const { createInvoiceRepo } = await import('../../main/store/repos/invoices.js');
-    const s = await setUp();
+    const s = await setUpEngineOrg();
     try {
       const walletID = (await s.t.engine.execute('createWallet', { walletTitle: 'Shop' }, s.admin, meta)).output.walletID;
       const create = (minutes: number) =>
@@ -563,11 +543,11 @@ describe('finding 4: one operator’s invoices make every scan of the organisati
 });
 
 describe('finding 5: inscription content of another user’s default wallet is served to anyone', () => {
-  let s: Setup;
+  let s: EngineOrg;
   const exec = (op: string, input: object, as: Credentials) =>
     s.t.engine.execute(op as never, input, as, meta).then((r) => r.output) as Promise<any>;
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
   });
   afterEach(() => s.t.engine.close());
 
@@ -662,7 +642,7 @@ describe('finding 5: inscription content of another user’s default wallet is s
 });
 
 describe('refused: attacks tried that the rule holds against', () => {
-  let s: Setup;
+  let s: EngineOrg;
   const exec = (op: string, input: object, as: Credentials) =>
     s.t.engine.execute(op as never, input, as, meta).then((r) => r.output) as Promise<any>;
   const code = (p: Promise<unknown>) =>
@@ -671,7 +651,7 @@ describe('refused: attacks tried that the rule holds against', () => {
       (e: { code?: string; name?: string }) => e.code ?? e.name ?? 'ERROR',
     );
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
   });
   afterEach(() => s.t.engine.close());
 
@@ -813,11 +793,11 @@ describe('refused: attacks tried that the rule holds against', () => {
 });
 
 describe('finding 1 (b): upload checks one resolution of the name and connects by another (DNS rebinding)', () => {
-  let s: Setup;
+  let s: EngineOrg;
   let local: Awaited<ReturnType<typeof loopbackSecret>>;
   const restore: (() => void)[] = [];
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
     local = await loopbackSecret();
   });
   afterEach(async () => {
@@ -900,9 +880,9 @@ describe('finding 1 (b): upload checks one resolution of the name and connects b
 });
 
 describe('refused: a signed-in user cannot pile up sessions or password hashes by logging in again and again', () => {
-  let s: Setup;
+  let s: EngineOrg;
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
   });
   afterEach(() => s.t.engine.close());
 
@@ -935,12 +915,12 @@ describe('refused: a signed-in user cannot pile up sessions or password hashes b
 });
 
 describe('finding 6: an app sends or aborts another app’s held-back (noSend) action in a shared wallet by naming its txid', () => {
-  let s: Setup;
+  let s: EngineOrg;
   const exec = (op: string, input: object, as: Credentials) =>
     s.t.engine.execute(op as never, input, as, meta).then((r) => r.output) as Promise<any>;
   const app = (originator: string) => (method: string, args: object) => s.t.engine.brc100.call(originator, method, args, '127.0.0.1');
   beforeEach(async () => {
-    s = await setUp();
+    s = await setUpEngineOrg();
     s.t.engine.brc100.setWait(50);
   });
   afterEach(() => s.t.engine.close());

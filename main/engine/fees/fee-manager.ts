@@ -24,6 +24,12 @@ export async function feeManagerInit(
   input: ParsedInputOf<typeof OPERATIONS.feeManagerInit>,
 ): Promise<OutputOf<typeof OPERATIONS.feeManagerInit>> {
   if (ctx.services.repos.wallets.feeManager()) throw new DomainError('CONFLICT', 'The fee manager is already initialised.');
+  // Whoever supplies the phrase holds, outside Keystead, every satoshi the organisation puts into it.
+  if (input.mnemonic && callerOf(ctx).role !== 'admin')
+    throw new DomainError(
+      'FORBIDDEN',
+      'Only an admin may create the fee manager from a recovery phrase of their own: whoever knows the phrase holds its coins outside Keystead. Leave mnemonic out to have a new one made.',
+    );
   const w = await createWalletFor(
     ctx,
     callerOf(ctx).uid,

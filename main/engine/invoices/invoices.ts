@@ -22,14 +22,12 @@ function limiter(services: InvoiceServices): RateLimit {
 
 const notFound = (id: string) => new DomainError('NOT_FOUND', `There is no invoice ${id}.`);
 
-/** Whether the caller may see an invoice: an admin, its creator, or someone who may use its wallet. */
-function maySee(services: InvoiceServices, caller: Caller, row: InvoiceRow, wallet: WalletRow): boolean {
-  return (
-    caller.role === 'admin' ||
-    row.createdBy === caller.uid ||
-    wallet.ownerUid === caller.uid ||
-    services.repos.wallets.members(wallet.id).includes(caller.uid)
-  );
+/**
+ * Whether the caller may see an invoice: an admin, or someone who may use its wallet now. Having made it is
+ * not enough: a member removed from a shared wallet no longer reads or cancels what they made for it.
+ */
+function maySee(services: InvoiceServices, caller: Caller, wallet: WalletRow): boolean {
+  return caller.role === 'admin' || wallet.ownerUid === caller.uid || services.repos.wallets.members(wallet.id).includes(caller.uid);
 }
 
 /** An invoice the caller may see, with its wallet; NOT_FOUND otherwise (an id of another's says nothing more). */
@@ -37,7 +35,7 @@ export function visibleInvoice(ctx: OpContext<InvoiceServices>, id: string): { r
   const { repos } = ctx.services;
   const row = repos.invoices.byId(id);
   const wallet = row ? repos.wallets.byRow(row.walletRow) : null;
-  if (!row || !wallet || !maySee(ctx.services, callerOf(ctx), row, wallet)) throw notFound(id);
+  if (!row || !wallet || !maySee(ctx.services, callerOf(ctx), wallet)) throw notFound(id);
   return { row, wallet };
 }
 

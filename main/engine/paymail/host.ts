@@ -39,6 +39,11 @@ const PENDING_NOTE_MS = 7 * 24 * 3600_000;
 
 /** Destinations one alias hands out per minute (and at once): anyone who can reach the host may ask. */
 export const DESTINATIONS_PER_MINUTE = 60;
+/**
+ * Of those, what one client (its address, as the listener's rate limit keys it) may take: one stranger
+ * asking steadily cannot hold every destination of a paymail and leave its customers 429.
+ */
+export const DESTINATIONS_PER_CLIENT_PER_MINUTE = 20;
 
 /**
  * This Keystead as a paymail host, for every wallet whose alias is active: capability discovery, PKI,
@@ -47,6 +52,7 @@ export const DESTINATIONS_PER_MINUTE = 60;
  */
 export class PaymailHost {
   private readonly limit: RateLimit;
+  private readonly perClient: RateLimit;
 
   constructor(
     private readonly services: PaymailServices,
@@ -61,6 +67,7 @@ export class PaymailHost {
     ),
   ) {
     this.limit = new RateLimit(DESTINATIONS_PER_MINUTE, DESTINATIONS_PER_MINUTE, services.now);
+    this.perClient = new RateLimit(DESTINATIONS_PER_CLIENT_PER_MINUTE, DESTINATIONS_PER_CLIENT_PER_MINUTE, services.now);
   }
 
   capabilities(baseUrl: string): { bsvalias: '1.0'; capabilities: Record<string, string | boolean> } {
@@ -108,9 +115,18 @@ export class PaymailHost {
    * wallet restored from its recovery phrase still finds every payment made to any of them. Two payers
    * may share an address once all 20 are out; each payment is still its own output.
    */
-  private nextAddress(w: WalletRow): string {
+  private nextAddress(w: WalletRow, client: string | undefined): string {
     const { db, repos, addressBook, now } = this.services;
     const key = `${w.id}`;
+    // The client's own share first: a client over it takes nothing from the paymail's budget.
+    const own = client === undefined ? null : `${w.id} ${client}`;
+    if (own !== null && !this.perClient.take(own)) {
+      throw new PaymailError(
+        429,
+        'rate-limited',
+        `Too many payment destinations asked for this paymail from your address; try again in ${this.perClient.retryAfter(own)} s.`,
+      );
+    }
     if (!this.limit.take(key)) {
       throw new PaymailError(
         429,
@@ -130,14 +146,15 @@ export class PaymailHost {
     return address;
   }
 
-  basicDestination(handle: string, body: unknown) {
+  /** `client`: who asks (the listener's rate-limit key), for the per-client share of the destinations. */
+  basicDestination(handle: string, body: unknown, client?: string) {
     const w = this.wallet(handle);
     if (!basicDestinationBody.safeParse(body).success) throw new PaymailError(400, 'bad-request', 'senderHandle and dt are required.');
     // Sender validation is not required here (6745385c3fc0: false): signed and unsigned requests are both served.
-    return { output: new P2PKH().lock(this.nextAddress(w)).toHex() };
+    return { output: new P2PKH().lock(this.nextAddress(w, client)).toHex() };
   }
 
-  p2pDestination(handle: string, body: unknown) {
+  p2pDestination(handle: string, body: unknown, client?: string) {
     const w = this.wallet(handle);
     const parsed = p2pDestinationBody.safeParse(body);
     if (!parsed.success) throw new PaymailError(400, 'bad-request', 'satoshis must be a positive whole number.');
@@ -145,7 +162,7 @@ export class PaymailHost {
     // A Keystead sender of tokens names the token: the reference is then paid by that token's outputs only.
     const token = tokenRequestOf(body);
     if (typeof token === 'string') throw new PaymailError(400, 'bad-request', token);
-    const outputs = [{ script: new P2PKH().lock(this.nextAddress(w)).toHex(), satoshis }];
+    const outputs = [{ script: new P2PKH().lock(this.nextAddress(w, client)).toHex(), satoshis }];
     const reference = randomBytes(16).toString('hex');
     const now = this.services.now();
     this.services.repos.payments.purgeExpiredRefs(now - REFERENCE_TTL_MS);
