@@ -73,6 +73,7 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
   }
 
   const stateVars = node.subNodes.filter((n): n is StateVariableDeclaration => n.type === 'StateVariableDeclaration');
+  refuseCollidingNames(p, stateVars);
   const ctor = unique.find((fn) => fn.isConstructor);
   // A public state variable has a public getter: `this.count()` calls it from outside, as `this.f()` does a public function.
   const getters = stateVars.flatMap((v) => v.variables.filter((x) => x.visibility === 'public' && x.name).map((x) => x.name as string));
@@ -292,4 +293,21 @@ function checkInitBalance(): SMember {
     returns: 'bool',
     body: [{ k: 'return', e: raw('!Tx.isFirstCall(txPreimage) || SigHash.value(txPreimage) == this.initBalance') }],
   };
+}
+
+/**
+ * `$` becomes `_` in sCrypt names (sol2scrypt's rule), so `a$b` and `a_b` would both be `a_b`: a clash is
+ * reported where the second is declared rather than written out as one name declared twice.
+ */
+function refuseCollidingNames(p: ProgramContext, stateVars: readonly StateVariableDeclaration[]): void {
+  const seen = new Map<string, string>();
+  for (const v of stateVars) {
+    const name = v.variables[0]?.name;
+    if (!name) continue;
+    const scrypt = scryptName(name);
+    const earlier = seen.get(scrypt);
+    if (earlier !== undefined && earlier !== name)
+      p.error(v, `state variable \`${name}\` and \`${earlier}\` would both be \`${scrypt}\` in sCrypt (\`$\` becomes \`_\`); rename one`);
+    seen.set(scrypt, name);
+  }
 }

@@ -301,7 +301,7 @@ function mappingValue(
     if (f && !f.mapAt) f.mapAt = spanOf(at);
     return (printedKeys as SExpr[]).reduce<SExpr>((o, i) => ({ k: 'index', o, i }), raw(mapText));
   }
-  const valueName = [mapName.replace('$', '_'), ...keys.map((k) => keyName(p, k))].join('_');
+  const valueName = [mapName.replaceAll('$', '_'), ...keys.map((k) => keyName(p, k))].join('_');
   let entry = f.entries.get(valueName);
   const depth = Math.max(0, ...keys.map((k) => keyDepth(cx, k)));
   // One value parameter stands for one entry, stored back at the function's end: a key made of a name
@@ -345,7 +345,7 @@ function mappingValue(
 function keyName(p: ProgramContext, k: Expression): string {
   switch (k.type) {
     case 'Identifier':
-      return k.name.replace('$', '_');
+      return k.name.replaceAll('$', '_');
     case 'MemberAccess':
       if (k.expression.type === 'Identifier' && k.expression.name === 'msg')
         return `msg${k.memberName[0].toUpperCase()}${k.memberName.slice(1)}`;

@@ -60,6 +60,7 @@ const GENERATED = [
   'pubKey',
   'returned',
   'ret',
+  'retVal',
   'loopBreakFlag',
   '__LoopCount__',
   'contractBalance',
@@ -68,6 +69,6 @@ const GENERATED = [
 const RESERVED = new Set([...KEYWORDS, ...GENERATED, ...STDLIB_NAMES]);
 
 export function scryptName(name: string): string {
-  const n = name.replace('$', '_');
+  const n = name.replaceAll('$', '_');
   return RESERVED.has(n) ? `userDefined_${n}` : n;
 }
