@@ -111,9 +111,9 @@ async function bombs(node: NonNullable<Awaited<ReturnType<typeof startRuntime>>[
   const key = PrivateKey.fromRandom();
   const lock = new P2PKH().lock(key.toAddress());
   const funded = await node.faucet(key.toAddress(), 100_000);
-  node.mine();
-  const proven = Transaction.fromHex(node.txHex(funded.txid!)!);
-  proven.merklePath = MerklePath.fromHex(node.txStatus(funded.txid!).merklePath!);
+  await node.mine();
+  const proven = Transaction.fromHex((await node.txHex(funded.txid!))!);
+  proven.merklePath = MerklePath.fromHex((await node.txStatus(funded.txid!)).merklePath!);
   const coin = proven.outputs.findIndex((o) => o.lockingScript.toHex() === lock.toHex());
   const spend = async (
     source: Transaction,

@@ -29,7 +29,7 @@ export async function run(): Promise<void> {
     for (let start = 0; start < USED; start += 1000) {
       const batch = addresses.slice(start, start + 1000);
       const f = await node.faucet(funder.toAddress(), batch.length * 1_000 + 10_000);
-      const parent = Transaction.fromHex(node.txHex(f.txid!)!);
+      const parent = Transaction.fromHex((await node.txHex(f.txid!))!);
       const fan = new Transaction();
       fan.addInput({
         sourceTransaction: parent,
@@ -40,9 +40,9 @@ export async function run(): Promise<void> {
       fan.addOutput({ lockingScript: new P2PKH().lock(funder.toAddress()), change: true });
       await fan.fee(new SatoshisPerKilobyte(1));
       await fan.sign();
-      if (node.submit(fan.toHex()).status !== 'accepted') throw new Error('fan-out refused');
+      if ((await node.submit(fan.toHex())).status !== 'accepted') throw new Error('fan-out refused');
     }
-    node.mine();
+    await node.mine();
 
     let t = process.hrtime.bigint();
     deriveBare();

@@ -34,14 +34,14 @@ async function payBench(): Promise<void> {
   try {
     const w = (await json(`${runtime.url}/v1/createWallet`, 'POST', { walletTitle: 'Bench' }, auth)).data.walletID;
     for (let i = 0; i < N + 10; i++) await json(`${runtime.url}/chain/faucet`, 'POST', { walletId: w, satoshis: 20_000 }, auth);
-    runtime.node!.mine();
+    await runtime.node!.mine();
     const to = PrivateKey.fromRandom().toAddress();
     const req = { outputs: [{ script: new P2PKH().lock(to).toHex(), satoshis: 5_000 }], memo: 'bench' };
 
     // The floor's material: a funded key and a source transaction of the same shape.
     const key = PrivateKey.fromRandom();
     const src = await runtime.node!.faucet(key.toAddress(), 20_000);
-    const source = Transaction.fromHex(runtime.node!.txHex(src.txid!)!);
+    const source = Transaction.fromHex((await runtime.node!.txHex(src.txid!))!);
     const lock = LockingScript.fromHex(new P2PKH().lock(key.toAddress()).toHex());
     const bare = async () => {
       const tx = new Transaction();
@@ -99,16 +99,16 @@ async function lookupBench(): Promise<void> {
     // Ten fan-outs of 1,000 outputs each to the one address.
     for (let batch = 0; batch < COUNT / 1000; batch++) {
       const f = await node.faucet(funder.toAddress(), 1000 * 600 + 10_000);
-      const parent = Transaction.fromHex(node.txHex(f.txid!)!);
+      const parent = Transaction.fromHex((await node.txHex(f.txid!))!);
       const fan = new Transaction();
       fan.addInput({ sourceTransaction: parent, sourceOutputIndex: 0, unlockingScriptTemplate: new P2PKH().unlock(funder) });
       for (let i = 0; i < 1000; i++) fan.addOutput({ lockingScript: new P2PKH().lock(address), satoshis: 600 });
       fan.addOutput({ lockingScript: new P2PKH().lock(funder.toAddress()), change: true });
       await fan.fee(new SatoshisPerKilobyte(1));
       await fan.sign();
-      if (node.submit(fan.toHex()).status !== 'accepted') throw new Error('fan-out refused');
+      if ((await node.submit(fan.toHex())).status !== 'accepted') throw new Error('fan-out refused');
     }
-    node.mine();
+    await node.mine();
     const ledger = openStore({ dataDir, password: 'bench', ...LEDGER_STORE });
     const query = ledger.db.prepare(
       'SELECT o.txid, o.vout, o.satoshis, o.script, t.block_height FROM outputs o JOIN txs t ON t.txid = o.txid WHERE o.address = ? AND o.spent_by IS NULL',

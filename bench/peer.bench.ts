@@ -44,12 +44,12 @@ export async function run(): Promise<void> {
     const header = (height: number) => fetch(`${woc}/block/${height}/header`).then((r) => r.json() as Promise<any>);
     const chainTracker = {
       isValidRootForHeight: async (root: string, height: number) => (await header(height)).merkleroot === root,
-      currentHeight: async () => node.tip().height,
+      currentHeight: async () => (await node.tip()).height,
     };
     const services = {
       chain: 'test',
       getChainTracker: async () => chainTracker,
-      getHeight: async () => node.tip().height,
+      getHeight: async () => (await node.tip()).height,
       getHeaderForHeight: async (height: number) => {
         const h = await header(height);
         const w = new Utils.Writer();
@@ -96,7 +96,7 @@ export async function run(): Promise<void> {
       outs.push({ suffix, script: new P2PKH().lock(PublicKey.fromString(publicKey).toAddress()) });
     }
     const f = await node.faucet(sender.toAddress(), COINS * 20_000 + 10_000);
-    const parent = Transaction.fromHex(node.txHex(f.txid!)!);
+    const parent = Transaction.fromHex((await node.txHex(f.txid!))!);
     const fund = new Transaction();
     fund.addInput({
       sourceTransaction: parent,
@@ -107,9 +107,9 @@ export async function run(): Promise<void> {
     fund.addOutput({ lockingScript: new P2PKH().lock(sender.toAddress()), change: true });
     await fund.fee(new SatoshisPerKilobyte(1));
     await fund.sign();
-    if (node.submit(fund.toHex()).status !== 'accepted') throw new Error('peer funding refused');
-    node.mine();
-    fund.merklePath = MerklePath.fromHex(node.txStatus(fund.id('hex')).merklePath!);
+    if ((await node.submit(fund.toHex())).status !== 'accepted') throw new Error('peer funding refused');
+    await node.mine();
+    fund.merklePath = MerklePath.fromHex((await node.txStatus(fund.id('hex'))).merklePath!);
     const taken = await peer.internalizeAction({
       tx: fund.toAtomicBEEF(),
       description: 'bench funding',

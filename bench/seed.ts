@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LocalNode } from '../main/chain/local/local-node.js';
+import type { LocalChain } from '../main/chain/local/local-chain.js';
 import { startRuntime, type Runtime } from '../main/host/runtime.js';
 import { openStore } from '../main/store/database.js';
 
@@ -49,12 +49,12 @@ export async function benchWallet(
  * Puts `count` coins of `satoshis` each on `address` with fan-out transactions of up to 1,000 outputs,
  * then mines them. The wallet books them as the node announces each transaction.
  */
-export async function fanOutCoins(node: LocalNode, address: string, count: number, satoshis: number): Promise<void> {
+export async function fanOutCoins(node: LocalChain, address: string, count: number, satoshis: number): Promise<void> {
   const funder = PrivateKey.fromRandom();
   for (let done = 0; done < count; done += 1000) {
     const n = Math.min(1000, count - done);
     const f = await node.faucet(funder.toAddress(), n * satoshis + 10_000);
-    const parent = Transaction.fromHex(node.txHex(f.txid!)!);
+    const parent = Transaction.fromHex((await node.txHex(f.txid!))!);
     const fan = new Transaction();
     fan.addInput({
       sourceTransaction: parent,
@@ -65,10 +65,10 @@ export async function fanOutCoins(node: LocalNode, address: string, count: numbe
     fan.addOutput({ lockingScript: new P2PKH().lock(funder.toAddress()), change: true });
     await fan.fee(new SatoshisPerKilobyte(1));
     await fan.sign();
-    const r = node.submit(fan.toHex());
+    const r = await node.submit(fan.toHex());
     if (r.status !== 'accepted') throw new Error(`fan-out refused: ${JSON.stringify(r)}`);
   }
-  node.mine();
+  await node.mine();
 }
 
 /**

@@ -58,7 +58,7 @@ async function transferBench(): Promise<void> {
   try {
     const w = (await json(`${runtime.url}/v1/createWallet`, 'POST', { walletTitle: 'Tokens' }, auth)).data.walletID;
     for (let i = 0; i < N + 12; i++) await json(`${runtime.url}/chain/faucet`, 'POST', { walletId: w, satoshis: 50_000 }, auth);
-    runtime.node!.mine();
+    await runtime.node!.mine();
     const issued = (
       await json(
         `${runtime.url}/api/v1/issue`,
@@ -124,7 +124,7 @@ async function issueBench(): Promise<void> {
   try {
     const w = (await json(`${runtime.url}/v1/createWallet`, 'POST', { walletTitle: 'Issuer' }, auth)).data.walletID;
     for (let i = 0; i < N + 5; i++) await json(`${runtime.url}/chain/faucet`, 'POST', { walletId: w, satoshis: 100_000 }, auth);
-    runtime.node!.mine();
+    await runtime.node!.mine();
     const key = PrivateKey.fromRandom();
     const p2pkh = new P2PKH().lock(key.toAddress()).toHex();
     const bare = async () => {

@@ -40,12 +40,12 @@ export async function fundedToolboxWallet(
   const header = (height: number) => fetch(`${woc}/block/${height}/header`).then((r) => r.json() as Promise<any>);
   const chainTracker = {
     isValidRootForHeight: async (root: string, height: number) => (await header(height)).merkleroot === root,
-    currentHeight: async () => node.tip().height,
+    currentHeight: async () => (await node.tip()).height,
   };
   const services = {
     chain: 'test',
     getChainTracker: async () => chainTracker,
-    getHeight: async () => node.tip().height,
+    getHeight: async () => (await node.tip()).height,
     getHeaderForHeight: async (height: number) => {
       const h = await header(height);
       const w = new Utils.Writer();
@@ -97,7 +97,7 @@ export async function fundedToolboxWallet(
     }
     const total = coins * satoshis + 10_000;
     const f = await node.faucet(sender.toAddress(), total);
-    const parent = Transaction.fromHex(node.txHex(f.txid!)!);
+    const parent = Transaction.fromHex((await node.txHex(f.txid!))!);
     const fund = new Transaction();
     fund.addInput({
       sourceTransaction: parent,
@@ -108,9 +108,9 @@ export async function fundedToolboxWallet(
     fund.addOutput({ lockingScript: new P2PKH().lock(sender.toAddress()), change: true });
     await fund.fee(new SatoshisPerKilobyte(1));
     await fund.sign();
-    if (node.submit(fund.toHex()).status !== 'accepted') throw new Error('toolbox funding refused');
-    node.mine();
-    fund.merklePath = MerklePath.fromHex(node.txStatus(fund.id('hex')).merklePath!);
+    if ((await node.submit(fund.toHex())).status !== 'accepted') throw new Error('toolbox funding refused');
+    await node.mine();
+    fund.merklePath = MerklePath.fromHex((await node.txStatus(fund.id('hex'))).merklePath!);
     const taken = await wallet.internalizeAction({
       tx: fund.toAtomicBEEF(),
       description: 'bench funding',

@@ -40,7 +40,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: tr
 await Promise.all([
   esbuild({
     ...common,
-    // compile-worker, script-worker and key-worker: the compile pool's, the local node's and the key ring's worker threads load them
+    // compile-worker, script-worker, key-worker and node-thread: the compile pool's, the local node's script checks', the key
+    // ring's and the local node's own worker threads load them
     // beside the entry that started them.
     entryPoints: {
       headless: 'main/headless.ts',
@@ -49,6 +50,7 @@ await Promise.all([
       'compile-worker': 'main/contracts/compile-worker.ts',
       'script-worker': 'main/chain/local/script-worker.ts',
       'key-worker': 'main/engine/wallets/key-worker.ts',
+      'node-thread': 'main/chain/local/node-thread-entry.ts',
     },
     outdir: 'dist/main',
     format: 'esm',

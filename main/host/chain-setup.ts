@@ -1,4 +1,5 @@
-import { LocalNode } from '../chain/local/local-node.js';
+import type { LocalChain } from '../chain/local/local-chain.js';
+import { LocalNodeThread } from '../chain/local/node-thread.js';
 import { LocalProvider } from '../chain/local/local-provider.js';
 import { NetworkProvider, PUBLIC_ENDPOINTS, remoteEndpoints } from '../chain/network/network-provider.js';
 import type { ChainProvider } from '../chain/types.js';
@@ -7,16 +8,29 @@ import type { Logger } from '../log/logger.js';
 
 export interface ChainSetup {
   provider: ChainProvider;
-  node: LocalNode | null;
+  /** The embedded node, on a thread of its own; null on a network. */
+  node: LocalChain | null;
   /** The 1Sat indexer for BSV-21 tokens and inscriptions; null on the local chain (Keystead indexes it itself). */
   ordinalsIndexerUrl: string | null;
 }
 
 /** The local node in the data dir, or the network provider the configuration names. */
-export function openChain(cfg: ChainConfig, dataDir: string, password: string, nativeBinding?: string, logger?: Logger): ChainSetup {
+export async function openChain(
+  cfg: ChainConfig,
+  dataDir: string,
+  password: string,
+  nativeBinding?: string,
+  logger?: Logger,
+): Promise<ChainSetup> {
   if (cfg.network === 'local') {
-    const node = LocalNode.open({ dataDir, password, policy: { satoshis: cfg.feeRate, bytes: 1000, dustLimit: 1 }, nativeBinding, logger });
-    node.setMiningInterval(cfg.mineIntervalSeconds * 1000);
+    const node = await LocalNodeThread.start({
+      dataDir,
+      password,
+      policy: { satoshis: cfg.feeRate, bytes: 1000, dustLimit: 1 },
+      nativeBinding,
+      miningIntervalMs: cfg.mineIntervalSeconds * 1000,
+      logger,
+    });
     // The local provider never asks for a USD rate: on the local network the rate table is the source.
     return { node, provider: new LocalProvider(node, () => null), ordinalsIndexerUrl: null };
   }

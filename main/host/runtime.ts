@@ -6,7 +6,7 @@ import { buildServer } from '../server/app.js';
 import { buildPaymailServer } from '../server/paymail-server.js';
 import { buildBrc100Server } from '../server/brc100-server.js';
 import { openStore } from '../store/database.js';
-import type { LocalNode } from '../chain/local/local-node.js';
+import type { LocalChain } from '../chain/local/local-chain.js';
 import { openChain, type ChainSetup } from './chain-setup.js';
 import { DEFAULT_PAYMAIL_DOMAIN, type ChainConfig } from './config.js';
 import { silentLogger, type Logger } from '../log/logger.js';
@@ -53,7 +53,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   engine: Engine;
-  node: LocalNode | null;
+  /** The embedded node (on its own thread), or null on a network. */
+  node: LocalChain | null;
   server: FastifyInstance;
   url: string;
   port: number;
@@ -73,7 +74,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const chainCfg = opts.chain ?? defaultChainConfig();
   let chain: ChainSetup;
   try {
-    chain = openChain(chainCfg, opts.dataDir, opts.password, opts.nativeBinding, logger);
+    chain = await openChain(chainCfg, opts.dataDir, opts.password, opts.nativeBinding, logger);
   } catch (err) {
     store.close();
     throw err;
@@ -95,9 +96,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       broadcastWindowMs: chainCfg.broadcastWindowSeconds * 1000,
     },
   });
-  const closeAll = () => {
+  const closeAll = async () => {
     engine.close();
-    chain.node?.close();
+    await chain.node?.close();
   };
   let server: FastifyInstance;
   /** The API server once it listens: a later listener's failure must close it too (the desktop then retries without that listener). */
@@ -128,7 +129,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await apiServer?.close();
     await paymailServer?.close();
     await brc100Server?.close();
-    closeAll();
+    await closeAll();
     throw err;
   }
   const paymailAddress = paymailServer?.server.address() as AddressInfo | null | undefined;

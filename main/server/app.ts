@@ -19,7 +19,7 @@ import { registerEventsRoute } from './events-route.js';
 import { registerOrdinalsRoute } from './ordinals-route.js';
 import { definitionOf, registerRoute } from './route-binding.js';
 import { SERVICE_ROUTES } from '../../shared/routes/service.js';
-import type { LocalNode } from '../chain/local/local-node.js';
+import type { LocalChain } from '../chain/local/local-chain.js';
 
 /** How long a client may take to send one whole request (headers and body). */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -27,7 +27,7 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export interface ServerOptions {
   engine: Engine;
   /** The embedded node, whose ARC/WhatsOnChain routes are served under /chain. */
-  node?: LocalNode | null;
+  node?: LocalChain | null;
   chainApiKey?: string;
   /** The built renderer (dist/renderer); when absent, `/` explains how to build it. */
   uiDir?: string;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { Transaction } from '@bsv/sdk';
-import { LOCAL_BLOCK_VERSION, type LocalNode } from '../chain/local/local-node.js';
+import { LOCAL_BLOCK_VERSION } from '../chain/local/local-node.js';
+import type { LocalChain } from '../chain/local/local-chain.js';
 import { LOCAL_BITS } from '../chain/block.js';
 import type { BroadcastResult, ExchangeRate, RejectReason } from '../chain/types.js';
 import type { RouteDefinition } from '../../shared/route.js';
@@ -17,7 +18,7 @@ import { registerRoute, type RouteBinding } from './route-binding.js';
  * shared/routes/chain.ts, and only its handler is here.
  */
 export interface ChainRouteOptions {
-  node: LocalNode;
+  node: LocalChain;
   usdRate: () => ExchangeRate | null;
   /** When set, callers must send it (ARC: Authorization: Bearer <key>; WhatsOnChain: Authorization: <key>). */
   apiKey?: string;
@@ -136,7 +137,7 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
     R.arcBroadcast,
     async (_req, reply, { body: raw }) => {
       const result = await node.accept(raw);
-      const status = result.txid ? node.txStatus(result.txid) : { blockHash: null, blockHeight: null, state: 'unknown' };
+      const status = result.txid ? await node.txStatus(result.txid) : { blockHash: null, blockHeight: null, state: 'unknown' };
       const r = arcBroadcastReply(result, status);
       return reply.code(r.code).send(r.body);
     },
@@ -144,7 +145,7 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
   );
 
   route(R.arcStatus, async (_req, reply, { params }) => {
-    const s = node.txStatus(params.txid.toLowerCase());
+    const s = await node.txStatus(params.txid.toLowerCase());
     if (s.state === 'unknown') {
       return reply.code(404).send({ status: 404, title: 'Not found', detail: `Transaction ${params.txid} is not known.` });
     }
@@ -173,12 +174,12 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
 
   // ---- development: what makes this a test chain (another Keystead on --network remote uses these) ----
   route(R.faucet, async (_req, reply, { body }) => reply.send(await node.faucet(body.address, body.satoshis)));
-  route(R.mine, async (_req, reply, { body }) => reply.send(node.mineBlocks(body.blocks)));
-  route(R.mempool, async (_req, reply) => reply.send({ size: node.mempoolSize() }));
+  route(R.mine, async (_req, reply, { body }) => reply.send(await node.mineBlocks(body.blocks)));
+  route(R.mempool, async (_req, reply) => reply.send({ size: await node.mempoolSize() }));
 
   // ---- WhatsOnChain ----
-  const header = (height: number) => {
-    const b = node.blockAt(height);
+  const header = async (height: number, tip: number) => {
+    const b = await node.blockAt(height);
     // WhatsOnChain's fields, enough to rebuild the 80-byte header (SPV clients check headers themselves).
     return (
       b && {
@@ -190,49 +191,51 @@ export function registerChainRoutes(app: FastifyInstance, { node, usdRate, apiKe
         bits: LOCAL_BITS.toString(16),
         nonce: 0,
         previousblockhash: b.prevHash,
-        confirmations: node.tip().height - b.height + 1,
+        confirmations: tip - b.height + 1,
         nTx: b.txCount,
       }
     );
   };
 
   route(R.wocInfo, async (_req, reply) => {
-    const tip = node.tip();
+    const tip = await node.tip();
     return reply.send({ chain: 'local', blocks: tip.height, headers: tip.height, bestblockhash: tip.hash });
   });
   route(R.wocHeaders, async (_req, reply) => {
-    const tip = node.tip().height;
+    const tip = (await node.tip()).height;
     const list = [];
-    for (let h = tip; h >= Math.max(0, tip - 9); h--) list.push(header(h));
+    for (let h = tip; h >= Math.max(0, tip - 9); h--) list.push(await header(h, tip));
     return reply.send(list);
   });
   route(R.wocHeader, async (_req, reply, { params }) => {
-    const h = header(Number(params.height));
+    const h = await header(Number(params.height), (await node.tip()).height);
     return h ? reply.send(h) : reply.code(404).send(R.wocHeader.refusal.body);
   });
   route(R.wocUnspent, async (_req, reply, { params }) =>
-    reply.send(node.utxos(params.address).map((u) => ({ height: u.height ?? 0, tx_pos: u.vout, tx_hash: u.txid, value: u.satoshis }))),
+    reply.send(
+      (await node.utxos(params.address)).map((u) => ({ height: u.height ?? 0, tx_pos: u.vout, tx_hash: u.txid, value: u.satoshis })),
+    ),
   );
   route(R.wocHistory, async (_req, reply, { params }) =>
-    reply.send(node.history(params.address).map((h) => ({ tx_hash: h.txid, height: h.height ?? 0 }))),
+    reply.send((await node.history(params.address)).map((h) => ({ tx_hash: h.txid, height: h.height ?? 0 }))),
   );
   route(R.wocBalance, async (_req, reply, { params }) => {
-    const utxos = node.utxos(params.address);
+    const utxos = await node.utxos(params.address);
     const sum = (confirmed: boolean) => utxos.filter((u) => (u.height !== null) === confirmed).reduce((s, u) => s + u.satoshis, 0);
     return reply.send({ confirmed: sum(true), unconfirmed: sum(false) });
   });
   route(R.wocTxHex, async (_req, reply, { params }) => {
-    const hex = node.txHex(params.txid.toLowerCase());
+    const hex = await node.txHex(params.txid.toLowerCase());
     return hex ? reply.type('text/plain').send(hex) : reply.code(404).type('text/plain').send('Not Found');
   });
   route(R.wocSpent, async (_req, reply, { params }) => {
     const txid = params.txid.toLowerCase();
-    const spender = node.spentBy(txid, Number(params.vout));
+    const spender = await node.spentBy(txid, Number(params.vout));
     if (!spender) return reply.code(404).send(R.wocSpent.refusal.body);
-    const vin = Transaction.fromHex(node.txHex(spender)!).inputs.findIndex(
+    const vin = Transaction.fromHex((await node.txHex(spender))!).inputs.findIndex(
       (i) => i.sourceTXID === txid && i.sourceOutputIndex === Number(params.vout),
     );
-    return reply.send({ txid: spender, vin, status: node.txStatus(spender).state === 'mined' ? 'confirmed' : 'unconfirmed' });
+    return reply.send({ txid: spender, vin, status: (await node.txStatus(spender)).state === 'mined' ? 'confirmed' : 'unconfirmed' });
   });
   route(
     R.wocBroadcast,

@@ -9,6 +9,7 @@ import { ROLES, type Role } from '../../shared/roles.js';
 import { REST_ROUTES } from '../../main/server/routes.js';
 import { buildServer } from '../../main/server/app.js';
 import { meta, testEngine, type TestEngine } from '../helpers/engine.js';
+import { inProcessChain } from '../../main/chain/local/local-chain.js';
 import { ADMIN } from '../helpers/http.js';
 
 /**
@@ -218,7 +219,7 @@ describe('fuzz: every route, every role, hostile input', () => {
   before(async () => {
     // Throttles relaxed: the fuzzer's random logins must not lock out the roles it plays.
     t = testEngine({ throttle: { freeFailures: 1_000_000, baseDelayMs: 1, maxDelayMs: 1, windowMs: 1 } });
-    server = await buildServer({ engine: t.engine, node: t.node });
+    server = await buildServer({ engine: t.engine, node: inProcessChain(t.node) });
     await server.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
     const s = (await t.engine.execute('setup', { ...ADMIN, email: 'admin@acme.io' }, {}, meta)).output;

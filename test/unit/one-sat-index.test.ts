@@ -303,15 +303,15 @@ describe('the 1Sat indexer: lies are refused', () => {
 });
 
 describe('the indexer setting', () => {
-  it('defaults to the public 1Sat API per network, follows --ordinals-indexer-url, and is never used on a remote local chain unless given', () => {
-    const setup = (argv: string[]) => openChain(parseHostArgs(argv, {})!.chain, '/nonexistent', 'unused');
-    assert.equal(setup(['--network', 'mainnet']).ordinalsIndexerUrl, 'https://ordinals.gorillapool.io/api');
-    assert.equal(setup(['--network', 'testnet']).ordinalsIndexerUrl, 'https://testnet.ordinals.gorillapool.io/api');
+  it('defaults to the public 1Sat API per network, follows --ordinals-indexer-url, and is never used on a remote local chain unless given', async () => {
+    const setup = async (argv: string[]) => (await openChain(parseHostArgs(argv, {})!.chain, '/nonexistent', 'unused')).ordinalsIndexerUrl;
+    assert.equal(await setup(['--network', 'mainnet']), 'https://ordinals.gorillapool.io/api');
+    assert.equal(await setup(['--network', 'testnet']), 'https://testnet.ordinals.gorillapool.io/api');
     assert.equal(
-      setup(['--network', 'mainnet', '--ordinals-indexer-url', 'https://indexer.example/api/']).ordinalsIndexerUrl,
+      await setup(['--network', 'mainnet', '--ordinals-indexer-url', 'https://indexer.example/api/']),
       'https://indexer.example/api',
     );
-    assert.equal(setup(['--network', 'remote', '--remote-url', 'http://127.0.0.1:1']).ordinalsIndexerUrl, null);
+    assert.equal(await setup(['--network', 'remote', '--remote-url', 'http://127.0.0.1:1']), null);
     assert.throws(() => parseHostArgs(['--ordinals-indexer-url', 'ftp://x'], {}), /must be an http\(s\) URL/);
   });
 });

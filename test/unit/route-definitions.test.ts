@@ -10,6 +10,7 @@ import { PAYMAIL_ROUTES } from '../../shared/routes/paymail.js';
 import { buildServer } from '../../main/server/app.js';
 import { registerRoute } from '../../main/server/route-binding.js';
 import { meta, testEngine, type TestEngine } from '../helpers/engine.js';
+import { inProcessChain } from '../../main/chain/local/local-chain.js';
 import { ADMIN, request } from '../helpers/http.js';
 
 /**
@@ -88,7 +89,7 @@ describe('route definitions: one schema for validation and for the OpenAPI docum
 
     before(async () => {
       t = testEngine();
-      server = await buildServer({ engine: t.engine, node: t.node });
+      server = await buildServer({ engine: t.engine, node: inProcessChain(t.node) });
       await server.listen({ host: '127.0.0.1', port: 0 });
       base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
       const s = (await t.engine.execute('setup', ADMIN, {}, meta)).output;

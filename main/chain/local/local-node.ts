@@ -30,7 +30,8 @@ export interface BlockInfo {
 }
 
 export interface NodeEvents {
-  tx: [{ txid: string; tx: Transaction }];
+  /** `raw`: its standard serialization (hex), for a listener on another thread. */
+  tx: [{ txid: string; tx: Transaction; raw: string }];
   block: [{ height: number; hash: string; txids: string[] }];
 }
 
@@ -246,7 +247,7 @@ export class LocalNode extends EventEmitter<NodeEvents> {
   }
 
   private settle(parsed: ParsedTransaction, result: BroadcastResult): BroadcastResult {
-    if (result.status === 'accepted' && !result.alreadyKnown) this.notify('tx', { txid: parsed.txid, tx: parsed.tx });
+    if (result.status === 'accepted' && !result.alreadyKnown) this.notify('tx', { txid: parsed.txid, tx: parsed.tx, raw: parsed.raw });
     return result;
   }
 

@@ -1,63 +1,76 @@
-import type { ChainEvents, ChainProvider, DevChain, ExchangeRate } from '../types.js';
-import type { LocalNode } from './local-node.js';
+import type { BroadcastResult, ChainEvents, ChainProvider, DevChain, ExchangeRate } from '../types.js';
+import { inProcessChain, type LocalChain } from './local-chain.js';
+import { LocalNode } from './local-node.js';
 
-/** The embedded node as a ChainProvider: in-process calls, no HTTP; a development chain that pushes events. */
+/**
+ * The embedded node as a ChainProvider: a development chain that pushes events. The node runs on a thread
+ * of its own (node-thread.ts) in the hosts, or on this one when a test drives a LocalNode directly.
+ */
 export class LocalProvider implements ChainProvider {
   readonly network = 'local';
   readonly describe = 'embedded local node';
   readonly dev: DevChain;
   readonly events: ChainEvents;
+  /** The node, as everything outside the chain layer calls it. */
+  readonly chain: LocalChain;
 
   constructor(
-    readonly node: LocalNode,
+    node: LocalNode | LocalChain,
     private readonly usdRate: () => ExchangeRate | null,
   ) {
+    const chain = node instanceof LocalNode ? inProcessChain(node) : node;
+    this.chain = chain;
     this.dev = {
-      faucet: (address, satoshis) => node.faucet(address, satoshis),
-      mine: async (blocks) => node.mineBlocks(blocks),
-      mempoolSize: async () => node.mempoolSize(),
+      faucet: (address, satoshis) => chain.faucet(address, satoshis),
+      mine: (blocks) => chain.mineBlocks(blocks),
+      mempoolSize: () => chain.mempoolSize(),
     };
     this.events = {
-      onTransaction: (listener) => void node.on('tx', listener),
-      onBlock: (listener) => void node.on('block', listener),
+      onTransaction: (listener) => chain.onTransaction(listener),
+      onBlock: (listener) => chain.onBlock(listener),
     };
   }
 
-  async broadcast(rawTxHex: string) {
-    return this.node.accept(rawTxHex);
+  /** A node that cannot answer (its thread stopped, or it is closing) leaves the outcome open, as a network that does not answer. */
+  async broadcast(rawTxHex: string): Promise<BroadcastResult> {
+    try {
+      return await this.chain.accept(rawTxHex);
+    } catch (err) {
+      return { status: 'unknown', txid: null, message: `the local node did not answer: ${(err as Error).message}` };
+    }
   }
-  async getBalance(address: string) {
-    return this.node.balance(address);
+  getBalance(address: string) {
+    return this.chain.balance(address);
   }
-  async getUtxos(address: string) {
-    return this.node.utxos(address);
+  getUtxos(address: string) {
+    return this.chain.utxos(address);
   }
-  async getHistory(address: string) {
-    return this.node.history(address);
+  getHistory(address: string) {
+    return this.chain.history(address);
   }
-  async getHeldScripts(address: string, limit: number) {
-    return this.node.heldScripts(address, limit);
+  getHeldScripts(address: string, limit: number) {
+    return this.chain.heldScripts(address, limit);
   }
   async getSpentBy(txid: string, vout: number) {
-    return this.node.spentBy(txid, vout) ?? null;
+    return (await this.chain.spentBy(txid, vout)) ?? null;
   }
-  async getTransactionHex(txid: string) {
-    return this.node.txHex(txid);
+  getTransactionHex(txid: string) {
+    return this.chain.txHex(txid);
   }
-  async getTxStatus(txid: string) {
-    return this.node.txStatus(txid);
+  getTxStatus(txid: string) {
+    return this.chain.txStatus(txid);
   }
   async getMerkleRoot(height: number) {
-    return this.node.blockAt(height)?.merkleRoot ?? null;
+    return (await this.chain.blockAt(height))?.merkleRoot ?? null;
   }
-  async getBlockHeader(height: number) {
-    return this.node.headerAt(height);
+  getBlockHeader(height: number) {
+    return this.chain.headerAt(height);
   }
-  async getTip() {
-    return this.node.tip();
+  getTip() {
+    return this.chain.tip();
   }
   async getFeePolicy() {
-    return this.node.policy;
+    return this.chain.policy;
   }
   async getUsdRate() {
     return this.usdRate();
