@@ -5,6 +5,7 @@ import { LocalNodeThread, NodeThreadUnavailable } from '../../main/chain/local/n
 import { LocalNode } from '../../main/chain/local/local-node.js';
 import { LocalProvider } from '../../main/chain/local/local-provider.js';
 import { tempDir } from '../helpers/tmp.js';
+import { untilValue } from '../helpers/until.js';
 
 /**
  * The local node on a thread of its own (main/chain/local/node-thread.ts), as the hosts run it: the same
@@ -108,20 +109,53 @@ describe('the node thread’s edges', () => {
     await again.close();
   });
 
-  it('after close, and when the thread dies, calls are refused (never left waiting) and a broadcast’s outcome stays open', async () => {
+  it('after close, calls are refused; twice is safe', async () => {
     const closed = await LocalNodeThread.start({ dataDir: tempDir(), password: 'pw' });
     await closed.close();
+    await closed.close();
     await assert.rejects(closed.tip(), NodeThreadUnavailable);
+    await assert.rejects(closed.faucet(alice.toAddress(), 1_000), NodeThreadUnavailable);
+  });
 
-    const dying = await LocalNodeThread.start({ dataDir: tempDir(), password: 'pw' });
-    const provider = new LocalProvider(dying, () => null);
-    const waiting = dying.mempoolSize();
-    await (dying as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
-    await assert.rejects(waiting, NodeThreadUnavailable);
-    await assert.rejects(dying.tip(), NodeThreadUnavailable);
-    const sent = await provider.broadcast('0100000000000000000000');
-    assert.equal(sent.status, 'unknown', 'a node that cannot answer never refuses (the transaction may be fine)');
-    await dying.close();
+  it('a thread that dies refuses what waits on it (a broadcast’s outcome stays open), then runs again on the same ledger', async () => {
+    const dataDir = tempDir();
+    const node = await LocalNodeThread.start({ dataDir, password: 'pw', restartDelayMs: 20 });
+    // An idle node thread does not keep the process alive, nor does its restart timer: the test does.
+    const keepAlive = setInterval(() => {}, 1_000);
+    try {
+      const provider = new LocalProvider(node, () => null);
+      const funded = await node.faucet(alice.toAddress(), 40_000);
+      await node.setMiningInterval(0);
+      const worker = () => (node as unknown as { worker: { terminate(): Promise<number> } }).worker;
+      const waiting = node.mempoolSize();
+      const sending = provider.broadcast('0100000000000000000000');
+      await worker().terminate();
+      await assert.rejects(waiting, NodeThreadUnavailable);
+      const sent = await sending;
+      assert.equal(sent.status, 'unknown', 'a node that cannot answer never refuses (the transaction may be fine)');
+      await assert.rejects(node.tip(), NodeThreadUnavailable, 'refused at once while the thread is down');
+
+      const back = await untilValue(
+        'the node to run again',
+        () => node.txStatus(funded.txid!).catch((e: Error) => e),
+        (v) => !(v instanceof Error),
+      );
+      assert.equal((back as { state: string }).state, 'mempool', 'the ledger kept the faucet’s transaction');
+      // It dies again and comes back again; events still reach the listeners registered before.
+      const heard: string[] = [];
+      node.onTransaction(({ txid }) => heard.push(txid));
+      await worker().terminate();
+      await untilValue(
+        'the node to run again',
+        () => node.tip().catch((e: Error) => e),
+        (v) => !(v instanceof Error),
+      );
+      const again = await node.faucet(bob.toAddress(), 5_000);
+      assert.ok(heard.includes(again.txid!));
+    } finally {
+      clearInterval(keepAlive);
+      await node.close();
+    }
   });
 
   it('answers as the node on the caller’s thread does, for the same ledger', async () => {

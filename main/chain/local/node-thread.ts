@@ -33,7 +33,15 @@ export interface NodeThreadOptions {
   /** Mines every so many ms while transactions wait; 0 mines only on demand. */
   miningIntervalMs?: number;
   logger?: Logger;
+  /** The first pause before a thread that stopped unasked is started again (tests shorten it). */
+  restartDelayMs?: number;
 }
+
+/** A thread that stops is started again after 1 s, then 2, 4… up to a minute while it keeps stopping. */
+const FIRST_RESTART_DELAY_MS = 1_000;
+const MAX_RESTART_DELAY_MS = 60_000;
+/** A thread that ran this long before stopping starts again after the first pause. */
+const RESET_RESTART_AFTER_MS = 60_000;
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
@@ -46,6 +54,10 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
  * leaves the process); then calls by name (only those in NODE_CALLS are answered), their answers, and the
  * node's transactions (raw hex) and blocks, posted in the order they happened, each transaction before
  * the answer of the broadcast that made it, as listeners on one thread saw them.
+ *
+ * A thread that stops unasked (a crash, a worker out of memory) refuses the calls waiting on it (a
+ * broadcast's outcome is then unknown, so the payment keeps its coins reserved), and is started again on
+ * the same ledger; until it runs, calls are refused at once rather than left waiting.
  */
 export class LocalNodeThread implements LocalChain {
   /** Starts the thread and opens the node's ledger in it; rejects with the node's own error if it cannot. */
@@ -59,52 +71,89 @@ export class LocalNodeThread implements LocalChain {
       miningIntervalMs: opts.miningIntervalMs ?? 0,
       logLevel: logger.level,
     };
-    const worker = new Worker(entryFile(), { workerData: data });
-    const ready = await new Promise<{ faucetAddress: string; policy: FeePolicy }>((resolve, reject) => {
-      const onMessage = (m: FromNodeThread) => {
-        if (m.type === 'log') relayLog(logger, m.line);
-        else if (m.type === 'ready') done(() => resolve(m));
-        else if (m.type === 'failed') done(() => reject(Object.assign(new Error(m.message), { name: m.name })));
-      };
-      const onError = (err: Error) => done(() => reject(new NodeThreadUnavailable(`the local node's thread failed: ${err.message}`)));
-      const onExit = (code: number) => done(() => reject(new NodeThreadUnavailable(`the local node's thread stopped (exit ${code})`)));
-      const done = (settle: () => void) => {
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        settle();
-      };
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    });
-    return new LocalNodeThread(worker, ready.faucetAddress, ready.policy, logger);
+    const { worker, faucetAddress, policy } = await launch(data, logger);
+    return new LocalNodeThread(worker, data, faucetAddress, policy, logger, opts.restartDelayMs ?? FIRST_RESTART_DELAY_MS);
   }
 
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly txListeners: ((e: { txid: string; tx: Transaction }) => void)[] = [];
   private readonly blockListeners: ((e: MinedBlock) => void)[] = [];
-  /** Why calls are refused: set once the thread stopped or was asked to close. */
-  private stopped: string | null = null;
+  /** Why calls are refused for good: set once close() was called. */
+  private closedReason: string | null = null;
+  /** Why calls are refused for now: the thread stopped unasked and is being started again. */
+  private down: string | null = null;
+  private restartDelay: number;
+  private upSince = Date.now();
   private closing: Promise<void> | null = null;
   private onClosed: (() => void) | null = null;
 
   private constructor(
-    private readonly worker: Worker,
+    private worker: Worker,
+    /** What the thread starts with, kept to start it again (its mining interval follows setMiningInterval). */
+    private readonly data: NodeThreadData,
     readonly faucetAddress: string,
     readonly policy: FeePolicy,
     private readonly logger: Logger,
+    private readonly firstRestartDelay: number,
   ) {
-    // An idle node does not keep the process alive (as the in-process node's mining timer did not); a
-    // call waiting for its answer does.
-    worker.unref();
-    worker.on('message', (m: FromNodeThread) => this.received(m));
-    worker.on('error', (err) => this.stop(`the local node's thread failed: ${err.message}`));
-    worker.on('exit', (code) => {
-      this.stop(`the local node's thread stopped (exit ${code})`);
-      this.onClosed?.();
-    });
+    this.restartDelay = firstRestartDelay;
+    this.attach(worker);
     Object.assign(
       this,
       nodeCalls((name, args) => this.call(name, args)),
     );
+  }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
+    this.upSince = Date.now();
+    // An idle node does not keep the process alive (as the in-process node's mining timer did not); a
+    // call waiting for its answer does.
+    if (this.pending.size === 0) worker.unref();
+    worker.on('message', (m: FromNodeThread) => this.received(m));
+    worker.on('error', (err) => this.lost(worker, `the local node's thread failed: ${err.message}`));
+    worker.on('exit', (code) => {
+      this.lost(worker, `the local node's thread stopped (exit ${code})`);
+      if (this.closedReason !== null) this.onClosed?.();
+    });
+  }
+
+  /**
+   * The thread stopped: every waiting call is refused (its outcome unknown), and unless the node is closing,
+   * the thread is started again on the same ledger, after a pause that doubles while it keeps failing.
+   */
+  private lost(worker: Worker, reason: string): void {
+    if (worker !== this.worker) return;
+    this.refuseWaiting(this.closedReason ?? reason);
+    if (this.closedReason !== null || this.down !== null) return;
+    this.down = reason;
+    this.logger.error({ reason }, 'the local node stopped; starting it again');
+    if (Date.now() - this.upSince > RESET_RESTART_AFTER_MS) this.restartDelay = this.firstRestartDelay;
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    const delay = this.restartDelay;
+    this.restartDelay = Math.min(this.restartDelay * 2, MAX_RESTART_DELAY_MS);
+    setTimeout(() => void this.restart(), delay).unref();
+  }
+
+  private async restart(): Promise<void> {
+    if (this.closedReason !== null) return;
+    try {
+      const { worker } = await launch(this.data, this.logger);
+      if (this.closedReason !== null) {
+        await worker.terminate();
+        return;
+      }
+      this.down = null;
+      this.attach(worker);
+      this.logger.info('the local node is running again');
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, 'the local node could not be started again');
+      this.scheduleRestart();
+    }
   }
 
   declare accept: LocalChain['accept'];
@@ -134,7 +183,9 @@ export class LocalNodeThread implements LocalChain {
   }
 
   private call(name: NodeCall, args: unknown[]): Promise<unknown> {
-    if (this.stopped !== null) return Promise.reject(new NodeThreadUnavailable(this.stopped));
+    const refused = this.closedReason ?? this.down;
+    if (refused !== null) return Promise.reject(new NodeThreadUnavailable(refused));
+    if (name === 'setMiningInterval') this.data.miningIntervalMs = Number(args[0]);
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
@@ -190,8 +241,7 @@ export class LocalNodeThread implements LocalChain {
     }
   }
 
-  private stop(reason: string): void {
-    if (this.stopped === null) this.stopped = reason;
+  private refuseWaiting(reason: string): void {
     for (const p of this.pending.values()) p.reject(new NodeThreadUnavailable(reason));
     this.pending.clear();
   }
@@ -199,14 +249,34 @@ export class LocalNodeThread implements LocalChain {
   /** Closes the node's ledger on its thread and ends the thread; calls after this are refused. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
-      if (this.worker.threadId === -1) return resolve();
+      this.closedReason = 'the local node is closed';
+      this.refuseWaiting(this.closedReason);
+      if (this.down !== null || this.worker.threadId === -1) return resolve();
       this.onClosed = resolve;
       this.worker.ref();
-      this.stop('the local node is closed');
       this.post({ type: 'close' });
     });
     return this.closing;
   }
+}
+
+/** Starts a thread on the ledger and waits until its node is open: its first answer is 'ready' or 'failed'. */
+function launch(data: NodeThreadData, logger: Logger): Promise<{ worker: Worker; faucetAddress: string; policy: FeePolicy }> {
+  const worker = new Worker(entryFile(), { workerData: data });
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: FromNodeThread) => {
+      if (m.type === 'log') relayLog(logger, m.line);
+      else if (m.type === 'ready') done(() => resolve({ worker, faucetAddress: m.faucetAddress, policy: m.policy }));
+      else if (m.type === 'failed') done(() => reject(Object.assign(new Error(m.message), { name: m.name })));
+    };
+    const onError = (err: Error) => done(() => reject(new NodeThreadUnavailable(`the local node's thread failed: ${err.message}`)));
+    const onExit = (code: number) => done(() => reject(new NodeThreadUnavailable(`the local node's thread stopped (exit ${code})`)));
+    const done = (settle: () => void) => {
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      settle();
+    };
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
 }
 
 /** A log line of the node's thread (pino JSON, secrets already redacted there), to the starter's logger. */
