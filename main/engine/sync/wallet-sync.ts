@@ -74,6 +74,8 @@ interface Effect {
  */
 export class WalletSync implements WalletScanner {
   private timer: NodeJS.Timeout | null = null;
+  /** Set by stop(): the engine is closing, and announcements are no longer booked. */
+  private stopped = false;
   private scanning: Promise<void> | null = null;
   lastError: string | null = null;
   private readonly sideBooks: readonly SideBooks[];
@@ -571,10 +573,13 @@ export class WalletSync implements WalletScanner {
 
   /** A chain that pushes (the embedded node) tells us about every accepted transaction and mined block. */
   attach(events: ChainEvents): void {
+    // A chain on another thread may still announce after the engine stopped (its database closed): ignored.
     events.onTransaction(({ txid, tx }) => {
-      if (!this.payerBooks.has(txid)) this.applyTransaction(tx, txid, null);
+      if (!this.stopped && !this.payerBooks.has(txid)) this.applyTransaction(tx, txid, null);
     });
-    events.onBlock(({ height, txids }) => void this.confirm(txids, height));
+    events.onBlock(({ height, txids }) => {
+      if (!this.stopped) void this.confirm(txids, height);
+    });
   }
 
   /** Tells about a new tip once (a block with none of our transactions moves it too). */
@@ -593,6 +598,7 @@ export class WalletSync implements WalletScanner {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }

@@ -69,7 +69,15 @@ export class TokenValidator {
   private async proveAll(): Promise<void> {
     const { repos } = this.services;
     const decided: DecidedOutput[] = [];
-    for (const u of repos.tokens.unchecked()) {
+    let unchecked;
+    try {
+      unchecked = repos.tokens.unchecked();
+    } catch (err) {
+      // The books cannot be read (the engine is closing): nothing is decided, and the next run tries again.
+      this.services.logger.warn({ err: (err as Error).message }, 'the token outputs to prove could not be read');
+      return;
+    }
+    for (const u of unchecked) {
       const r = this.templates.recognise(u.script);
       if (!r) continue;
       try {
