@@ -12,7 +12,19 @@ import type { FromNodeThread, NodeThreadData, ToNodeThread } from './node-thread
  */
 const data = workerData as NodeThreadData;
 const port = parentPort!;
-const post = (m: FromNodeThread) => port.postMessage(m);
+/**
+ * What this turn has to tell, posted as one message when its synchronous work is done: a broadcast's
+ * announcement and its answer cross together, one hand-over instead of two.
+ */
+let outbox: FromNodeThread[] = [];
+const flush = () => {
+  const messages = outbox;
+  outbox = [];
+  if (messages.length) port.postMessage(messages.length === 1 ? messages[0] : ({ type: 'batch', messages } satisfies FromNodeThread));
+};
+const post = (m: FromNodeThread) => {
+  if (outbox.push(m) === 1) queueMicrotask(flush);
+};
 
 const logger = createLogger({
   level: data.logLevel as LogLevel,
@@ -29,7 +41,8 @@ try {
     logger,
   });
 } catch (err) {
-  post({ type: 'failed', name: (err as Error).name, message: (err as Error).message });
+  // Posted at once, not with the turn's other messages: the thread ends right after.
+  port.postMessage({ type: 'failed', name: (err as Error).name, message: (err as Error).message } satisfies FromNodeThread);
   process.exit(1);
 }
 node.setMiningInterval(data.miningIntervalMs);
@@ -42,6 +55,7 @@ port.on('message', async (m: ToNodeThread) => {
   if (m.type === 'close') {
     node.close();
     post({ type: 'closed' });
+    flush(); // before the port closes: what the node said last, then that it is closed
     port.close();
     return;
   }

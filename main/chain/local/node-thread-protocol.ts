@@ -24,4 +24,6 @@ export type FromNodeThread =
   | { type: 'tx'; txid: string; raw: string }
   | { type: 'block'; block: MinedBlock }
   | { type: 'log'; line: string }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  /** Several of the above from one turn of the thread, in order. */
+  | { type: 'batch'; messages: FromNodeThread[] };

@@ -209,10 +209,21 @@ export class LocalNodeThread implements LocalChain {
         else p.reject(new Error(m.message));
         return;
       }
+      case 'batch':
+        for (const one of m.messages) this.received(one);
+        return;
       case 'tx': {
-        // Parsed here, once for every listener: the event's transaction as the node took it.
-        const tx = Transaction.fromBinary([...Buffer.from(m.raw, 'hex')]);
-        this.tell(this.txListeners, { txid: m.txid, tx }, 'tx');
+        // Parsed here when a listener first reads it, once for all of them: the wallets skip their own
+        // broadcasts (booked with the pay), so most announcements are never parsed on this thread.
+        let tx: Transaction | undefined;
+        const raw = m.raw;
+        const event = {
+          txid: m.txid,
+          get tx(): Transaction {
+            return (tx ??= Transaction.fromBinary([...Buffer.from(raw, 'hex')]));
+          },
+        };
+        this.tell(this.txListeners, event, 'tx');
         return;
       }
       case 'block':
