@@ -256,3 +256,62 @@ describe('a dependency shipping TypeScript contracts, through a symlinked node_m
     );
   });
 });
+
+describe("pnpm's layout: node_modules/scrypt-ts a link into .pnpm, its own dependencies beside it there and nowhere above", () => {
+  it('resolves scrypt-ts’s types from its real place, so PubKey and Sig stay themselves (never auto)', () => {
+    ensureBuilt();
+    const proj = tempDir('keystead-scrypt-ts-pnpm-');
+    // node_modules/.pnpm/scrypt-ts@1.4.5/node_modules holds scrypt-ts and, beside it, what it depends on.
+    const virtual = path.join(proj, 'node_modules', '.pnpm', 'scrypt-ts@1.4.5', 'node_modules');
+    mkdirSync(virtual, { recursive: true });
+    for (const entry of readdirSync(path.join(ROOT, 'node_modules')))
+      if (!entry.startsWith('.')) symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(virtual, entry));
+    // At the top, only the project's own direct dependency: no scryptlib above the link.
+    symlinkSync(path.join('.pnpm', 'scrypt-ts@1.4.5', 'node_modules', 'scrypt-ts'), path.join(proj, 'node_modules', 'scrypt-ts'), 'dir');
+    mkdirSync(path.join(proj, 'src', 'contracts'), { recursive: true });
+    writeFileSync(
+      path.join(proj, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2021',
+          lib: ['es2021'],
+          experimentalDecorators: true,
+          module: 'commonjs',
+          moduleResolution: 'node',
+          esModuleInterop: true,
+          skipLibCheck: true,
+        },
+        include: ['src/**/*.ts'],
+      }),
+    );
+    writeFileSync(
+      path.join(proj, 'src', 'contracts', 'lockup.ts'),
+      [
+        "import { assert, hash160, method, prop, PubKey, PubKeyHash, Sig, SmartContract } from 'scrypt-ts'",
+        'export class Lockup extends SmartContract {',
+        '  @prop() readonly pkhash: PubKeyHash',
+        '  constructor(pkhash: PubKeyHash) {',
+        '    super(...arguments)',
+        '    this.pkhash = pkhash',
+        '  }',
+        '  @method()',
+        '  public redeem(sig: Sig, pubkey: PubKey) {',
+        "    assert(hash160(pubkey) == this.pkhash, 'public key hashes are not equal')",
+        "    assert(this.checkSig(sig, pubkey), 'signature check failed')",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const r = keystead(proj, 'compile', '--project', '.');
+    assert.equal(r.status, 0, r.stderr);
+    const scrypt = readFileSync(path.join(proj, 'artifacts', 'lockup.scrypt'), 'utf8');
+    assert.doesNotMatch(scrypt, /\bauto\b/);
+    assert.match(scrypt, /Ripemd160 pkhash/); // PubKeyHash is scryptlib's name for Ripemd160
+    const redeem = readArtifact(proj, 'lockup').abi.find((f: { name?: string }) => f.name === 'redeem');
+    assert.deepEqual(
+      redeem.params.map((p: { type: string }) => p.type),
+      ['Sig', 'PubKey'],
+    );
+  });
+});

@@ -62,7 +62,25 @@ function compilerHost(ts: typeof TS, options: TS.CompilerOptions, root: string, 
   // The transpiler's "tsconfig dir" is the program's current directory (see TS_NODE_PROJECT below).
   host.getCurrentDirectory = () => root;
   if (packagesFrom) confine(ts, host, options, root, packagesFrom);
+  else resolveAsNodeDoes(ts, host, options);
   return host;
+}
+
+/**
+ * Symlinked paths are kept (preserveSymlinks, transpileProject), so a dependency's files keep their place
+ * inside the project; but a package's own imports are found as Node finds them at run time, from its real
+ * place. In pnpm's layout `node_modules/scrypt-ts` links to `.pnpm/scrypt-ts@x/node_modules/scrypt-ts`, whose
+ * `scryptlib` is its sibling there and nowhere above the link: looked up from the link, scrypt-ts's types
+ * (PubKey, Sig…) would not resolve, and the transpiler would write `auto` for them.
+ */
+function resolveAsNodeDoes(ts: typeof TS, host: TS.CompilerHost, options: TS.CompilerOptions): void {
+  host.resolveModuleNames = (names, containingFile) =>
+    names.map((name) => {
+      const found = ts.resolveModuleName(name, containingFile, options, host).resolvedModule;
+      if (found) return found;
+      const real = host.realpath?.(containingFile) ?? containingFile;
+      return real === containingFile ? undefined : ts.resolveModuleName(name, real, options, host).resolvedModule;
+    });
 }
 
 /** The packages a source compiled outside any project may import. */
