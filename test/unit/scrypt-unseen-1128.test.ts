@@ -106,3 +106,15 @@ contract B { public function u(int y) { A a = new A(3); require(a.x == y); } }`;
     ]);
   });
 });
+
+describe('early sCrypt forms, refused with what to write instead', () => {
+  it('a ++ b (early concatenation) is refused at the ++ with a message naming +; a++ as a statement still compiles', () => {
+    const joined = errorsOf(`contract C { public function unlock(bytes a, bytes b) { require(a ++ b == b'01'); } }`);
+    assert.equal(joined.length, 1, joined.join('\n'));
+    assert.match(joined[0], /^1:\d+ '\+\+' does not join two values in sCrypt: concatenation is '\+'/);
+    assert.match(errorsOf(`contract C { public function unlock(bytes a) { require(a ++ b'02' == b'01'); } }`)[0], /concatenation is '\+'/);
+    const stepped = `contract C { public function unlock(int x) { int y = x; y++; require(y == x + 1); } }`;
+    assert.deepEqual(errorsOf(stepped), []);
+    runsAsExpected(stepped, 'unlock', [[[5n], true]]);
+  });
+});

@@ -638,6 +638,9 @@ export class Parser {
         }
       } else if (this.is('++') || this.is('--')) {
         e = { kind: 'postfix', op: this.tokens[this.i++].value as '++', operand: e, at };
+        // `a ++ b`: early sCrypt's concatenation, which current sCrypt (and the official compiler) writes `a + b`.
+        if (e.op === '++' && ['ident', 'int', 'bytes', 'string'].includes(this.tok.kind))
+          this.fail(`'++' does not join two values in sCrypt: concatenation is '+' (write a + b, not a ++ b)`);
       } else return e;
     }
   }
