@@ -75,6 +75,25 @@ function mocha(cwd: string): MochaReport & { status: number | null; output: stri
 const artifactFile = (dir: string, file: string) => path.join(dir, 'artifacts', `${file}.json`);
 const readArtifact = (dir: string, file: string) => JSON.parse(readFileSync(artifactFile(dir, file), 'utf8'));
 
+/** The tsconfig a scrypt-ts project of the boilerplate's shape has (the fields scrypt-cli reads). */
+function writeMinimalTsconfig(proj: string): void {
+  writeFileSync(
+    path.join(proj, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2021',
+        lib: ['es2021'],
+        experimentalDecorators: true,
+        module: 'commonjs',
+        moduleResolution: 'node',
+        esModuleInterop: true,
+        skipLibCheck: true,
+      },
+      include: ['src/**/*.ts'],
+    }),
+  );
+}
+
 /** Every file scrypt-cli's layout has, with its content. */
 function snapshot(dir: string): Map<string, string> {
   const files = new Map<string, string>();
@@ -224,21 +243,7 @@ describe('a dependency shipping TypeScript contracts, through a symlinked node_m
     const proj = path.join(top, 'deep', 'a', 'b', 'proj');
     mkdirSync(path.join(proj, 'src', 'contracts'), { recursive: true });
     symlinkSync(store, path.join(proj, 'node_modules'), 'dir');
-    writeFileSync(
-      path.join(proj, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2021',
-          lib: ['es2021'],
-          experimentalDecorators: true,
-          module: 'commonjs',
-          moduleResolution: 'node',
-          esModuleInterop: true,
-          skipLibCheck: true,
-        },
-        include: ['src/**/*.ts'],
-      }),
-    );
+    writeMinimalTsconfig(proj);
     writeFileSync(
       path.join(proj, 'src', 'contracts', 'useLib.ts'),
       "import { SmartContract, method, assert } from 'scrypt-ts'\nimport { MyLib } from 'mylib'\nexport class UseLib extends SmartContract {\n  @method()\n  public unlock(x: bigint) {\n    assert(MyLib.double(x) == 6n)\n  }\n}\n",
@@ -269,21 +274,7 @@ describe("pnpm's layout: node_modules/scrypt-ts a link into .pnpm, its own depen
     // At the top, only the project's own direct dependency: no scryptlib above the link.
     symlinkSync(path.join('.pnpm', 'scrypt-ts@1.4.5', 'node_modules', 'scrypt-ts'), path.join(proj, 'node_modules', 'scrypt-ts'), 'dir');
     mkdirSync(path.join(proj, 'src', 'contracts'), { recursive: true });
-    writeFileSync(
-      path.join(proj, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2021',
-          lib: ['es2021'],
-          experimentalDecorators: true,
-          module: 'commonjs',
-          moduleResolution: 'node',
-          esModuleInterop: true,
-          skipLibCheck: true,
-        },
-        include: ['src/**/*.ts'],
-      }),
-    );
+    writeMinimalTsconfig(proj);
     writeFileSync(
       path.join(proj, 'src', 'contracts', 'lockup.ts'),
       [
