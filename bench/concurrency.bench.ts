@@ -2,7 +2,7 @@ import { P2PKH, PrivateKey } from '@bsv/sdk';
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { PayClientsData, PayRound } from './pay-clients.js';
-import { report } from './lib.js';
+import { report, untilQuiet } from './lib.js';
 import { benchRuntime, benchWallet, fanOutCoins } from './seed.js';
 
 export const MEASURES = ['concurrent-pays'];
@@ -41,7 +41,11 @@ export async function run(): Promise<void> {
       // (measured first and cold, one client's pays took twice as long as warm, and the ratio read 0.34).
       await payRound({ walletIds: [wallets[0].walletID], pays: 10 });
       await payRound({ walletIds: wallets.map((w) => w.walletID), pays: 5 });
+      // Each round from a quiet process: the first pays start the node's script workers, which load for a
+      // second or more (under tsx) and would otherwise slow whichever round they overlap.
+      await untilQuiet();
       oneMs = await payRound({ walletIds: [wallets[0].walletID], pays: PAYS });
+      await untilQuiet();
       allMs = await payRound({ walletIds: wallets.map((w) => w.walletID), pays: PAYS });
     } finally {
       await clients.terminate();

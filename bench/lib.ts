@@ -19,6 +19,22 @@ export async function time(
   return { label, iterations, totalMs, perOpMs: totalMs / iterations };
 }
 
+/**
+ * Waits until the process is quiet: its threads together used under `busyBelow` of one core over a window
+ * of `windowMs` (or `maxMs` passed). Work started by what ran before (worker threads loading their code,
+ * a collection, a timer's flush) otherwise lands in the next measurement: a round measured while the
+ * local node's script workers were still starting read a third slower, and flattered a ratio against it.
+ */
+export async function untilQuiet({ windowMs = 200, busyBelow = 0.1, maxMs = 20_000 } = {}): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const before = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, windowMs));
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 < busyBelow * windowMs) return;
+  }
+}
+
 export interface RatioLine {
   /** The measure's name in `--only` and the JSON (pay-api, node-accept, …). */
   name: string;

@@ -1,3 +1,4 @@
+import { groupedCommits } from '../store/grouped-commits.js';
 import { randomBytes } from 'node:crypto';
 import type { ChainProvider } from '../chain/types.js';
 import type { Logger } from '../log/logger.js';
@@ -140,6 +141,7 @@ export function buildServices(options: BuildOptions & Required<Pick<BuildOptions
     addressBook,
     chain,
     sync,
+    commits: groupedCommits(store.db),
     inFlight: new Set(),
     heldBack: (attempt) => repos.appActions.holdsBack(attempt),
     // The payment policy's check of every move (policies/authorise.ts), unless a test gives its own.

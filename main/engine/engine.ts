@@ -99,6 +99,7 @@ export function createEngine({ syncIntervalMs = 30_000, ...options }: EngineOpti
       services.appGate.wakeAll();
       bookEvents.flush();
       sync.stop();
+      services.commits.flush();
       void services.compiler.close();
       void paymailHost.close();
       store.close();

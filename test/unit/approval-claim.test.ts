@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { untilValue } from '../helpers/until.js';
 import { afterEach, describe, it } from 'node:test';
 import { P2PKH, PrivateKey } from '@bsv/sdk';
 import type { ChainProvider } from '../../main/chain/types.js';
@@ -130,9 +131,13 @@ describe('an approved payment is carried out once, whoever asks at the same time
 
   it('sendApproved racing the last vote while the broadcast is slow: the vote sends it, the sends are refused; sent and counted', async () => {
     let slow: Promise<void> | null = null;
+    let atBroadcast = false;
     t = testEngine({
       chain: withBroadcast(async function (this: ChainProvider, hex) {
-        if (slow) await slow;
+        if (slow) {
+          atBroadcast = true;
+          await slow;
+        }
         return this.broadcast(hex);
       }),
     });
@@ -143,7 +148,12 @@ describe('an approved payment is carried out once, whoever asks at the same time
     const before = attempts().length;
     const vote = o.approve(id);
     // The vote has claimed it and its payment is on its way (held at the broadcast): the initiator sends too.
-    while (row(id).state !== 'sending') await new Promise((r) => setImmediate(r));
+    await untilValue(
+      "the vote's payment at the broadcast",
+      async () => atBroadcast,
+      (at) => at,
+    );
+    assert.equal(row(id).state, 'sending');
     const sends = settled([o.send(id), o.send(id)]);
     const early = await sends;
     for (const x of early) assert.match(x, /^CONFLICT: .*already being carried out/, x);

@@ -11,6 +11,7 @@ import type { ValueMoveIntent } from '../../main/engine/value-move.js';
 import type { SigningAccount } from '../../main/engine/payments/keyring.js';
 import { changeAddressesOf, planAndReserve } from '../../main/engine/payments/plan.js';
 import type { PaymentServices } from '../../main/engine/payments/services.js';
+import { groupedCommits } from '../../main/store/grouped-commits.js';
 import { moveValue, type PlannedReservation, type ValueMove } from '../../main/engine/payments/value-flow.js';
 import { WalletSync } from '../../main/engine/sync/wallet-sync.js';
 import { TemplateRegistry } from '../../main/engine/token-templates/registry.js';
@@ -241,6 +242,7 @@ describe('value flow: what a failing step leaves behind', () => {
       addressBook,
       sync,
       chain,
+      commits: groupedCommits(t.store.db),
       inFlight: new Set(),
       authoriseValueMove: () => {},
     } as unknown as PaymentServices;

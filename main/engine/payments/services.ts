@@ -5,6 +5,7 @@ import type { WalletServices } from '../wallets/services.js';
 import type { AuthoriseValueMove } from '../value-move.js';
 import type { KeyRing } from './keyring.js';
 import type { TemplateRegistry } from '../token-templates/registry.js';
+import type { GroupedCommits } from '../../store/grouped-commits.js';
 
 /**
  * What paying needs besides wallets: the addresses, coins, history, attempts and rates, the books to record
@@ -15,6 +16,8 @@ export interface PaymentServices extends WalletServices {
   sync: WalletSync;
   keyring: KeyRing;
   paymail: PaymailClient;
+  /** A value move's steps commit here: moves that reach a step in the same turn share one commit (grouped-commits.ts). */
+  commits: GroupedCommits;
   /** Payment attempts being delivered right now, which settling leaves alone. */
   inFlight: Set<string>;
   /**

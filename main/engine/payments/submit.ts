@@ -46,8 +46,8 @@ export interface Submission {
  * settled. History shows it pending from here on. One database transaction, with `also` (an idempotency
  * key's link, a token's registration) inside it.
  */
-export function recordSubmission(services: PaymentServices, s: Submission, also?: () => void): void {
-  services.db.transaction(() => {
+export function recordSubmission(services: PaymentServices, s: Submission, also?: () => void): Promise<void> {
+  return services.commits.write(() => {
     services.repos.payments.recordAttempt({
       attempt: s.attempt,
       walletRow: s.wallet.id,
@@ -61,7 +61,7 @@ export function recordSubmission(services: PaymentServices, s: Submission, also?
     });
     also?.();
     services.sync.recordUnseen(s.tx, s.result.txid, { walletRow: s.wallet.id, memo: s.memo, counterparty: s.counterparty });
-  })();
+  });
 }
 
 /** Delivers a recorded submission and follows it: the final (or pending) result, or the error the chain or receiver gave. */
@@ -173,7 +173,9 @@ async function follow(services: PaymentServices, s: Submission, outcome: Deliver
     repos.walletTxs.setPeerTxid(txid, peerTxid);
   }
   if (seen?.seen)
-    return completeAttempt(services, s.attempt, s.tx, { ...result, peerTxid, seenByChain: true }, seen.height, s.alsoComplete);
+    return services.commits.write(() =>
+      completeAttempt(services, s.attempt, s.tx, { ...result, peerTxid, seenByChain: true }, seen.height, s.alsoComplete),
+    );
   const pending = { ...result, peerTxid };
   db.transaction(() => repos.payments.attemptPending(s.attempt, services.now(), peerTxid, JSON.stringify(pending)))();
   services.logger.info({ txid }, 'the receiver took the payment but the chain has not shown it yet; it stays pending');

@@ -98,15 +98,15 @@ export async function recordValueMove<R extends Reservation>(services: PaymentSe
   // taken together, and a refusal (or a move sent for approval) reserves nothing.
   const counterparty = move.intent.counterparty ?? move.counterparty;
   const intent = { ...move.intent, counterparty, paymailVouched: paymailVouched(services, move.intent, counterparty) };
-  const held = services.db.transaction(() => {
+  const held = await services.commits.write(() => {
     const ticket = services.authoriseValueMove({ ...intent, fee: feeEstimate(move) }) ?? undefined;
     return ticket?.awaiting ? { ticket, reservation: null } : { ticket, reservation: move.reserve() };
-  })();
+  });
   if (!held.reservation) throw held.ticket!.awaiting!;
   const { reservation, ticket } = held;
   try {
     const submission = submissionOf(move, reservation, await move.build(reservation));
-    recordSubmission(services, submission, move.alsoRecord && (() => move.alsoRecord!(submission)));
+    await recordSubmission(services, submission, move.alsoRecord && (() => move.alsoRecord!(submission)));
     return { reservation, submission };
   } catch (err) {
     giveBack(services, reservation, () => {

@@ -10,12 +10,16 @@ export interface AddressRow {
 /** Derived addresses of each wallet: chain 0 receives, chain 1 takes change. */
 export function createAddressRepo(db: Db) {
   const insert = db.prepare('INSERT OR IGNORE INTO addresses (wallet_row, chain, idx, address, created_at) VALUES (?, ?, ?, ?, ?)');
-  const count = db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM addresses WHERE wallet_row = ? AND chain = ?');
+  // Indexes are 0..n-1 with no gaps, so the count is the highest index + 1: one step down the key, not a walk.
+  const count = db.prepare<[number, number], { n: number }>(
+    'SELECT coalesce(max(idx) + 1, 0) AS n FROM addresses WHERE wallet_row = ? AND chain = ?',
+  );
   const unused = db.prepare<[number, number, number], { chain: 0 | 1; idx: number; address: string; used: number }>(
     'SELECT chain, idx, address, used FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 0 ORDER BY idx LIMIT ?',
   );
+  // From the top of the key down: past the unused gap (about GAP_LIMIT addresses) to the first used one.
   const highestUsed = db.prepare<[number, number], { idx: number | null }>(
-    'SELECT max(idx) AS idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1',
+    'SELECT idx FROM addresses WHERE wallet_row = ? AND chain = ? AND used = 1 ORDER BY idx DESC LIMIT 1',
   );
   const markUsed = db.prepare('UPDATE addresses SET used = 1 WHERE wallet_row = ? AND address = ?');
   const markUnused = db.prepare('UPDATE addresses SET used = 0 WHERE wallet_row = ? AND address = ?');
