@@ -93,7 +93,7 @@ test('at 800×600 the main tables fit the window: none scrolls sideways; amounts
   await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-wallets.png') });
 
   await nav(page).filter({ hasText: 'History' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: LONG_TITLE }).click();
   const history = page.getByRole('table', { name: 'History' });
   await expect(history.getByRole('row')).toHaveCount(3);
@@ -206,7 +206,7 @@ test('at 800×600 the payee book, invoices, apps and tokens tables fit the windo
   await page.screenshot({ path: path.join(SCREENSHOTS, 'narrow-apps.png'), fullPage: true });
 
   await nav(page).filter({ hasText: 'Tokens' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: new RegExp(`^${LONG_TITLE}`) }).click();
   const holdings = page.getByRole('table', { name: 'Token holdings' });
   await expect(page.getByTestId('held-PTS')).toHaveText('1,000');
