@@ -424,10 +424,9 @@ export class WalletSync implements WalletScanner {
     const { repos, addressBook } = this.services;
     const w = repos.wallets.byRow(walletRow);
     if (!w) return false;
-    const had = repos.addresses.count(w.id, 0) + repos.addresses.count(w.id, 1);
-    addressBook.ensureGap(w, 0);
-    addressBook.ensureGap(w, 1);
-    return repos.addresses.count(w.id, 0) + repos.addresses.count(w.id, 1) > had;
+    const receiving = addressBook.ensureGap(w, 0);
+    const change = addressBook.ensureGap(w, 1);
+    return receiving || change;
   }
 
   /**

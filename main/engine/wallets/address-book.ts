@@ -116,12 +116,15 @@ export class AddressBook {
    * Makes sure `GAP_LIMIT` unused addresses follow the highest used one on the chain. Change addresses
    * already derived ahead are stored with them: each payment claims one, and the next few payments' then
    * need no write of their own (nothing else lists change addresses, and they are still used in order).
+   * True when it derived addresses.
    */
-  ensureGap(wallet: WalletRow, chain: 0 | 1, gap = GAP_LIMIT): void {
+  ensureGap(wallet: WalletRow, chain: 0 | 1, gap = GAP_LIMIT): boolean {
     const { addresses } = this.services.repos;
     const want = addresses.highestUsed(wallet.id, chain) + 1 + gap;
     const have = addresses.count(wallet.id, chain);
-    if (have < want) this.derive(wallet, chain, have, chain === 1 ? this.readyUpTo(wallet, chain, want) : want);
+    if (have >= want) return false;
+    this.derive(wallet, chain, have, chain === 1 ? this.readyUpTo(wallet, chain, want) : want);
+    return true;
   }
 
   /** `from`, or past it while the addresses that follow are derived ahead already. */
