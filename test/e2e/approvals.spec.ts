@@ -64,7 +64,7 @@ test('policies and approvals: an admin writes a rule, an operator’s payment wa
   await expect(awaiting.getByRole('link', { name: 'Approvals' })).toHaveAttribute('href', '#/approvals');
   // History shows the wallet's payment as awaiting approval, above its transactions, with a link to Approvals.
   await nav(page).filter({ hasText: 'History' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /^Ops/ }).click();
   const waiting = page.getByTestId('history-approvals').locator(`[data-approval-id="${approvalId}"]`);
   await expect(waiting.getByTestId('history-approval-state')).toHaveText('awaiting approval');

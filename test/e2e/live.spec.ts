@@ -39,7 +39,7 @@ test('balances and history move live from the event stream, without polling; sig
 
   // History: pending, then confirmed once a block holds it, on screen without a reload.
   await nav(page).filter({ hasText: 'History' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /^Treasury/ }).click();
   const table = page.getByRole('table', { name: 'History' });
   await expect(table).toContainText('pending');

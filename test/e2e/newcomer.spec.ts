@@ -97,7 +97,7 @@ test('a new admin’s first steps: errors under their fields with the keyboard o
 
   // Receive opens on the wallet just made, and makes no other: the test coins go where the user expects.
   await nav(page).filter({ hasText: 'Receive' }).click();
-  await expect(page.getByRole('combobox', { name: 'Wallet' })).toHaveValue(/^Treasury/);
+  await expect(page.getByRole('combobox', { name: 'Wallet', exact: true })).toHaveValue(/^Treasury/);
   await expect(page.getByTestId('test-coins')).toContainText('“Treasury” is empty');
   await page.getByTestId('test-coins').getByRole('button', { name: 'Get test coins' }).click();
   await expect(page.getByText(/^100,000 sat of test coins sent to “Treasury”/)).toBeVisible();

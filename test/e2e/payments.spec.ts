@@ -51,7 +51,7 @@ test('send to a paymail: resolve, review, confirm, see the txid, balances and hi
   await nav(page).filter({ hasText: 'Wallets' }).click();
   await expect(page.getByTestId('balance-Petty cash')).toHaveText('0.00016 BSV');
   await nav(page).filter({ hasText: 'History' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /^Petty cash/ }).click();
   const table = page.getByRole('table', { name: 'History' });
   await expect(table).toContainText('Lunch');

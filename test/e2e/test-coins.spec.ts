@@ -19,11 +19,11 @@ test('on the local chain an empty wallet offers test coins where a new user look
   // Receive opens on the wallet the user has (no "default" wallet is made behind their back): it has coins, so no offer.
   await request(keystead.url, 'POST', '/v1/createWallet', { body: { walletTitle: 'Ops' }, headers: auth });
   await nav(page).filter({ hasText: 'Receive' }).click();
-  await expect(page.getByRole('combobox', { name: 'Wallet' })).toHaveValue(/^Treasury/);
+  await expect(page.getByRole('combobox', { name: 'Wallet', exact: true })).toHaveValue(/^Treasury/);
   await expect(page.getByRole('table', { name: 'Available addresses' })).toBeVisible();
   await expect(offer).toBeHidden();
   // An empty wallet picked there: the same offer, for it.
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /^Ops/ }).click();
   await expect(offer).toContainText('“Ops” is empty');
   await offer.getByRole('button', { name: 'Get test coins' }).click();

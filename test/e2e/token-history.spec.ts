@@ -26,7 +26,7 @@ test('History: a token transfer shows the tokens moved ("−5 KST"), the BSV fee
 
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'History' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /^Treasury/ }).click();
   const row = page.getByRole('row').filter({ has: page.getByTestId(`tokens-${txid.slice(0, 8)}`) });
   await expect(page.getByTestId(`tokens-${txid.slice(0, 8)}`)).toHaveText('\u22125 KST');

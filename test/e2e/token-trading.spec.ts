@@ -18,7 +18,7 @@ async function treasury(keystead: Headless) {
 async function openTokens(page: import('@playwright/test').Page, tab: string) {
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'Tokens' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /Treasury/ }).click();
   await page.getByRole('tab', { name: tab }).click();
 }
@@ -86,7 +86,7 @@ test('swaps: an offer Keystead keeps is taken by its id from another wallet, its
 
   await signIn(page, ADMIN.email, ADMIN.password);
   await nav(page).filter({ hasText: 'Tokens' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /Ops/ }).click();
   await page.getByRole('tab', { name: 'Swaps' }).click();
   const take = page.getByRole('form', { name: 'Take an offer' });

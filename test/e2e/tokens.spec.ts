@@ -17,7 +17,7 @@ test('tokens: issue a fungible token with progress, see it held, open its detail
   await signIn(page, ADMIN.email, ADMIN.password);
 
   await nav(page).filter({ hasText: 'Tokens' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /Treasury/ }).click();
   await page.getByRole('tab', { name: 'Issue' }).click();
   await page.getByLabel('Name').fill('Acme Points');

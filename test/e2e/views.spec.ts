@@ -49,7 +49,7 @@ test('amounts follow one rule; the overview totals the money; a history row open
   await page.getByRole('button', { name: 'Confirm and send' }).click();
   const txid = (await page.getByTestId('copy-field-txid').textContent())!;
   await nav(page).filter({ hasText: 'History' }).click();
-  await page.getByRole('combobox', { name: 'Wallet' }).click();
+  await page.getByRole('combobox', { name: 'Wallet', exact: true }).click();
   await page.getByRole('option', { name: /^Treasury/ }).click();
   const row = page.getByRole('row').filter({ hasText: txid.slice(0, 10) });
   await expect(row).toContainText('sent');
