@@ -26,7 +26,10 @@ interface Queued {
   reject(err: unknown): void;
 }
 
-export function groupedCommits(db: Pick<Db, 'transaction'>, defer: (run: () => void) => void = setImmediate): GroupedCommits {
+export function groupedCommits(
+  db: Pick<Db, 'transaction' | 'inTransaction'>,
+  defer: (run: () => void) => void = setImmediate,
+): GroupedCommits {
   let queue: Queued[] = [];
   const flush = () => {
     const batch = queue;
@@ -34,17 +37,27 @@ export function groupedCommits(db: Pick<Db, 'transaction'>, defer: (run: () => v
     if (!batch.length) return;
     const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
     try {
-      // A nested db.transaction is a savepoint: a throwing fn undoes its own writes only.
       db.transaction(() => {
-        for (const q of batch)
+        for (const q of batch) {
           try {
+            // A nested db.transaction is a savepoint: a throwing fn undoes its own writes only.
             outcomes.push({ ok: true, value: db.transaction(q.fn)() });
           } catch (err) {
             outcomes.push({ ok: false, err });
+            if (!db.inTransaction) throw err;
           }
+          // Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) make SQLite roll back the whole
+          // transaction, with every write before this one. The next fn must not run: with no transaction
+          // open, its db.transaction would BEGIN and COMMIT one of its own, and its caller would be told it
+          // failed (the batch fails below) while its write stood — a payment recorded as sent whose coins
+          // its caller gives back. So the batch stops here, and every caller hears that nothing was written.
+          // (A fn that swallowed such an error and went on would have written outside any transaction: the
+          // same hazard as with a transaction of its own; still, the batch fails rather than claim a commit.)
+          if (!db.inTransaction) throw new Error('the database ended the shared transaction before its commit; nothing of it was written');
+        }
       })();
     } catch (err) {
-      // The commit itself failed: nothing of the batch is written.
+      // The commit failed, or SQLite ended the transaction: nothing of the batch is written.
       for (const q of batch) q.reject(err);
       return;
     }

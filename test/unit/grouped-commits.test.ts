@@ -24,7 +24,10 @@ describe('grouped commits', () => {
   };
   let outerTransactions = 0;
   // The database's transaction, counting the outer ones (a nested call is a savepoint).
-  const counted: Pick<Database.Database, 'transaction'> = {
+  const counted: Pick<Database.Database, 'transaction' | 'inTransaction'> = {
+    get inTransaction() {
+      return db.inTransaction;
+    },
     transaction: ((fn: () => unknown) => {
       const t = db.transaction(fn);
       return () => {
@@ -117,6 +120,81 @@ describe('grouped commits', () => {
     turn();
     await again;
     assert.deepEqual(rows(reader), ['after']);
+  });
+
+  /** A database of its own that may grow by three pages only. */
+  const nearlyFull = (name: string) => {
+    const full = new Database(path.join(dir, name));
+    full.exec('CREATE TABLE t (v TEXT)');
+    full.pragma(`max_page_count = ${(full.pragma('page_count', { simple: true }) as number) + 3}`);
+    return { full, insert: full.prepare('INSERT INTO t (v) VALUES (?)') };
+  };
+
+  it('when the database itself ends the transaction midway (disk full), runs nothing after it and tells every caller that nothing was written', async () => {
+    // A database of its own that may grow by three pages only: the second write fills it. SQLite then rolls
+    // back the whole transaction, the first write with it; a third write run after that would have committed
+    // by itself while its caller heard of a failure.
+    const { full, insert } = nearlyFull('full.db');
+    try {
+      const commits = groupedCommits(full, (run) => pending.push(run));
+      let ranAfter = false;
+      const results = Promise.allSettled([
+        commits.write(() => insert.run('before')),
+        commits.write(() => {
+          for (let i = 0; i < 100; i++) insert.run('x'.repeat(3000));
+        }),
+        commits.write(() => {
+          ranAfter = true;
+          return insert.run('after');
+        }),
+      ]);
+      turn();
+      const settled = await results;
+      assert.deepEqual(
+        settled.map((r) => r.status),
+        ['rejected', 'rejected', 'rejected'],
+      );
+      for (const r of settled) assert.match(String((r as PromiseRejectedResult).reason), /full/);
+      assert.equal(ranAfter, false, 'nothing runs once the transaction is gone');
+      assert.deepEqual(full.prepare('SELECT v FROM t WHERE length(v) < 10').all(), [], 'nothing of the batch on disk');
+      assert.equal(full.inTransaction, false);
+      // And the connection serves the next turn once there is room.
+      full.pragma('max_page_count = 100000');
+      const next = commits.write(() => insert.run('next'));
+      turn();
+      await next;
+      assert.deepEqual(full.prepare('SELECT v FROM t').all(), [{ v: 'next' }]);
+    } finally {
+      full.close();
+    }
+  });
+
+  it('fails the batch, rather than claim a commit, when a write swallowed the error that ended the transaction', async () => {
+    const { full, insert } = nearlyFull('full2.db');
+    try {
+      const commits = groupedCommits(full, (run) => pending.push(run));
+      const first = commits.write(() => insert.run('first'));
+      const swallowing = commits.write(() => {
+        try {
+          for (let i = 0; i < 100; i++) insert.run('x'.repeat(3000));
+        } catch {
+          /* a careless write that carries on */
+        }
+        return 'claims success';
+      });
+      const later = commits.write(() => insert.run('later'));
+      turn();
+      const settled = await Promise.allSettled([first, swallowing, later]);
+      assert.deepEqual(
+        settled.map((r) => r.status),
+        ['rejected', 'rejected', 'rejected'],
+      );
+      // Its savepoint went with the transaction: releasing it is what fails.
+      for (const r of settled) assert.match(String((r as PromiseRejectedResult).reason), /no such savepoint|ended the shared transaction/);
+      assert.deepEqual(full.prepare('SELECT v FROM t WHERE length(v) < 10').all(), []);
+    } finally {
+      full.close();
+    }
   });
 
   it('commits each turn apart: a write asked for while a turn runs waits for the next', async () => {
