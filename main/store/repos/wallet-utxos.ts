@@ -153,10 +153,12 @@ export function createWalletUtxoRepo(db: Db) {
      */
     candidates(walletRow: number, from: number, smallest = 50, largestN = 200): WalletUtxo[] {
       const seen = new Set<string>();
-      const rows = [...largest.all(walletRow, largestN), ...smallestFrom.all(walletRow, from, smallest)].filter((r) => {
-        const k = `${r.txid}:${r.vout}`;
-        return seen.has(k) ? false : (seen.add(k), true);
-      });
+      const rows = [...(largestN > 0 ? largest.all(walletRow, largestN) : []), ...smallestFrom.all(walletRow, from, smallest)].filter(
+        (r) => {
+          const k = `${r.txid}:${r.vout}`;
+          return seen.has(k) ? false : (seen.add(k), true);
+        },
+      );
       // Plain code-unit order for the tie-break (txids are lower-case hex): localeCompare was most of the cost.
       return rows.map(toRow).sort((a, b) => b.satoshis - a.satoshis || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.vout - b.vout));
     },
