@@ -238,6 +238,29 @@ describe('a transpiled Solidity token ledger on the local chain', () => {
     assert.ok(refusedByContract(hide), JSON.stringify(hide));
   });
 
+  it('a transfer to oneself is refused: the two entries would overwrite each other and mint', async () => {
+    // balances[msg.sender] and balances[to] are one entry when bob pays bob; stored one after the other, the
+    // second (70 + 10) would overwrite the first (70 - 10): bob would hold 80. Nor is the state Solidity would
+    // keep (70) reachable: the transpiled contract refuses the call.
+    const b = current.state.balances;
+    const held = b.get(pkh(bob))!;
+    const selfPay = (next: bigint) =>
+      call('transfer', { supply: 100n, balances: withBalance(b, bob, next) }, (pre, sign) => [
+        PubKeyHash(pkh(bob)),
+        Int(10),
+        Sig(sign(bob)),
+        PubKey(bob.toPublicKey().toString()),
+        Int(held),
+        Int(indexOf(b, bob)),
+        Int(held),
+        Int(indexOf(b, bob)),
+        SigHashPreimage(pre),
+      ]);
+    const minted = await selfPay(held + 10n);
+    assert.ok(refusedByContract(minted), `bob cannot mint by paying himself: ${JSON.stringify(minted)}`);
+    assert.ok(refusedByContract(await selfPay(held)));
+  });
+
   it('the calls chain: each spends the last state, and a block confirms them', () => {
     const mined = node.mine();
     assert.ok(mined.txids.includes(current.txid));

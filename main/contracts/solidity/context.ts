@@ -136,6 +136,8 @@ export interface MapEntry {
   depth: number;
   /** When the function changes a name the key is made of, the key is kept in a local where it is first used. */
   snapshot?: { type: string; name: string; init: SExpr };
+  /** The names the key is made of, and how often each had been assigned when the entry was first used. */
+  keyNames: ReadonlyMap<string, number>;
 }
 
 export type FunctionKind = 'public' | 'internal' | 'ctor' | 'library';
@@ -161,6 +163,10 @@ export class FunctionState {
   namedReturn: string | null = null;
   /** Names (locals, parameters, properties) the function assigns to. */
   assigned = new Set<string>();
+  /** How many assignments to each name have been transpiled so far, in source order. */
+  readonly assignments = new Map<string, number>();
+  /** Per loop being transpiled, innermost last: the names its condition, body and step assign to. */
+  readonly loopAssigned: ReadonlySet<string>[] = [];
   /** Every identifier the function's source uses: generated names avoid them. */
   used = new Set<string>();
 

@@ -83,6 +83,7 @@ export function expr(cx: Cx, node: Expression | BaseASTNode, write = false): SEx
         return null;
       }
       const e = expr(cx, n.subExpression, n.operator === '++' || n.operator === '--');
+      if (n.operator === '++' || n.operator === '--') countAssignment(cx, n.subExpression);
       return e && { k: 'unary', op: n.operator, e, postfix: !n.isPrefix };
     }
     case 'BinaryOperation': {
@@ -110,6 +111,7 @@ export function expr(cx: Cx, node: Expression | BaseASTNode, write = false): SEx
         ? expr(cx, n.left, ASSIGNMENTS.has(n.operator))
         : valueFor(cx, typeOf(cx, n.right), n.left, ASSIGNMENTS.has(n.operator));
       const r = n.operator === '=' || !shift ? valueFor(cx, typeOf(cx, n.left), n.right) : expr(cx, n.right);
+      if (ASSIGNMENTS.has(n.operator)) countAssignment(cx, n.left);
       return l && r && bin(n.operator, l, r);
     }
     case 'Conditional': {
@@ -317,6 +319,26 @@ function mappingValue(
     p.error(at, `unsupported mapping access after an early return with a key declared in the function: \`${p.text(at)}\``);
     return null;
   }
+  // One entry per key expression is sound only while the names the key is made of keep their values: after
+  // `k = k + 1`, or on a loop's next turn when the loop changes `k`, `m[k]` is another entry of the map, while
+  // the rewrite would still read and store the first one. Refused rather than compiled to other code.
+  const keyNames = [...new Set(keys.flatMap((k) => namesIn(k)))];
+  const inLoop = keyNames.find((n) => f.loopAssigned.some((assigned) => assigned.has(n)));
+  if (inLoop) {
+    p.error(
+      at,
+      `unsupported mapping access in a loop that changes its key \`${inLoop}\`: \`${p.text(at)}\` would be another entry on each turn`,
+    );
+    return null;
+  }
+  const rekeyed = entry && keyNames.find((n) => (f.assignments.get(n) ?? 0) !== (entry!.keyNames.get(n) ?? 0));
+  if (rekeyed) {
+    p.error(
+      at,
+      `unsupported mapping access after its key \`${rekeyed}\` changed: \`${p.text(at)}\` is another entry than where it was first used; use a separate variable for the new key`,
+    );
+    return null;
+  }
   if (!entry) {
     const key: SExpr = printedKeys.length === 1 ? (printedKeys[0] as SExpr) : { k: 'struct', fields: printedKeys as SExpr[] };
     // `m[richest] += v; richest = msg.sender;`: the entry stays the one of the key's value where it was first used.
@@ -333,12 +355,19 @@ function mappingValue(
       written: false,
       depth,
       snapshot,
+      keyNames: new Map(keyNames.map((n) => [n, f.assignments.get(n) ?? 0])),
     };
     f.entries.set(valueName, entry);
     f.pending.push(entry);
   }
   if (write) entry.written = true;
   return raw(valueName);
+}
+
+/** Notes that the name at the root of an assignment's target (`k`, `s.f`, `a[i]`) changed here. */
+function countAssignment(cx: Cx, target: Expression): void {
+  const root = cx.f && assignedRoot(target);
+  if (root) cx.f!.assignments.set(root, (cx.f!.assignments.get(root) ?? 0) + 1);
 }
 
 /** How a key expression names its mapping entry: `msg.sender` → `msgSender`, `a.b` → `a_b`, `this.x` → `x`, literals by value. */
@@ -689,6 +718,25 @@ export function namesIn(e: unknown): string[] {
 }
 
 /** The name a write lands on: `x`, `this.x`, `x.f`, `x[i]` all change `x`. */
+/** Every name the body assigns to (`x = …`, `x += …`, `x++`, `x.f = …`, `x[i] = …`). */
+export function assignedNames(body: unknown): Set<string> {
+  const out = new Set<string>();
+  const visit = (x: unknown): void => {
+    if (!x || typeof x !== 'object') return;
+    if (Array.isArray(x)) return x.forEach(visit);
+    const o = x as Expression;
+    let target: Expression | null = null;
+    if (o.type === 'BinaryOperation' && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator))
+      target = o.left;
+    if (o.type === 'UnaryOperation' && (o.operator === '++' || o.operator === '--' || o.operator === 'delete')) target = o.subExpression;
+    const root = target && assignedRoot(target);
+    if (root) out.add(root);
+    for (const [k, v] of Object.entries(o)) if (k !== 'range' && k !== 'loc') visit(v);
+  };
+  visit(body);
+  return out;
+}
+
 export function assignedRoot(e: Expression): string | null {
   if (e.type === 'Identifier') return e.name;
   if (e.type === 'MemberAccess')

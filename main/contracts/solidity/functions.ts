@@ -1,6 +1,6 @@
-import type { BaseASTNode, Expression, FunctionDefinition, Statement } from '@solidity-parser/parser/dist/src/ast-types.js';
+import type { BaseASTNode, FunctionDefinition, Statement } from '@solidity-parser/parser/dist/src/ast-types.js';
 import { FunctionState, type ContractInfo, type FunctionKind, type ProgramContext, type Scope } from './context.js';
-import { assignedRoot, expr, namesIn, type Cx } from './expressions.js';
+import { assignedNames, expr, namesIn, type Cx } from './expressions.js';
 import { spanOf, type Span } from './logs.js';
 import { scryptName } from './names.js';
 import { assign, bin, call, member, raw, requireStmt, type SExpr, type SMember, type SParam, type SStmt } from './sast.js';
@@ -46,25 +46,6 @@ function readsLateLocal(stmts: Statement[], e: BaseASTNode): boolean {
   };
   visit(e);
   return reads;
-}
-
-/** Every name the body assigns to (`x = …`, `x += …`, `x++`, `x.f = …`, `x[i] = …`). */
-function assignedNames(body: BaseASTNode): Set<string> {
-  const out = new Set<string>();
-  const visit = (x: unknown): void => {
-    if (!x || typeof x !== 'object') return;
-    if (Array.isArray(x)) return x.forEach(visit);
-    const o = x as Expression;
-    let target: Expression | null = null;
-    if (o.type === 'BinaryOperation' && /^[-+*/%&|^<>]*=$/.test(o.operator) && !['==', '!=', '<=', '>='].includes(o.operator))
-      target = o.left;
-    if (o.type === 'UnaryOperation' && (o.operator === '++' || o.operator === '--' || o.operator === 'delete')) target = o.subExpression;
-    const root = target && assignedRoot(target);
-    if (root) out.add(root);
-    for (const [k, v] of Object.entries(o)) if (k !== 'range' && k !== 'loc') visit(v);
-  };
-  visit(body);
-  return out;
 }
 
 /**
@@ -178,7 +159,7 @@ export function transpileFunction(
     if (f.valueAt) ctorParams.push({ type: 'int', name: 'msgValue' });
     if (f.senderAt) ctorParams.push({ type: 'PubKeyHash', name: 'msgSender' });
     ctorParams.push(...entryParams(p, f));
-    const tail = [...writeBacks(f), ...(f.valueAt ? [assign(raw('this.initBalance'), raw('msgValue'))] : [])];
+    const tail = [...aliasGuards(f), ...writeBacks(f), ...(f.valueAt ? [assign(raw('this.initBalance'), raw('msgValue'))] : [])];
     // Arrays the contract pushes to start empty.
     const counters = [...(c.pushed?.values() ?? [])].map((a) => assign(raw(`this.${a.counter}`), raw('0')));
     return {
@@ -212,10 +193,18 @@ export function transpileFunction(
 
     const tail: SStmt[] = [];
     if (expected) {
-      const result = finalValue ? returnedOr(finalValue) : named ? returnedOr(raw(scryptName(named))) : f.middleReturn ? raw('ret') : null;
-      if (result) tail.push(requireStmt(bin('==', result, expected)));
+      // A function that ends without a `return` returns its type's default, as in Solidity: the caller's
+      // `retVal` is checked against it too (left unchecked, any value would pass for what it returned).
+      const result = finalValue
+        ? returnedOr(finalValue)
+        : named
+          ? returnedOr(raw(scryptName(named)))
+          : f.middleReturn
+            ? raw('ret')
+            : (p.defaultOf(retType!) ?? raw('0'));
+      tail.push(requireStmt(bin('==', result, expected)));
     }
-    tail.push(...writeBacks(f));
+    tail.push(...aliasGuards(f), ...writeBacks(f));
     const out = [...head, ...body, ...tail];
     if (c.stateful) {
       out.push(
@@ -264,6 +253,44 @@ function entryParams(p: ProgramContext, f: FunctionState): SParam[] {
 function sortedEntries(f: FunctionState) {
   return [...f.entries.values()].sort((a, b) => (a.valueName < b.valueName ? -1 : a.valueName > b.valueName ? 1 : 0));
 }
+
+/**
+ * Two entries of one map under different key expressions (`balances[msg.sender]`, `balances[to]`) are two
+ * value parameters, each checked against the map and each stored back. When the keys are equal when it runs
+ * (a transfer to oneself) they are one entry, and the second `set` overwrites the first: `from -= v; to += v`
+ * would store the old balance plus `v`, minting it. Where one of the two is written, the call is refused
+ * when their keys are equal; two literal keys cannot be equal and need no check. (No log: `errorLogs` is
+ * what the public service's clients read for failures, and an ERC-20 must come back with none; the
+ * `require` stands in the sCrypt, and the support table in docs says so.)
+ */
+function aliasGuards(f: FunctionState): SStmt[] {
+  const entries = sortedEntries(f);
+  const out: SStmt[] = [];
+  const text = (e: SExpr) => JSON.stringify(e);
+  for (let i = 0; i < entries.length; i++)
+    for (let j = i + 1; j < entries.length; j++) {
+      const [a, b] = [entries[i], entries[j]];
+      if (text(a.map) !== text(b.map) || (!a.written && !b.written) || (isLiteralKey(a.key) && isLiteralKey(b.key))) continue;
+      out.push(requireStmt(keysDiffer(a.key, b.key)));
+    }
+  return out;
+}
+
+/**
+ * `a != b` for two keys. A nested mapping's key is a `MapKeyST` struct, written as a literal `{x, y}` or kept
+ * in a local (when the function changes a name it is made of): compared field by field, since an untyped
+ * struct literal cannot stand in a comparison.
+ */
+function keysDiffer(a: SExpr, b: SExpr): SExpr {
+  const width = a.k === 'struct' ? a.fields.length : b.k === 'struct' ? b.fields.length : 0;
+  if (!width) return bin('!=', a, b);
+  const fields = (e: SExpr) => (e.k === 'struct' ? e.fields : Array.from({ length: width }, (_, i) => member(e, `key${i}`)));
+  const [fa, fb] = [fields(a), fields(b)];
+  return fa.map((f, i) => bin('!=', f, fb[i])).reduce((l, r) => bin('||', l, r));
+}
+
+const isLiteralKey = (e: SExpr): boolean =>
+  e.k === 'struct' ? e.fields.every(isLiteralKey) : e.k === 'raw' && /^(-?\d+|true|false|b'[0-9a-f]*')$/.test(e.text);
 
 /** `set` for each entry the function wrote. */
 function writeBacks(f: FunctionState): SStmt[] {

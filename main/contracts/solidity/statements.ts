@@ -1,6 +1,6 @@
 import type { BaseASTNode, Expression, Statement, VariableDeclaration } from '@solidity-parser/parser/dist/src/ast-types.js';
 import type { MapEntry, ProgramContext } from './context.js';
-import { asStatement, expr, hasEffects, isConstant, pushedArray, typeOf, valueFor, type Cx } from './expressions.js';
+import { asStatement, assignedNames, expr, hasEffects, isConstant, pushedArray, typeOf, valueFor, type Cx } from './expressions.js';
 import { spanOf } from './logs.js';
 import { scryptName } from './names.js';
 import { assign, bin, block, call, exprStmt, member, not, paren, raw, requireStmt, type SExpr, type SStmt } from './sast.js';
@@ -343,6 +343,8 @@ export class Statements {
     // The loop's own variables live one level in, so a mapping check keyed by them goes inside the loop.
     cx.scope.push();
     if (init) out.push(...this.stmt(init));
+    // What the loop changes on each turn (its initialiser runs once): a mapping entry keyed by it is refused.
+    f.loopAssigned.push(assignedNames([cond, iter, body]));
     const loopFrame = { id, breaks, continues };
     const runBody = (): SStmt[] => {
       f.loops.push(loopFrame);
@@ -366,6 +368,7 @@ export class Statements {
     if (breaks) guards.push(not(breakFlag));
     if (c) guards.push(c);
     const checks = this.takeChecks(cx.scope.depth);
+    f.loopAssigned.pop();
     cx.scope.pop();
     out.push({
       k: 'loop',
