@@ -288,10 +288,10 @@ describe('Solidity → sCrypt: what the transpiler emits without errors compiles
     );
   });
 
-  it('a call of a public function from code is refused (sCrypt public functions are entry points only)', () => {
+  it('a call of a public function from code that cannot have an internal copy is refused (it reads msg.sender)', () => {
     // Before: `this.top()` was emitted without the retVal and txPreimage its public sCrypt function takes.
     const r = transpileSolidity(
-      'contract T {\n  uint s;\n  function top() public view returns (uint) { return s; }\n  function f() public { s = top() + 1; }\n}',
+      'contract T {\n  uint s;\n  function top() public view returns (uint) { require(msg.sender != address(0)); return s; }\n  function f() public { s = top() + 1; }\n}',
       { file: 'T.sol' },
     );
     assert.deepEqual(

@@ -127,7 +127,7 @@ contract Fees {
   });
 });
 
-describe('Solidity → sCrypt: calls of public functions from code stay refused (sCrypt public functions are entry points)', () => {
+describe('Solidity → sCrypt: calls of public functions from code reach an internal copy; where none can be, refused', () => {
   const ledger = `pragma solidity ^0.8.0;
 
 contract Ledger {
@@ -152,14 +152,61 @@ contract Ledger {
 `;
 
   it('`f()`, `this.f()`, the getter of a public state variable and `C.f()` of the contract itself', () => {
-    // Before: `this.total()` and `Ledger.add(v)` gave no error, and sCrypt that does not compile
-    // (`this.total is a property, not a function`, `Ledger.add is not static`).
-    assert.deepEqual(logsOf(ledger), [
-      ['T.sol:16:9:16:15', 'unsupported call of public function `add`'],
-      ['T.sol:17:19:17:31', 'unsupported call of public function `count`'],
-      ['T.sol:18:17:18:29', 'unsupported call of public function `total`'],
-      ['T.sol:19:9:19:22', 'unsupported call of public function `add`'],
+    // Before: each was refused ("unsupported call of public function"); sol2scrypt turns such a function into an
+    // internal one, and callers from outside lose it. Now its body is an internal copy the calls reach, and
+    // its entry point stays, checking the copy's result; the getter reads the variable.
+    const scrypt = accepted(ledger);
+    assert.match(scrypt, /function addInternal\(int v\) : bool \{\n {4}this\.total \+= v;\n {4}return true;\n {2}\}/);
+    assert.match(scrypt, /public function add\(int v, SigHashPreimage txPreimage\) \{\n {4}require\(this\.addInternal\(v\)\);/);
+    assert.match(
+      scrypt,
+      /public function count\(int retVal, SigHashPreimage txPreimage\) \{\n {4}require\(this\.countInternal\(\) == retVal\);/,
+    );
+    assert.match(
+      scrypt,
+      / {4}this\.addInternal\(v\);\n {4}this\.entries = this\.countInternal\(\) \+ 1;\n {4}this\.total = this\.total \+ v;\n {4}this\.addInternal\(v\);/,
+    );
+  });
+
+  it('the copy and the entry point run as the Solidity would: a public function called from another', () => {
+    const scrypt = accepted(`pragma solidity ^0.8.0;
+
+contract Calc {
+    function double(uint256 a) public pure returns (uint256) {
+        return a * 2;
+    }
+
+    function quad(uint256 a) external pure returns (uint256) {
+        return double(double(a));
+    }
+}
+`);
+    runsAsExpected(scrypt, 'quad', [
+      [[Int(3), Int(12)], true],
+      [[Int(3), Int(6)], false],
     ]);
+    runsAsExpected(scrypt, 'double', [
+      [[Int(4), Int(8)], true],
+      [[Int(4), Int(9)], false],
+    ]);
+  });
+
+  it('stays refused where the body cannot run as an internal function: msg.sender, msg.value, a mapping entry', () => {
+    const refused = (body: string) =>
+      logsOf(`pragma solidity ^0.8.0;
+
+contract R {
+    address owner;
+    mapping(address => uint256) bal;
+    ${body}
+    function use(address a) external { g(a); }
+}
+`).map(([, m]) => m);
+    assert.deepEqual(refused('function g(address a) public { owner = msg.sender; }'), ['unsupported call of public function `g`']);
+    assert.deepEqual(refused('function g(address a) public payable { require(msg.value > 0); owner = a; }'), [
+      'unsupported call of public function `g`',
+    ]);
+    assert.deepEqual(refused('function g(address a) public { bal[a] += 1; }'), ['unsupported call of public function `g`']);
   });
 
   it('an internal function named through its own contract, `C.g(x)`, is an internal call `this.g(x)`: it compiles and runs', () => {

@@ -109,6 +109,10 @@ export interface ContractInfo {
    * functions are entry points, never called from code (sol2scrypt has no rule for such a call).
    */
   publics?: Set<string>;
+  /** Public state variables that are neither mappings nor arrays: `this.x()`, their getter, reads `x`. */
+  plainGetters?: Set<string>;
+  /** Public functions the contract's code calls, by Solidity name: the sCrypt name of their internal copy (called-publics.ts). */
+  internalCopies?: Map<string, string>;
   /** Whether the contract has `@state` properties: only then do public functions take the preimage and propagate state. */
   stateful: boolean;
   /** The constructor used `msg.value`: public functions check the initial balance on the first call. */

@@ -7,7 +7,8 @@ import type {
 } from '@solidity-parser/parser/dist/src/ast-types.js';
 import { Scope, type ContractInfo, type ProgramContext } from './context.js';
 import { valueFor } from './expressions.js';
-import { isExternallyVisible, transpileFunction, usesMsg } from './functions.js';
+import { calledPublics } from './called-publics.js';
+import { isExternallyVisible, publicEntry, transpileFunction, usesMsg } from './functions.js';
 import { spanOf, type Span } from './logs.js';
 import { scryptName } from './names.js';
 import { raw, type SContract, type SMember } from './sast.js';
@@ -84,6 +85,14 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
     publics: new Set(
       isLibrary ? [] : [...unique.filter((fn) => fn.name && isExternallyVisible(fn)).map((fn) => fn.name as string), ...getters],
     ),
+    internalCopies: isLibrary ? new Map() : calledPublics(unique, stateVars, names),
+    plainGetters: new Set(
+      stateVars.flatMap((v) =>
+        v.variables
+          .filter((x) => x.visibility === 'public' && x.name && x.typeName?.type !== 'Mapping' && x.typeName?.type !== 'ArrayTypeName')
+          .map((x) => x.name as string),
+      ),
+    ),
     stateful: stateVars.some((v) => !v.variables[0]?.isDeclaredConst && !v.variables[0]?.isImmutable),
     initBalance: !!ctor && usesMsg(ctor, 'value'),
     loops: [],
@@ -138,9 +147,11 @@ export function transpileContract(p: ProgramContext, node: ContractDefinition, s
       continue;
     }
     undefinedModifiers(p, node, fn);
-    const r = transpileFunction(p, info, scope, fn, loopCounter);
+    const copy = fn.name ? info.internalCopies?.get(fn.name) : undefined;
+    const r = transpileFunction(p, info, scope, fn, loopCounter, copy);
     loopCounter = r.loopCounter;
     if (r.member) members.push(r.member);
+    if (copy && r.member?.k === 'fn') members.push(publicEntry(info, fn, r.member));
   }
 
   // An sCrypt contract is spent through its public functions: one without any cannot be compiled.

@@ -481,6 +481,11 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
         n,
         struct.fields.map((f) => f.name),
       );
+    const copy = cx.c.internalCopies?.get(name);
+    if (copy) {
+      const args = argsOf(cx, n, `${cx.c.name}.${name}`);
+      return args && call(`this.${copy}`, args);
+    }
     if (cx.c.publics?.has(name)) {
       p.error(n, `unsupported call of public function \`${name}\``);
       return null;
@@ -495,7 +500,24 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
     return null;
   }
   const base = callee.type === 'MemberAccess' && callee.expression.type === 'Identifier' ? callee.expression.name : null;
-  // `this.f()` is an external call of the contract's own public function, which is an entry point in sCrypt.
+  // `this.f()` is an external call of the contract's own public function, which is an entry point in sCrypt:
+  // it reaches the function's internal copy where there is one.
+  const thisCopy =
+    callee.type === 'MemberAccess' && base === 'this' && !cx.scope.lookup('this') && cx.c.internalCopies?.get(callee.memberName);
+  if (thisCopy) {
+    const args = argsOf(cx, n, `${cx.c.name}.${(callee as MemberAccess).memberName}`);
+    return args && call(`this.${thisCopy}`, args);
+  }
+  // `this.x()`, the getter of a public state variable (not a mapping or an array): the value of `x`.
+  if (
+    callee.type === 'MemberAccess' &&
+    base === 'this' &&
+    !cx.scope.lookup('this') &&
+    !n.arguments.length &&
+    cx.c.plainGetters?.has(callee.memberName) &&
+    !cx.c.functions.has(callee.memberName)
+  )
+    return identifier(cx, callee.memberName, callee);
   if (callee.type === 'MemberAccess' && base === 'this' && !cx.scope.lookup('this') && cx.c.publics?.has(callee.memberName)) {
     p.error(n, `unsupported call of public function \`${callee.memberName}\``);
     return null;
@@ -542,13 +564,14 @@ function contractQualifiedCall(cx: Cx, n: FunctionCall, base: string | null): SE
     p.error(n, `unsupported function call: \`${p.text(callee)}\``);
     return null;
   }
-  if (cx.c.publics?.has(name)) {
+  const copy = cx.c.internalCopies?.get(name);
+  if (cx.c.publics?.has(name) && !copy) {
     p.error(n, `unsupported call of public function \`${name}\``);
     return null;
   }
   if (!cx.c.functions.has(name)) return undefined;
   const args = argsOf(cx, n, `${cx.c.name}.${name}`);
-  return args && call(`this.${scryptName(name)}`, args);
+  return args && call(`this.${copy ?? scryptName(name)}`, args);
 }
 
 /**

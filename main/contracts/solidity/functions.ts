@@ -80,8 +80,16 @@ export function transpileFunction(
   scope: Scope,
   fn: FunctionDefinition,
   loopCounter: number,
+  /** Write a public function as its internal copy, under this name (called-publics.ts). */
+  internalCopy?: string,
 ): { member: SMember | null; loopCounter: number } {
-  const kind: FunctionKind = fn.isConstructor ? 'ctor' : c.isLibrary ? 'library' : isExternallyVisible(fn) ? 'public' : 'internal';
+  const kind: FunctionKind = fn.isConstructor
+    ? 'ctor'
+    : c.isLibrary
+      ? 'library'
+      : isExternallyVisible(fn) && !internalCopy
+        ? 'public'
+        : 'internal';
   const name = fn.name ?? 'constructor';
   const f = new FunctionState(kind, name, fn.isConstructor ? loopCounter : 0);
 
@@ -233,13 +241,40 @@ export function transpileFunction(
       k: 'fn',
       visibility,
       isStatic: kind === 'library',
-      name: scryptName(name),
+      name: internalCopy ?? scryptName(name),
       params,
       returns: retTypeText,
       body: [...prelude, ...statements.takeChecks(0), ...body, { k: 'return', e: result }],
     },
     loopCounter,
   };
+}
+
+/**
+ * The entry point of a public function the contract's code also calls (called-publics.ts): it calls the
+ * function's internal copy with its own parameters and checks what it returns against `retVal` (or that it
+ * returned `true`, for a function that returns nothing), then keeps the state, as any public function does.
+ */
+export function publicEntry(c: ContractInfo, fn: FunctionDefinition, copy: Extract<SMember, { k: 'fn' }>): SMember {
+  const returns = fn.returnParameters ?? [];
+  const named = returns.length === 1 ? returns[0].name : null;
+  const params = [...copy.params];
+  const result = call(
+    `this.${copy.name}`,
+    copy.params.map((x) => raw(x.name)),
+  );
+  const body: SStmt[] = [];
+  if (c.initBalance && c.stateful) body.push(requireStmt(call('this.checkInitBalance', [raw('txPreimage')])));
+  if (returns.length === 1 && copy.returns) {
+    const expected = named ? `_${scryptName(named)}` : 'retVal';
+    params.push({ type: copy.returns, name: expected });
+    body.push(requireStmt(bin('==', result, raw(expected))));
+  } else body.push(requireStmt(result));
+  if (c.stateful) {
+    params.push(PREIMAGE);
+    body.push(requireStmt(call('this.propagateState', [raw('txPreimage'), call('SigHash.value', [raw('txPreimage')])])));
+  }
+  return { k: 'fn', visibility: 'public', isStatic: false, name: scryptName(fn.name!), params, returns: null, body };
 }
 
 /** Each mapping entry's value and index parameters, by value name. */
