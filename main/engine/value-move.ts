@@ -58,6 +58,11 @@ export interface ValueMoveIntent {
 export interface ValueMoveTicket {
   release(): void;
   awaiting?: Error;
+  /**
+   * For a move that waits: tells the approvers, once the caller's transaction holding the request has
+   * committed (told inside it, a transaction rolled back would announce a request that does not exist).
+   */
+  announce?(): void;
 }
 
 /**

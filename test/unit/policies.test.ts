@@ -125,6 +125,42 @@ describe('payment policies: deny, approvals, limits, on every move of value', ()
     await rejectsWith(o.exec('approvePayment', { approvalId: id }, o.admin), 'CONFLICT', /sent/);
   });
 
+  it('an approval request is announced once it is stored, not while its transaction may still roll back', async () => {
+    const o = await organisation(t);
+    const w = await o.wallet(o.operator, 'Ops', [100_000]);
+    await o.setPolicy({
+      rules: [{ when: { amountOver: { satoshis: 10_000 } }, action: 'approve', approvals: { count: 1, roles: ['manager'] } }],
+      default: { action: 'allow' },
+    });
+    const heard: { type: string; data: unknown }[] = [];
+    const stream = t.engine.openEventStream(
+      { credentials: o.manager1 },
+      (e) => heard.push(e),
+      () => {},
+    );
+    try {
+      // Whatever the manager hears about it, the request must already be committed when heard (the same
+      // connection would see it inside its own open transaction too: that is what must not be the case).
+      const existsWhenHeard: boolean[] = [];
+      const stored = (id: string) =>
+        (t.store.db.prepare('SELECT count(*) AS n FROM approval_requests WHERE id = ?').get(id) as { n: number }).n === 1;
+      const original = heard.push.bind(heard);
+      heard.push = (...events) => {
+        for (const e of events)
+          if (e.type === 'approval')
+            existsWhenHeard.push(!t.store.db.inTransaction && stored((e.data as { approvalId: string }).approvalId));
+        return original(...events);
+      };
+      const err = await failure(o.exec('pay', { walletId: w, outputs: [{ script: TO_SCRIPT, satoshis: 15_000 }] }, o.operator));
+      assert.equal(err.code, 'APPROVAL_REQUIRED');
+      const announced = heard.filter((e) => e.type === 'approval').map((e) => e.data);
+      assert.deepEqual(announced, [{ approvalId: err.details.approvalId, state: 'awaiting_approval' }]);
+      assert.deepEqual(existsWhenHeard, [true]);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('a vote of an approver since removed or demoted no longer counts towards the quorum', async () => {
     const o = await organisation(t);
     const w = await o.wallet(o.operator, 'Ops', [200_000]);

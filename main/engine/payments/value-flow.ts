@@ -102,7 +102,10 @@ export async function recordValueMove<R extends Reservation>(services: PaymentSe
     const ticket = services.authoriseValueMove({ ...intent, fee: feeEstimate(move) }) ?? undefined;
     return ticket?.awaiting ? { ticket, reservation: null } : { ticket, reservation: move.reserve() };
   });
-  if (!held.reservation) throw held.ticket!.awaiting!;
+  if (!held.reservation) {
+    held.ticket!.announce?.();
+    throw held.ticket!.awaiting!;
+  }
   const { reservation, ticket } = held;
   try {
     const submission = submissionOf(move, reservation, await move.build(reservation));

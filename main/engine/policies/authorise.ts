@@ -368,13 +368,16 @@ function judgeOne(services: Pick<PolicyServices, 'repos' | 'now' | 'logger' | 'e
     });
     repos.policies.addMove({ at: now, initiator, walletRow: facts.walletRow, asset, amount: facts.amount, state: 'awaiting', approvalId });
     services.logger.info({ approvalId, rule: decision.rule, op: scope.operation }, 'a payment awaits approval');
-    services.events.publish('approval', { approvalId, state: 'awaiting_approval' }, { kind: 'everyone' });
     // Returned, not thrown: the request and its place in the windows are kept with the check's transaction.
     const awaiting = new DomainError(
       'APPROVAL_REQUIRED',
       `This payment needs ${action.approvals.count} approval${action.approvals.count === 1 ? '' : 's'} (${decision.words}). It waits as ${approvalId}; nothing has been reserved or signed.`,
       { approvalId, state: 'awaiting_approval', rule: decision.rule, needed: action.approvals.count },
     );
-    return { release: () => repos.policies.releaseApproval(approvalId), awaiting };
+    return {
+      release: () => repos.policies.releaseApproval(approvalId),
+      awaiting,
+      announce: () => services.events.publish('approval', { approvalId, state: 'awaiting_approval' }, { kind: 'everyone' }),
+    };
   };
 }

@@ -295,7 +295,10 @@ async function makeOffer(ctx: OpContext<SwapServices>, wallet: ResolvedWallet, i
     });
     return null;
   })();
-  if (held?.awaiting) throw held.awaiting;
+  if (held?.awaiting) {
+    held.announce?.();
+    throw held.awaiting;
+  }
   services.logger.info({ offerId: id, tokenId: token.tokenId, walletId: wallet.walletId, kept }, 'swap offer made');
   return {
     offerId: id,
