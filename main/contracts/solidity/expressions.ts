@@ -502,24 +502,16 @@ function functionCall(cx: Cx, n: FunctionCall): SExpr | null {
   const base = callee.type === 'MemberAccess' && callee.expression.type === 'Identifier' ? callee.expression.name : null;
   // `this.f()` is an external call of the contract's own public function, which is an entry point in sCrypt:
   // it reaches the function's internal copy where there is one.
-  const thisCopy =
-    callee.type === 'MemberAccess' && base === 'this' && !cx.scope.lookup('this') && cx.c.internalCopies?.get(callee.memberName);
+  const onThis = callee.type === 'MemberAccess' && base === 'this' && !cx.scope.lookup('this') ? callee.memberName : null;
+  const thisCopy = onThis && cx.c.internalCopies?.get(onThis);
   if (thisCopy) {
-    const args = argsOf(cx, n, `${cx.c.name}.${(callee as MemberAccess).memberName}`);
+    const args = argsOf(cx, n, `${cx.c.name}.${onThis}`);
     return args && call(`this.${thisCopy}`, args);
   }
   // `this.x()`, the getter of a public state variable (not a mapping or an array): the value of `x`.
-  if (
-    callee.type === 'MemberAccess' &&
-    base === 'this' &&
-    !cx.scope.lookup('this') &&
-    !n.arguments.length &&
-    cx.c.plainGetters?.has(callee.memberName) &&
-    !cx.c.functions.has(callee.memberName)
-  )
-    return identifier(cx, callee.memberName, callee);
-  if (callee.type === 'MemberAccess' && base === 'this' && !cx.scope.lookup('this') && cx.c.publics?.has(callee.memberName)) {
-    p.error(n, `unsupported call of public function \`${callee.memberName}\``);
+  if (onThis && !n.arguments.length && cx.c.plainGetters?.has(onThis) && !cx.c.functions.has(onThis)) return identifier(cx, onThis, callee);
+  if (onThis && cx.c.publics?.has(onThis)) {
+    p.error(n, `unsupported call of public function \`${onThis}\``);
     return null;
   }
   const qualified = contractQualifiedCall(cx, n, base);
@@ -740,7 +732,6 @@ export function namesIn(e: unknown): string[] {
   return out;
 }
 
-/** The name a write lands on: `x`, `this.x`, `x.f`, `x[i]` all change `x`. */
 /** Every name the body assigns to (`x = …`, `x += …`, `x++`, `x.f = …`, `x[i] = …`). */
 export function assignedNames(body: unknown): Set<string> {
   const out = new Set<string>();
@@ -760,6 +751,7 @@ export function assignedNames(body: unknown): Set<string> {
   return out;
 }
 
+/** The name a write lands on: `x`, `this.x`, `x.f`, `x[i]` all change `x`. */
 export function assignedRoot(e: Expression): string | null {
   if (e.type === 'Identifier') return e.name;
   if (e.type === 'MemberAccess')
